@@ -1,0 +1,167 @@
+"""PettingZoo AEC front end shared by every wargym game.
+
+A thin layer over a ``VecGame`` of batch size 1: the core decides whose
+decision comes next (any player, at any moment: a defender reacting in the
+middle of the attacker's turn is just another ``agent_selection``), writes the
+observation and mask, and reports rewards.  Observations follow PettingZoo's
+classic convention: ``{"observation": int8 tensor, "action_mask": int8}``,
+the mask being non-zero only for the agent about to act.
+
+An illegal action raises ``ValueError`` naming the action and the rule that
+forbids it, and leaves the game unchanged (it does not end the game as
+PettingZoo's classic envs do: a bot bug should be loud, not a silent loss).
+"""
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .vec import VecGame
+
+
+class WargymAEC(AECEnv):
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False, "render_fps": 2}
+    game = None      # the game definition module, set by subclasses
+    renderer = None  # callable(core, b, mode, player) -> str | ndarray
+
+    def __init__(self, render_mode: str | None = None, options: dict | None = None, **option_kwargs):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.render_mode = render_mode
+        self.core = VecGame(self.game, 1, {**(options or {}), **option_kwargs})
+        self.possible_agents = [f"player_{i}" for i in range(self.core.num_players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(low=-128, high=127, shape=self.core.obs_shape, dtype=np.int8),
+            "action_mask": spaces.Box(low=0, high=1, shape=(self.core.num_actions,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.core.num_actions) for a in self.possible_agents}
+        self._window = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # -- episode -------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        """``options={"scenario": {...}}`` starts from a scenario dict instead of the default setup."""
+        scenario = (options or {}).get("scenario")
+        if scenario is not None:
+            self.core.load_scenario(scenario, seed=seed)
+        else:
+            self.core.reset(seed)
+        self._sync_after_reset()
+
+    def _sync_after_reset(self):
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: bool(self.core.terminated[0]) for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[int(self.core.current_player[0])]
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action = int(action)
+        if not (0 <= action < self.core.num_actions) or not self.core.mask[0, action]:
+            raise ValueError(f"{agent}: {self.core.why_illegal(0, action)}")
+        self._cumulative_rewards[agent] = 0
+        self.core.step(np.array([action]))
+        core = self.core
+        for i, a in enumerate(self.agents):
+            self.rewards[a] = float(core.rewards[0, i])
+        if core.terminated[0] or core.truncated[0]:
+            for a in self.agents:
+                self.terminations[a] = bool(core.terminated[0])
+                self.truncations[a] = bool(core.truncated[0])
+                self.infos[a] = self.game.final_info(core, 0)
+        self.agent_selection = self.agents[int(core.current_player[0])]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # -- observation -----------------------------------------------------------
+    def observe(self, agent):
+        p = self.agent_name_mapping[agent]
+        if agent == self.agent_selection:
+            obs, mask = self.core.obs[0].copy(), self.core.mask[0].copy()
+        else:
+            obs, mask = self.core.observe(0, p)
+        return {"observation": obs, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """Global state for centralised critics: the full observation from player 0's side."""
+        return self.core.observe(0, 0)[0]
+
+    # -- rendering -------------------------------------------------------------
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to env()")
+            return None
+        viewer = self.agent_name_mapping.get(self.agent_selection, 0) if self.agents else 0
+        if self.render_mode == "ansi":
+            return self.renderer(self.core, 0, "ansi", viewer)
+        frame = self.renderer(self.core, 0, "rgb_array", viewer)
+        if self.render_mode == "rgb_array":
+            return frame
+        self._show(frame)
+        return None
+
+    def _show(self, frame):
+        try:
+            import pygame
+        except ImportError:  # no window toolkit: print the board instead
+            print(self.renderer(self.core, 0, "ansi", 0))
+            return
+        if self._window is None:
+            pygame.init()
+            self._window = pygame.display.set_mode(frame.shape[1::-1])
+            pygame.display.set_caption(self.metadata["name"])
+        surf = pygame.surfarray.make_surface(frame.swapaxes(0, 1))
+        self._window.blit(surf, (0, 0))
+        pygame.event.pump()
+        pygame.display.flip()
+
+    def close(self):
+        if self._window is not None:
+            import pygame
+            pygame.display.quit()
+            self._window = None
+
+    # -- wargym extras -----------------------------------------------------------
+    def legal_actions(self) -> np.ndarray:
+        return self.core.legal_actions(0)
+
+    def why_illegal(self, action: int) -> str | None:
+        return self.core.why_illegal(0, action)
+
+    def action_name(self, action: int) -> str:
+        return self.core.action_name(action)
+
+    def script_dice(self, values) -> None:
+        """Force the next die results (tests, rulebook examples)."""
+        self.core.script_dice(0, values)
+
+    def clone_state(self):
+        return self.core.clone_state()
+
+    def set_state(self, state) -> None:
+        self.core.set_state(state)
+        self._sync_after_reset()
+
+    def save(self, path) -> None:
+        self.core.save(path)
+
+    def load(self, path) -> None:
+        self.core.load(path)
+        self._sync_after_reset()

@@ -1,0 +1,115 @@
+"""Struct-of-arrays game state with a leading batch dimension.
+
+A game declares its state as a ``StateSpec``: field name -> (per-game shape,
+dtype).  ``BatchState`` holds one numpy array per field, shaped ``(B, *shape)``,
+and hands Numba a namedtuple of those arrays.  Because the whole state is
+plain arrays, cloning is a copy, saving is ``np.savez`` and selecting games is
+fancy indexing; no game object ever has to be pickled.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+SAVE_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class StateSpec:
+    game: str
+    fields: tuple[tuple[str, tuple[int, ...], str], ...]  # (name, per-game shape, dtype)
+    # namedtuple class the kernels receive; must be defined at module level in
+    # the game's package so Numba's on-disk cache can find it again
+    view_type: type = None
+
+    def fingerprint(self) -> str:
+        text = json.dumps([self.game, [list(f) for f in self.fields]])
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+
+class BatchState:
+    """The full state of B games; every field is a numpy array ``(B, ...)``."""
+
+    def __init__(self, spec: StateSpec, batch_size: int, arrays: dict | None = None):
+        self.spec = spec
+        self.batch_size = int(batch_size)
+        if arrays is None:
+            arrays = {name: np.zeros((batch_size, *shape), dtype=dtype) for name, shape, dtype in spec.fields}
+        self.arrays = arrays
+        self.view = spec.view_type(*(arrays[name] for name, _, _ in spec.fields))
+
+    def __getattr__(self, name):
+        try:
+            return self.__dict__["arrays"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    # -- copies and selections ---------------------------------------------
+    def clone(self) -> "BatchState":
+        return BatchState(self.spec, self.batch_size, {k: v.copy() for k, v in self.arrays.items()})
+
+    def select(self, index) -> "BatchState":
+        """A new state holding copies of the games at ``index`` (int, slice or list)."""
+        idx = np.atleast_1d(np.arange(self.batch_size)[index])
+        return BatchState(self.spec, len(idx), {k: v[idx].copy() for k, v in self.arrays.items()})
+
+    def assign(self, index, other: "BatchState") -> None:
+        """Overwrite the games at ``index`` with the games of ``other`` (same spec)."""
+        self._check_same_spec(other)
+        idx = np.atleast_1d(np.arange(self.batch_size)[index])
+        if len(idx) != other.batch_size:
+            raise ValueError(f"cannot assign {other.batch_size} games to {len(idx)} slots")
+        for k, v in self.arrays.items():
+            v[idx] = other.arrays[k]
+
+    def _check_same_spec(self, other: "BatchState") -> None:
+        if other.spec.fingerprint() != self.spec.fingerprint():
+            raise ValueError(f"state of game {other.spec.game!r} does not match {self.spec.game!r} (schema differs)")
+
+    # -- serialisation -----------------------------------------------------
+    def to_bytes(self, meta: dict | None = None) -> bytes:
+        buf = io.BytesIO()
+        header = {"format": SAVE_FORMAT, "game": self.spec.game, "schema": self.spec.fingerprint(),
+                  "batch_size": self.batch_size, "meta": meta or {}}
+        np.savez_compressed(buf, __header__=np.frombuffer(json.dumps(header).encode(), dtype=np.uint8),
+                            **self.arrays)
+        return buf.getvalue()
+
+    def save(self, path, meta: dict | None = None) -> None:
+        Path(path).write_bytes(self.to_bytes(meta))
+
+    @classmethod
+    def from_bytes(cls, spec: StateSpec, data: bytes) -> tuple["BatchState", dict]:
+        """Parse a saved state; any mismatch raises ``ValueError`` naming it."""
+        try:
+            npz = np.load(io.BytesIO(data), allow_pickle=False)
+            header = json.loads(bytes(npz["__header__"]).decode())
+            arrays = {name: npz[name] for name, _, _ in spec.fields}
+        except Exception as exc:  # zip, json or missing-field damage
+            raise ValueError(f"not a readable wargym save file: {exc}") from exc
+        if header.get("format") != SAVE_FORMAT:
+            raise ValueError(f"save format {header.get('format')} is not supported (expected {SAVE_FORMAT})")
+        if header.get("game") != spec.game:
+            raise ValueError(f"save file holds game {header.get('game')!r}, not {spec.game!r}")
+        if header.get("schema") != spec.fingerprint():
+            raise ValueError("save file was written by a different state schema (another wargym version)")
+        n = int(header["batch_size"])
+        for name, shape, dtype in spec.fields:
+            a = arrays[name]
+            if a.shape != (n, *shape) or a.dtype != np.dtype(dtype):
+                raise ValueError(f"save file field {name!r} has shape {a.shape} {a.dtype}, "
+                                 f"expected {(n, *shape)} {np.dtype(dtype)}")
+        return cls(spec, n, {k: np.ascontiguousarray(v) for k, v in arrays.items()}), header.get("meta", {})
+
+    @classmethod
+    def load(cls, spec: StateSpec, path) -> tuple["BatchState", dict]:
+        return cls.from_bytes(spec, Path(path).read_bytes())
+
+    def nbytes_per_game(self) -> int:
+        return sum(v[0].nbytes for v in self.arrays.values())

@@ -1,0 +1,181 @@
+"""The batched core every wargym game runs on.
+
+A ``VecGame`` owns the struct-of-arrays state of B games and the preallocated
+output buffers the kernels write into: per-game observation of the player
+whose decision it is, legal-action mask, per-player rewards, termination and
+truncation flags, and the index of the player to decide next.  One ``step``
+call advances every game that is given an action, in parallel, in compiled
+code.  B=1 runs through exactly the same kernels.
+
+A game plugs in by providing a ``GameDef`` (see ``envs/planetoids/game.py``):
+its options, static config, state spec and Numba kernels.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .batch import BatchState
+from .rng import DICE_SCRIPT_LEN
+
+
+def game_seeds(seed: int | None, index: np.ndarray) -> np.ndarray:
+    """Per-game seeds that depend on (seed, game index) only, never on B."""
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (2**63))
+    out = np.empty(len(index), dtype=np.uint64)
+    for j, i in enumerate(index):
+        out[j] = np.random.SeedSequence([int(seed) & (2**64 - 1), int(i)]).generate_state(1, np.uint64)[0]
+    return out
+
+
+class VecGame:
+    """B independent games of one kind, stepped together."""
+
+    def __init__(self, game, num_envs: int = 1, options: dict | None = None, auto_reset: bool = False):
+        if num_envs < 1:
+            raise ValueError("num_envs must be at least 1")
+        self.game = game
+        self.options = game.parse_options(options or {})
+        self.cfg = game.build_config(self.options)
+        self.spec = game.state_spec(self.cfg)
+        self.num_envs = num_envs
+        self.num_players = game.num_players
+        self.num_actions = game.num_actions(self.cfg)
+        self.obs_shape = game.obs_shape(self.cfg)
+        self.auto_reset = bool(auto_reset)
+        self.state = BatchState(self.spec, num_envs)
+        B = num_envs
+        self.obs = np.zeros((B, *self.obs_shape), dtype=np.int8)
+        self.mask = np.zeros((B, self.num_actions), dtype=np.int8)
+        self.rewards = np.zeros((B, self.num_players), dtype=np.float32)
+        self.terminated = np.zeros(B, dtype=np.bool_)
+        self.truncated = np.zeros(B, dtype=np.bool_)
+        self.current_player = np.zeros(B, dtype=np.int8)
+        self.illegal = np.zeros(B, dtype=np.int16)
+        # Observation of each player at the moment a game ended (filled only
+        # when auto_reset replaces the finished game by a new one).
+        self.final_obs = np.zeros((B if auto_reset else 1, self.num_players, *self.obs_shape), dtype=np.int8)
+        self._all = np.ones(B, dtype=np.bool_)
+        # The kernels see observations with the spatial axes flattened (a view).
+        kshape = tuple(game.kernel_obs_shape(self.cfg))
+        self._kobs = self.obs.reshape((B, *kshape))
+        self._kfinal = self.final_obs.reshape((self.final_obs.shape[0], self.num_players, *kshape))
+
+    # -- episode control ---------------------------------------------------
+    def reset(self, seed: int | None = None, index=None) -> None:
+        """Start new games (all, or those at ``index``) from the default setup."""
+        idx = self._index(index)
+        self.game.kernels.reset_games(self.state.view, self.cfg, game_seeds(seed, idx), idx.astype(np.int64),
+                                      self._kobs, self.mask, self.current_player)
+        self.rewards[idx] = 0
+        self.terminated[idx] = False
+        self.truncated[idx] = False
+
+    def step(self, actions, active=None) -> None:
+        """Apply one action in every game where ``active`` is true (default: all).
+
+        Illegal actions change nothing; they raise ``ValueError`` after the
+        legal ones of the batch have been applied.
+        """
+        actions = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs)
+        active = self._all if active is None else np.ascontiguousarray(active, dtype=np.bool_)
+        self.game.kernels.step_games(self.state.view, self.cfg, actions, active, self._kobs, self.mask,
+                                     self.rewards, self.terminated, self.truncated, self.current_player,
+                                     self.illegal, self._kfinal, self.auto_reset)
+        bad = np.flatnonzero(self.illegal)
+        if len(bad):
+            b = int(bad[0])
+            raise ValueError(f"game {b}: {self.describe_illegal(int(actions[b]), int(self.illegal[b]))}")
+
+    # -- queries -----------------------------------------------------------
+    def observe(self, b: int, player: int) -> tuple[np.ndarray, np.ndarray]:
+        """Fresh observation and mask of game ``b`` from ``player``'s point of view."""
+        self._check_game(b)
+        if not 0 <= player < self.num_players:
+            raise ValueError(f"player {player} does not exist (0..{self.num_players - 1})")
+        obs = np.zeros(self.obs_shape, dtype=np.int8)
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        self.game.kernels.observe_game(self.state.view, self.cfg, b, player, obs.reshape(self._kobs.shape[1:]), mask)
+        return obs, mask
+
+    def legal_actions(self, b: int) -> np.ndarray:
+        self._check_game(b)
+        return np.flatnonzero(self.mask[b])
+
+    def why_illegal(self, b: int, action: int) -> str | None:
+        """``None`` if ``action`` is legal in game ``b`` now, else the reason in words."""
+        self._check_game(b)
+        if not 0 <= action < self.num_actions:
+            return f"action {action} is outside the action space 0..{self.num_actions - 1}"
+        code = int(self.game.kernels.action_reason(self.state.view, self.cfg, b, action))
+        return None if code == 0 else self.describe_illegal(action, code)
+
+    def describe_illegal(self, action: int, code: int) -> str:
+        name = self.game.action_name(self.cfg, action) if 0 <= action < self.num_actions else "?"
+        return f"action {action} ({name}) is illegal: {self.game.REASONS[code]}"
+
+    def action_name(self, action: int) -> str:
+        return self.game.action_name(self.cfg, action)
+
+    # -- state management --------------------------------------------------
+    def clone_state(self) -> BatchState:
+        return self.state.clone()
+
+    def set_state(self, state: BatchState, index=None) -> None:
+        """Replace games (all, or those at ``index``) by the games of ``state``."""
+        idx = self._index(index)
+        self.state.assign(idx, state)
+        self.refresh(idx)
+
+    def save(self, path, index=None) -> None:
+        st = self.state if index is None else self.state.select(index)
+        st.save(path, meta={"options": self.options})
+
+    def load(self, path, index=None) -> None:
+        """Load games from a save file; a corrupt or foreign file raises and changes nothing."""
+        state, meta = BatchState.load(self.spec, path)
+        if meta.get("options") != self.options:
+            raise ValueError(f"save file was made with options {meta.get('options')}, this core uses {self.options}")
+        self.game.validate_state(self.cfg, state)
+        self.set_state(state, index)
+
+    def load_scenario(self, scenario: dict, index=None, seed: int | None = None) -> None:
+        """Set up games from a scenario dict (see the game's rules document)."""
+        idx = self._index(index)
+        self.reset(seed, idx)
+        trial = self.state.select(idx)
+        for j in range(len(idx)):
+            self.game.apply_scenario(self.cfg, trial, j, scenario)  # raises before touching self.state
+        self.set_state(trial, idx)
+
+    def script_dice(self, b: int, values) -> None:
+        """Force the next die results of game ``b`` (tests, rulebook examples)."""
+        self._check_game(b)
+        values = list(values)
+        if len(values) > DICE_SCRIPT_LEN:
+            raise ValueError(f"at most {DICE_SCRIPT_LEN} scripted dice at a time")
+        if any(not 1 <= int(v) <= 6 for v in values):
+            raise ValueError(f"scripted dice must be 1..6, got {values}")
+        s = self.state
+        s.dice_script[b, :] = 0
+        s.dice_script[b, : len(values)] = values
+        s.dice[b] = (len(values), 0)
+
+    def refresh(self, index=None) -> None:
+        """Recompute the buffers of games whose state was written from outside."""
+        idx = self._index(index)
+        players = self.game.current(self.state)
+        done = self.game.done(self.state)
+        for b in idx:
+            p = int(players[b])
+            self.game.kernels.observe_game(self.state.view, self.cfg, int(b), p, self._kobs[b], self.mask[b])
+            self.current_player[b] = p
+            self.terminated[b] = bool(done[b])
+
+    # -- helpers -----------------------------------------------------------
+    def _index(self, index) -> np.ndarray:
+        return np.arange(self.num_envs) if index is None else np.atleast_1d(np.arange(self.num_envs)[index])
+
+    def _check_game(self, b: int) -> None:
+        if not 0 <= b < self.num_envs:
+            raise IndexError(f"game {b} does not exist (batch of {self.num_envs})")

@@ -1,0 +1,524 @@
+"""Planetoids as a wargym game definition: options, static tables, state layout,
+scenarios and action names.  The rules themselves are in ``rules.py``.
+"""
+from __future__ import annotations
+
+import collections
+import json
+import types
+from pathlib import Path
+
+import numpy as np
+
+from ..core.batch import StateSpec
+from ..core.hexgrid import DIRECTION_NAMES, HexGrid
+from ..core.rng import DICE_SCRIPT_LEN
+from . import rules
+from .rules import BASE, CRUISER, FIGHTER, FIXED, TRANSPORT
+from .rules import (C_BLOCKED, CI_PLANETOID, FX_HITS, FX_OWNER, G_CURRENT, G_DONE, G_PHASE, G_TURN, G_ACTIVE,
+                    G_SETUP_COUNT, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS)
+
+NAME = "planetoids"
+VERSION = 0
+DATA = Path(__file__).parent / "data"
+num_players = 2
+kernels = rules
+
+KIND_KEYS = ("base", "cruiser", "transport", "fighter", "fixed")
+COLOURS = ("blue", "red", "yellow")
+STATUS_KEYS = ("reserve", "map", "hyper", "destroyed")
+
+DEFAULT_OPTIONS = {
+    "map": "default",            # name of a file in data/ (without _map.json) or a map dict
+    "reserve": {"cruiser": 4, "transport": 4, "fighter": 12},
+    "base_footprint": "triangle",  # "triangle" (3 hexes) or "single"
+    "ship_length": 2,            # hexes covered by a cruiser or transport: 2 (bow + stern) or 1
+    "keep_away": "all",          # planetoids that bases/cruisers keep away from: "all" or "visible"
+    "colour_table": "cycle",     # "cycle" (B,R,Y,B,R,Y...) or "rows" (3 rows of 17, each from blue)
+    "turns": 51,
+    "setup": "choose",           # "choose": players place their bases; "fixed": map's start hexes
+    "reward": "win",             # "win": +1/-1/0 at the end; "score": change of score difference each step
+    "max_decisions": 0,          # truncate after this many decisions (0 = never)
+}
+_CHOICES = {
+    "base_footprint": ("triangle", "single"),
+    "ship_length": (1, 2),
+    "keep_away": ("all", "visible"),
+    "colour_table": ("cycle", "rows"),
+    "setup": ("choose", "fixed"),
+    "reward": ("win", "score"),
+}
+
+REASONS = (
+    "legal",
+    "the game is over",
+    "this kind of action is not available in the current phase",
+    "that piece does not belong to the player to move",
+    "that piece is not on the map or in hyperspace",
+    "that piece has already moved this turn",
+    "that piece is under repair this turn and may neither move nor fire (seed 004 'Riparazione navi')",
+    "that ship cannot leave hyperspace anywhere: no clear 9-hex corridor (seed 004 'Iperspazio')",
+    "no piece of that kind is left in reserve",
+    "this turn's launches are used: 1 transport, or 1 cruiser, or 3 fighters (seed 004 'Fasi del gioco')",
+    "the ramp is not free for that ship",
+    "the ship's movement is over for this turn",
+    "the ship has used all its movement",
+    "cruisers and transports move straight ahead only (seed 004 'Astronavi')",
+    "that hex is off the map",
+    "that hex is impassable (asteroid belt, planet, or a planetoid of this turn's colour)",
+    "an enemy piece occupies that hex",
+    "that hex was blocked by a shot this turn (seed 004 'Combattimento')",
+    "mobile bases keep 3 hexes and cruisers 2 hexes from the planetoids (seed 004 'Astronavi')",
+    "only cruisers and transports pivot",
+    "the ship already has that facing",
+    "the piece has no shot left this turn",
+    "that target is not on the map",
+    "the target is out of range or behind an obstacle",
+    "a mobile base fires only once at each target (seed 004 'Astronavi')",
+    "fighters hit fixed bases only at range 1 (seed 004 'Distruzione Basi Fisse')",
+    "a shot into space needs an empty hex",
+    "no firing in the move that enters or leaves hyperspace (seed 004 'Iperspazio')",
+    "only undamaged ships may do that (seed 004)",
+    "the 9-hex corridor ahead is not clear of enemies, obstacles and explosions (seed 004 'Iperspazio')",
+    "only transports colonise",
+    "there is no visible planetoid under the transport's bow",
+    "that planetoid already holds a fixed base",
+    "only mobile bases may do that",
+    "the base has already moved this turn",
+    "no damaged friendly ship that has not acted this turn is adjacent to the base",
+    "bases start adjacent to their home planet (seed 004 'Fasi del gioco')",
+    "a ship that fired this move cannot enter hyperspace (seed 004 'Iperspazio')",
+)
+
+OBS_CHANNELS = (
+    "on map", "asteroid belt", "own home planet", "own ramp", "enemy home planet", "enemy ramp",
+    "planetoid colour (1 blue, 2 red, 3 yellow)", "planetoid exists this turn", "planetoid exists next turn",
+    "blocked hex (1 by me, 2 by enemy)",
+    "own mobile bases", "own cruisers", "own transports", "own fighters",
+    "enemy mobile bases", "enemy cruisers", "enemy transports", "enemy fighters",
+    "own bow facing + 1", "enemy bow facing + 1", "own damage", "enemy damage",
+    "own fixed base (hits + 1)", "enemy fixed base (hits + 1)", "own pieces done this turn",
+    "active piece (1 body, 2 bow/anchor, 3 chosen exit hex)",
+    "turn index", "phase", "hexes moved by active piece", "shots fired by active piece",
+    "kind launched this turn + 1", "pieces launched this turn",
+    "own reserve cruisers", "own reserve transports", "own reserve fighters",
+    "enemy reserve cruisers", "enemy reserve transports", "enemy reserve fighters",
+    "own cruisers in hyperspace", "own transports in hyperspace", "own fighters in hyperspace",
+    "enemy cruisers in hyperspace", "enemy transports in hyperspace", "enemy fighters in hyperspace",
+    "own score", "enemy score", "own seat",
+)
+
+
+def parse_options(options: dict) -> dict:
+    unknown = set(options) - set(DEFAULT_OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown Planetoids option(s) {sorted(unknown)}; known: {sorted(DEFAULT_OPTIONS)}")
+    out = json.loads(json.dumps(DEFAULT_OPTIONS))
+    out.update(json.loads(json.dumps(options)))
+    for key, allowed in _CHOICES.items():
+        if out[key] not in allowed:
+            raise ValueError(f"option {key}={out[key]!r} is not one of {allowed}")
+    res = out["reserve"]
+    if set(res) != {"cruiser", "transport", "fighter"} or any(not isinstance(v, int) or not 0 <= v <= 40
+                                                               for v in res.values()):
+        raise ValueError(f"option reserve must give cruiser, transport and fighter counts 0..40, got {res}")
+    if not isinstance(out["turns"], int) or not 1 <= out["turns"] <= 255:
+        raise ValueError(f"option turns must be 1..255, got {out['turns']!r}")
+    if not isinstance(out["max_decisions"], int) or out["max_decisions"] < 0:
+        raise ValueError(f"option max_decisions must be a non-negative integer, got {out['max_decisions']!r}")
+    return out
+
+
+def load_map(spec) -> dict:
+    if isinstance(spec, dict):
+        return spec
+    path = DATA / f"{spec}_map.json"
+    if not path.exists():
+        raise ValueError(f"no Planetoids map named {spec!r} (looked for {path})")
+    return json.loads(path.read_text())
+
+
+def colour_sequence(kind: str, turns: int) -> np.ndarray:
+    """Seed 004 "Tabella Turni Temporali": 51 colour turns.  The table arrived
+    garbled; "cycle" reads it as blue, red, yellow repeated, "rows" as three
+    rows of 17 turns that each start again from blue (RULES.md)."""
+    if kind == "cycle":
+        return np.array([t % 3 for t in range(turns)], dtype=np.int8)
+    row = -(-turns // 3)
+    return np.array([(t % row) % 3 for t in range(turns)], dtype=np.int8)
+
+
+def _hit_table() -> np.ndarray:
+    data = json.loads((DATA / "attack_tables.json").read_text())
+    table = np.zeros((4, 5, 11), dtype=np.int8)  # attacker kind, target kind, range
+    for att, rows in data.items():
+        if att not in KIND_KEYS:
+            continue
+        for tgt, thresholds in rows.items():
+            table[KIND_KEYS.index(att), KIND_KEYS.index(tgt), 1:1 + len(thresholds)] = thresholds
+    return table
+
+
+def build_config(opts: dict):
+    m = load_map(opts["map"])
+    rows, cols = m["rows"], m["cols"]
+    valid = np.ones(rows * cols, dtype=np.bool_)
+    if m.get("odd_rows_short"):
+        for r in range(1, rows, 2):
+            valid[r * cols + cols - 1] = False
+    grid = HexGrid(rows, cols, valid)
+    N = grid.n_cells
+    cell = lambda rc: grid.cell(int(rc[0]), int(rc[1]))  # noqa: E731
+
+    terrain = np.where(valid, rules.SPACE, -1).astype(np.int8)
+    for rc in m["asteroids"]:
+        terrain[cell(rc)] = rules.ASTEROID
+    home_owner = np.full(N, -1, np.int8)
+    for p, rc in enumerate(m["home_planets"]):
+        terrain[cell(rc)] = rules.PLANET
+        home_owner[cell(rc)] = p
+    ramp_cell = np.zeros((2, 3), np.int32)
+    ramp_dir = np.zeros((2, 3), np.int8)
+    ramp_owner = np.full(N, -1, np.int8)
+    for p in range(2):
+        for k, (r, c, d) in enumerate(m["ramps"][p]):
+            ramp_cell[p, k] = cell((r, c))
+            ramp_dir[p, k] = DIRECTION_NAMES.index(d)
+            ramp_owner[ramp_cell[p, k]] = p
+    F = len(m["planetoids"])
+    planetoid_cell = np.array([cell(x[:2]) for x in m["planetoids"]], np.int32)
+    planetoid_colour = np.array([COLOURS.index(x[2]) for x in m["planetoids"]], np.int8)
+    planetoid_at = np.full(N, -1, np.int16)
+    planetoid_at[planetoid_cell] = np.arange(F)
+
+    far = np.int16(99)
+    dist = grid.distance
+    pdist_colour = np.full((3, N), far, np.int16)
+    for f in range(F):
+        c = planetoid_colour[f]
+        pdist_colour[c] = np.minimum(pdist_colour[c], np.where(valid, dist[planetoid_cell[f]], far))
+    pdist_all = pdist_colour.min(axis=0)
+    home_dist = np.stack([np.where(valid, dist[cell(rc)], far) for rc in m["home_planets"]]).astype(np.int16)
+
+    fire_dist = np.zeros((3, N, N), np.int16)
+    for colour in range(3):
+        obstacle = (terrain != rules.SPACE) | np.isin(np.arange(N), planetoid_cell[planetoid_colour == colour])
+        fire_dist[colour] = grid.path_distances(obstacle, enter_blocked_last=True)
+
+    res = opts["reserve"]
+    slot_kind = np.array([BASE, BASE] + [CRUISER] * res["cruiser"] + [TRANSPORT] * res["transport"]
+                         + [FIGHTER] * res["fighter"], np.int8)
+    P = len(slot_kind)
+    # A mobile base is the anchor hex plus these neighbours; player 1's shape is
+    # player 0's turned by 180 degrees (RULES.md "Footprints").
+    if opts["base_footprint"] == "triangle":
+        base_fp_dirs = np.array([[0, 5], [3, 2]], np.int8)
+    else:
+        base_fp_dirs = np.zeros((2, 0), np.int8)
+    start = m.get("base_start", [[[0, 0], [0, 0]], [[0, 0], [0, 0]]])
+    start_cells = np.array([[cell(rc) for rc in start[p]] for p in range(2)], np.int32)
+
+    a = {}
+    n = 0
+    for key, size in (("a_piece", P), ("a_target", P), ("a_fixed", F), ("a_hex", N), ("a_move", 6),
+                      ("a_face", 6), ("a_hyper", 6), ("a_launch", 9), ("a_colonise", 1), ("a_repair", 1),
+                      ("a_end_act", 1), ("a_end_turn", 1)):
+        a[key] = n
+        n += size
+    a["n_actions"] = n
+
+    k = np.zeros(rules.N_K, np.int64)
+    k[[rules.K_ROWS, rules.K_COLS, rules.K_SHIP_LENGTH, rules.K_KEEP_AWAY_ALL, rules.K_FIXED_SETUP,
+       rules.K_REWARD_SCORE, rules.K_MAX_DECISIONS]] = (
+        rows, cols, int(opts["ship_length"]), opts["keep_away"] == "all", opts["setup"] == "fixed",
+        opts["reward"] == "score", int(opts["max_decisions"]))
+    for key, value in a.items():
+        k[getattr(rules, "K_" + key.upper())] = value
+    cellinfo = np.zeros((N, rules.N_CI), np.int16)
+    cellinfo[:, rules.CI_VALID] = valid
+    cellinfo[:, rules.CI_TERRAIN] = terrain
+    cellinfo[:, rules.CI_HOME_OWNER] = home_owner
+    cellinfo[:, rules.CI_RAMP_OWNER] = ramp_owner
+    cellinfo[:, rules.CI_PLANETOID] = planetoid_at
+    cellinfo[:, rules.CI_PDIST_ALL] = pdist_all
+    cellinfo[:, rules.CI_HOME_DIST:rules.CI_HOME_DIST + 2] = home_dist.T
+    cellinfo[:, rules.CI_PDIST_COLOUR:rules.CI_PDIST_COLOUR + 3] = pdist_colour.T
+    kinds = np.array([  # max hexes moved, shots per turn, hexes kept from planetoids
+        (2, 99, 3),    # mobile base (Seed 004 "Astronavi": translates 2, fires once per target, keeps 3)
+        (9, 2, 2),     # cruiser: 9 straight, fires twice, keeps 2
+        (9, 0, 0),     # transport: moves like a cruiser, does not fight
+        (9, 1, 0),     # fighter: 9 along any path, fires once
+        (0, 0, 0),     # fixed base
+    ], np.int16)
+    return PlanetoidsConfig(
+        k=k, nbr=grid.neighbors, dist=dist, fire_dist=fire_dist, cell=cellinfo, kinds=kinds,
+        planetoids=np.stack([planetoid_cell, planetoid_colour]).T.astype(np.int32).reshape(F, 2),
+        ramps=np.stack([ramp_cell, ramp_dir], axis=-1).astype(np.int32),
+        colour_seq=colour_sequence(opts["colour_table"], opts["turns"]), slot_kind=slot_kind,
+        hit_table=_hit_table(), base_fp_dirs=base_fp_dirs, start_cells=start_cells,
+        # kept for Python-side code (renderer, scenarios); the kernels use the packed arrays
+    )
+
+
+# Static tables the kernels read.  Defined at module level so that Numba's
+# on-disk cache can find the type again in the next process.
+PlanetoidsConfig = collections.namedtuple("PlanetoidsConfig", [
+    "k", "nbr", "dist", "fire_dist", "cell", "kinds", "planetoids", "ramps", "colour_seq", "slot_kind",
+    "hit_table", "base_fp_dirs", "start_cells"])
+
+PlanetoidsState = collections.namedtuple("PlanetoidsState", [
+    "rng", "policy_rng", "dice_script", "dice", "g", "pc", "fx", "cells"])
+
+
+def cfg_int(cfg, key: str) -> int:
+    return int(cfg.k[getattr(rules, "K_" + key.upper())])
+
+
+def layout(cfg) -> types.SimpleNamespace:
+    """The packed config spelled out with names, for Python-side code."""
+    ns = types.SimpleNamespace(**{key.lower()[2:]: int(cfg.k[getattr(rules, key)])
+                                  for key in dir(rules) if key.startswith("K_")})
+    ns.valid = cfg.cell[:, rules.CI_VALID].astype(bool)
+    ns.terrain = cfg.cell[:, rules.CI_TERRAIN]
+    ns.planetoid_at = cfg.cell[:, rules.CI_PLANETOID]
+    ns.planetoid_cell = cfg.planetoids[:, rules.PL_CELL]
+    ns.planetoid_colour = cfg.planetoids[:, rules.PL_COLOUR]
+    ns.home_owner = cfg.cell[:, rules.CI_HOME_OWNER]
+    ns.ramp_owner = cfg.cell[:, rules.CI_RAMP_OWNER]
+    return ns
+
+
+def num_actions(cfg) -> int:
+    return cfg_int(cfg, "n_actions")
+
+
+def obs_shape(cfg) -> tuple[int, ...]:
+    return (len(OBS_CHANNELS), cfg_int(cfg, "rows"), cfg_int(cfg, "cols"))
+
+
+def kernel_obs_shape(cfg) -> tuple[int, ...]:
+    return (len(OBS_CHANNELS), cfg_int(cfg, "rows") * cfg_int(cfg, "cols"))
+
+
+def current(state) -> np.ndarray:
+    return state.g[:, G_CURRENT]
+
+
+def done(state) -> np.ndarray:
+    return state.g[:, G_DONE].astype(bool)
+
+
+def state_spec(cfg) -> StateSpec:
+    P = len(cfg.slot_kind)
+    F = len(cfg.planetoids)
+    N = len(cfg.cell)
+    fields = (
+        ("rng", (), "uint64"), ("policy_rng", (), "uint64"),
+        ("dice_script", (DICE_SCRIPT_LEN,), "int8"), ("dice", (2,), "int16"),   # scripted dice: (length, position)
+        ("g", (rules.N_G,), "int32"),              # per-game scalars, columns G_* in rules.py
+        ("pc", (2, P, rules.N_PC), "int32"),       # per piece, columns PC_*
+        ("fx", (F, rules.N_FX), "int8"),           # per planetoid (fixed-base site), columns FX_*
+        ("cells", (N, rules.N_C), "int8"),         # per hex, columns C_*
+    )
+    return StateSpec(NAME, fields, PlanetoidsState)
+
+
+# -- actions in words ---------------------------------------------------------
+def action_name(cfg, a: int) -> str:
+    cfg_ = cfg
+    cfg = layout(cfg_)
+
+    def hexname(c):
+        return f"hex ({c // cfg.cols}, {c % cfg.cols})"
+    if a < cfg.a_target:
+        return f"select own piece {a} ({rules.KIND_NAMES[cfg_.slot_kind[a]]})"
+    if a < cfg.a_fixed:
+        j = a - cfg.a_target
+        return f"fire at enemy piece {j} ({rules.KIND_NAMES[cfg_.slot_kind[j]]})"
+    if a < cfg.a_hex:
+        f = a - cfg.a_fixed
+        return f"fire at the fixed base on planetoid {f} ({hexname(int(cfg.planetoid_cell[f]))})"
+    if a < cfg.a_move:
+        return f"{hexname(a - cfg.a_hex)} (place base / fire into space / leave hyperspace, by phase)"
+    if a < cfg.a_face:
+        return f"move one hex {DIRECTION_NAMES[a - cfg.a_move]}"
+    if a < cfg.a_hyper:
+        return f"face {DIRECTION_NAMES[a - cfg.a_face]} (pivot, or facing when leaving hyperspace)"
+    if a < cfg.a_launch:
+        return f"enter hyperspace heading {DIRECTION_NAMES[a - cfg.a_hyper]}"
+    if a < cfg.a_colonise:
+        k = a - cfg.a_launch
+        return f"launch a {KIND_KEYS[1 + k // 3]} from ramp {k % 3}"
+    return {cfg.a_colonise: "colonise", cfg.a_repair: "repair", cfg.a_end_act: "end this piece's activation",
+            cfg.a_end_turn: "end turn"}.get(a, f"action {a} (outside the action space)")
+
+
+# -- scenarios ----------------------------------------------------------------
+def _hex(cfg, rc, what):
+    cfg = layout(cfg)
+    try:
+        r, c = int(rc[0]), int(rc[1])
+    except Exception:
+        raise ValueError(f"{what}: hex must be [row, col], got {rc!r}") from None
+    if not (0 <= r < cfg.rows and 0 <= c < cfg.cols) or not cfg.valid[r * cfg.cols + c]:
+        raise ValueError(f"{what}: hex {[r, c]} is not on the map")
+    return r * cfg.cols + c
+
+
+def apply_scenario(cfg, state, b: int, sc: dict) -> None:
+    """Write scenario ``sc`` into game ``b`` of ``state`` (a reset game).
+
+    Format (all keys optional except ``pieces``)::
+
+        {"turn": 0, "to_move": 0,
+         "pieces": [{"player": 0, "kind": "cruiser", "hex": [4, 3], "facing": "E",
+                     "damage": 0, "status": "map"}],          # status: map | hyper
+         "reserve": {"cruiser": 4, "transport": 4, "fighter": 12},  # per player, or [p0, p1]
+         "fixed_bases": [{"player": 1, "hex": [4, 10], "hits": 0}],
+         "blocked": [{"hex": [4, 9], "by": 0}],
+         "dice": [6, 1, 3]}
+
+    The game starts at the beginning of ``to_move``'s move in colour turn
+    ``turn``.  Mobile bases that are not listed are out of the game.
+    """
+    if not isinstance(sc, dict):
+        raise ValueError("a scenario must be a dict")
+    allowed = {"turn", "to_move", "pieces", "reserve", "fixed_bases", "blocked", "dice", "name", "description"}
+    if set(sc) - allowed:
+        raise ValueError(f"unknown scenario key(s) {sorted(set(sc) - allowed)}; allowed: {sorted(allowed)}")
+    s = state
+    turn = sc.get("turn", 0)
+    to_move = sc.get("to_move", 0)
+    if not isinstance(turn, int) or not 0 <= turn < len(cfg.colour_seq):
+        raise ValueError(f"scenario turn must be 0..{len(cfg.colour_seq) - 1}, got {turn!r}")
+    if to_move not in (0, 1):
+        raise ValueError(f"scenario to_move must be 0 or 1, got {to_move!r}")
+    P = len(cfg.slot_kind)
+    s.pc[b, :, :, PC_STATUS] = rules.RESERVE
+    s.pc[b, :, cfg.slot_kind == BASE, PC_STATUS] = rules.DESTROYED
+    s.pc[b, :, :, PC_POS] = -1
+    used = np.zeros((2, P), bool)
+    for n, pc in enumerate(sc.get("pieces", [])):
+        what = f"scenario piece {n}"
+        if not isinstance(pc, dict) or set(pc) - {"player", "kind", "hex", "facing", "damage", "status"}:
+            raise ValueError(f"{what}: expected keys player, kind, hex, facing, damage, status; got {pc!r}")
+        p = pc.get("player")
+        if p not in (0, 1):
+            raise ValueError(f"{what}: player must be 0 or 1")
+        kind = pc.get("kind")
+        if kind not in KIND_KEYS[:4]:
+            raise ValueError(f"{what}: kind must be one of {KIND_KEYS[:4]}, got {kind!r}")
+        k = KIND_KEYS.index(kind)
+        free = [i for i in range(P) if cfg.slot_kind[i] == k and not used[p, i]]
+        if not free:
+            raise ValueError(f"{what}: player {p} has no more {kind} pieces (see option reserve)")
+        i = free[0]
+        used[p, i] = True
+        facing = pc.get("facing", "E")
+        if facing not in DIRECTION_NAMES:
+            raise ValueError(f"{what}: facing must be one of {DIRECTION_NAMES}, got {facing!r}")
+        damage = pc.get("damage", 0)
+        if not isinstance(damage, int) or not 0 <= damage <= (0 if k == FIGHTER else rules.MAX_HITS):
+            raise ValueError(f"{what}: damage {damage!r} out of range for a {kind}")
+        status = pc.get("status", "map")
+        if status not in ("map", "hyper"):
+            raise ValueError(f"{what}: status must be 'map' or 'hyper', got {status!r}")
+        if status == "hyper" and (k == BASE or damage):
+            raise ValueError(f"{what}: only undamaged ships other than bases can be in hyperspace")
+        s.pc[b, p, i, PC_STATUS] = rules.ON_MAP if status == "map" else rules.HYPER
+        s.pc[b, p, i, PC_POS] = _hex(cfg, pc.get("hex", [0, 0]), what) if status == "map" else -1
+        s.pc[b, p, i, PC_FACING] = DIRECTION_NAMES.index(facing)
+        s.pc[b, p, i, PC_DAMAGE] = damage
+    reserve = sc.get("reserve")
+    if reserve is not None:
+        per_player = reserve if isinstance(reserve, list) else [reserve, reserve]
+        for p in range(2):
+            for key, count in per_player[p].items():
+                if key not in ("cruiser", "transport", "fighter") or not isinstance(count, int) or count < 0:
+                    raise ValueError(f"scenario reserve: bad entry {key!r}: {count!r}")
+                left = [i for i in range(P) if cfg.slot_kind[i] == KIND_KEYS.index(key) and not used[p, i]]
+                if count > len(left):
+                    raise ValueError(f"scenario reserve: player {p} has only {len(left)} {key} pieces left")
+                for i in left[count:]:
+                    s.pc[b, p, i, PC_STATUS] = rules.DESTROYED
+    for n, fb in enumerate(sc.get("fixed_bases", [])):
+        what = f"scenario fixed base {n}"
+        cellno = _hex(cfg, fb.get("hex"), what)
+        f = int(cfg.cell[cellno, rules.CI_PLANETOID])
+        if f < 0:
+            raise ValueError(f"{what}: fixed bases stand on planetoids; {fb.get('hex')} is not one")
+        if s.fx[b, f, FX_OWNER] >= 0:
+            raise ValueError(f"{what}: planetoid {fb.get('hex')} already holds a fixed base")
+        hits = fb.get("hits", 0)
+        if fb.get("player") not in (0, 1) or not isinstance(hits, int) or not 0 <= hits <= rules.MAX_HITS:
+            raise ValueError(f"{what}: needs player 0/1 and hits 0..{rules.MAX_HITS}")
+        s.fx[b, f, FX_OWNER] = fb["player"]
+        s.fx[b, f, FX_HITS] = hits
+    s.g[b, G_TURN] = turn
+    s.g[b, G_SETUP_COUNT] = 4
+    rules.begin_move(s.view, cfg, b, to_move)
+    for n, bl in enumerate(sc.get("blocked", [])):
+        cellno = _hex(cfg, bl.get("hex"), f"scenario blocked hex {n}")
+        if bl.get("by") not in (0, 1):
+            raise ValueError(f"scenario blocked hex {n}: 'by' must be 0 or 1")
+        s.cells[b, cellno, C_BLOCKED] = bl["by"]
+    rules.build_occupancy(s.view, cfg, b)
+    _check_positions(cfg, s, b)
+    dice = sc.get("dice", [])
+    if len(dice) > DICE_SCRIPT_LEN or any(not isinstance(v, int) or not 1 <= v <= 6 for v in dice):
+        raise ValueError(f"scenario dice must be at most {DICE_SCRIPT_LEN} values 1..6")
+    s.dice_script[b] = 0
+    s.dice_script[b, :len(dice)] = dice
+    s.dice[b] = (len(dice), 0)
+
+
+def _check_positions(cfg, s, b):
+    colour = int(cfg.colour_seq[s.g[b, G_TURN]])
+    for p in range(2):
+        for i in range(len(cfg.slot_kind)):
+            if s.pc[b, p, i, PC_STATUS] != rules.ON_MAP:
+                continue
+            code = rules.position_reason(s.view, cfg, b, p, cfg.slot_kind[i], s.pc[b, p, i, PC_POS],
+                                         s.pc[b, p, i, PC_FACING], colour)
+            if code == rules.R_BLOCKED_HEX:
+                code = rules.R_HEX_NOT_EMPTY
+            if code:
+                r, c = divmod(int(s.pc[b, p, i, PC_POS]), cfg_int(cfg, 'cols'))
+                raise ValueError(f"scenario: player {p}'s {KIND_KEYS[cfg.slot_kind[i]]} at [{r}, {c}] "
+                                 f"cannot stand there: {REASONS[code]}")
+
+
+def validate_state(cfg, state) -> None:
+    """Reject a loaded state whose values break the core's invariants."""
+    P = len(cfg.slot_kind)
+    N = len(cfg.cell)
+    status = state.pc[..., PC_STATUS]
+    pos = state.pc[..., PC_POS][status == rules.ON_MAP]
+    g = state.g
+    checks = (
+        ((status >= 0) & (status <= 3)).all(), "piece status out of range",
+        ((g[:, G_PHASE] >= 0) & (g[:, G_PHASE] <= rules.OVER)).all(), "phase out of range",
+        np.isin(g[:, G_CURRENT], (0, 1)).all(), "player to move out of range",
+        ((g[:, G_TURN] >= 0) & (g[:, G_TURN] <= len(cfg.colour_seq))).all(), "turn out of range",
+        ((pos >= 0) & (pos < N)).all() and cfg.cell[pos, rules.CI_VALID].all(), "piece position off the map",
+        ((state.pc[..., PC_DAMAGE] >= 0) & (state.pc[..., PC_DAMAGE] <= rules.MAX_HITS)).all(),
+        "damage out of range",
+        ((g[:, G_ACTIVE] >= -1) & (g[:, G_ACTIVE] < P)).all(), "active piece out of range",
+        ((state.fx[..., FX_OWNER] >= -1) & (state.fx[..., FX_OWNER] <= 1)).all(), "fixed base owner out of range",
+        ((state.dice[:, 1] >= 0) & (state.dice[:, 0] <= DICE_SCRIPT_LEN)).all(), "dice script out of range",
+    )
+    for ok, what in zip(checks[::2], checks[1::2]):
+        if not ok:
+            raise ValueError(f"corrupt Planetoids state: {what}")
+
+
+def scores(state, b: int) -> list[int]:
+    """Seed 004 "Punteggio": 4 points per fixed base minus 1 per hit it took."""
+    owner, hits = state.fx[b, :, FX_OWNER], state.fx[b, :, FX_HITS]
+    return [int((4 - hits[owner == p]).sum()) for p in range(2)]
+
+
+def final_info(core, b: int) -> dict:
+    sc = scores(core.state, b)
+    winner = 0 if sc[0] > sc[1] else (1 if sc[1] > sc[0] else -1)
+    return {"scores": sc, "winner": winner, "turn": int(core.state.g[b, G_TURN])}

@@ -1,0 +1,1086 @@
+"""Planetoids rules as Numba kernels over the batched state.
+
+Every rule cites the seed section it implements (`# Seed 004 "Movimento"`);
+``RULES.md`` beside this file states the same rules in English with every
+interpretation.  ``s`` is the namedtuple of state arrays (leading batch
+dimension), ``cfg`` the namedtuple of static map tables and options built by
+``game.py``; ``b`` indexes one game.
+
+Each legality check returns a *reason code* (0 = legal).  The mask builder,
+the step kernel's own check and the AEC env's error message all call the same
+functions, so the mask can never disagree with what ``step`` accepts.
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..core.rng import draw_int, roll_die, seed_stream
+
+# -- piece kinds and piece status ------------------------------------------
+BASE, CRUISER, TRANSPORT, FIGHTER, FIXED = 0, 1, 2, 3, 4
+KIND_NAMES = ("mobile base", "cruiser", "transport", "fighter", "fixed base")
+RESERVE, ON_MAP, HYPER, DESTROYED = 0, 1, 2, 3
+
+# -- phases of a decision ----------------------------------------------------
+SETUP, SELECT, ACT, EXIT_HEX, EXIT_FACE, OVER = 0, 1, 2, 3, 4, 5
+PHASE_NAMES = ("setup", "select", "act", "exit-hex", "exit-facing", "over")
+
+# -- terrain codes -------------------------------------------------------------
+SPACE, ASTEROID, PLANET = 0, 1, 2
+
+# -- packed layouts (named columns of the state and config arrays) ----------
+# per-game scalars: s.g[b, G_*]
+(G_TURN, G_CURRENT, G_PHASE, G_SETUP_COUNT, G_ACTIVE, G_STEPS, G_SHOTS, G_MOVE_DONE, G_NO_FIRE, G_LAUNCHED,
+ G_LAUNCH_COUNT, G_EXIT_CELL, G_DECISIONS, G_DONE, G_LAST_DIE) = range(15)
+N_G = 15
+# per piece: s.pc[b, player, slot, PC_*]
+(PC_STATUS, PC_POS, PC_FACING, PC_DAMAGE, PC_REPAIR_PROGRESS, PC_ACTIVATED, PC_REPAIRED, PC_SHOT) = range(8)
+N_PC = 8
+# per fixed-base site (planetoid): s.fx[b, f, FX_*]
+FX_OWNER, FX_HITS, FX_SHOT = range(3)
+N_FX = 3
+# per hex: s.cells[b, cell, C_*]  (C_OCC, C_OCC + 1: occupancy by player, rebuilt before each decision)
+C_BLOCKED, C_SHOT, C_OCC, C_OCC1, C_DEAD = range(5)
+N_C = 5
+# config scalars: cfg.k[K_*]
+(K_ROWS, K_COLS, K_SHIP_LENGTH, K_KEEP_AWAY_ALL, K_FIXED_SETUP, K_REWARD_SCORE, K_MAX_DECISIONS,
+ K_A_PIECE, K_A_TARGET, K_A_FIXED, K_A_HEX, K_A_MOVE, K_A_FACE, K_A_HYPER, K_A_LAUNCH, K_A_COLONISE,
+ K_A_REPAIR, K_A_END_ACT, K_A_END_TURN, K_N_ACTIONS) = range(20)
+N_K = 20
+# static per-hex map data: cfg.cell[cell, CI_*]
+(CI_VALID, CI_TERRAIN, CI_HOME_OWNER, CI_RAMP_OWNER, CI_PLANETOID, CI_PDIST_ALL, CI_HOME_DIST, CI_HOME_DIST1,
+ CI_PDIST_COLOUR) = range(9)
+N_CI = 12  # CI_PDIST_COLOUR + colour for the 3 colours
+# per piece kind: cfg.kinds[kind, KP_*]
+KP_MAX_STEPS, KP_SHOTS, KP_KEEP_AWAY = range(3)
+# per planetoid: cfg.planetoids[f, PL_*]; per ramp: cfg.ramps[player, ramp, (cell, direction)]
+PL_CELL, PL_COLOUR = range(2)
+
+HYPER_CORRIDOR = 9  # Seed 004 "Iperspazio": a clear straight corridor of 9 hexes
+MAX_HITS = 4        # Seed 004 "Combattimento": bases, cruisers, transports take 4 hits, the 5th destroys
+
+# -- reasons an action is illegal (index into game.REASONS) -------------------
+OK = 0
+R_GAME_OVER = 1
+R_WRONG_PHASE = 2
+R_NOT_YOURS = 3
+R_PIECE_UNAVAILABLE = 4
+R_ALREADY_ACTIVATED = 5
+R_UNDER_REPAIR = 6
+R_NO_EXIT = 7
+R_NO_RESERVE = 8
+R_LAUNCH_LIMIT = 9
+R_PLACEMENT = 10
+R_MOVE_DONE = 11
+R_MOVE_LIMIT = 12
+R_NOT_FORWARD = 13
+R_OFF_MAP = 14
+R_IMPASSABLE = 15
+R_ENEMY_HEX = 16
+R_BLOCKED_HEX = 17
+R_TOO_CLOSE = 18
+R_CANNOT_PIVOT = 19
+R_SAME_FACING = 20
+R_NO_SHOTS = 21
+R_NOT_TARGETABLE = 22
+R_OUT_OF_RANGE = 23
+R_ALREADY_SHOT = 24
+R_FIGHTER_FIXED_RANGE = 25
+R_HEX_NOT_EMPTY = 26
+R_NO_FIRE_HYPER = 27
+R_DAMAGED = 28
+R_CORRIDOR = 29
+R_NOT_TRANSPORT = 30
+R_NO_PLANETOID = 31
+R_COLONISED = 32
+R_NOT_BASE = 33
+R_HAS_MOVED = 34
+R_NOTHING_TO_REPAIR = 35
+R_NOT_NEAR_HOME = 36
+R_FIRED = 37
+
+
+# ----------------------------------------------------------------------------
+# geometry helpers
+# ----------------------------------------------------------------------------
+@nb.njit(cache=True)
+def colour_now(s, cfg, b):
+    return cfg.colour_seq[min(s.g[b, G_TURN], cfg.colour_seq.shape[0] - 1)]
+
+
+@nb.njit(cache=True)
+def fp_size(cfg, kind):
+    """How many hexes a piece covers.
+
+    Seed 004 "Astronavi": cruisers and transports have a bow (prua) and pivot on
+    it, so they cover the bow and the hex behind it; a mobile base covers a
+    fixed shape that it translates (RULES.md, "Footprints")."""
+    if kind == BASE:
+        return 1 + cfg.base_fp_dirs.shape[1]
+    if (kind == CRUISER or kind == TRANSPORT) and cfg.k[K_SHIP_LENGTH] == 2:
+        return 2
+    return 1
+
+
+@nb.njit(cache=True)
+def fp_cell(cfg, player, kind, pos, facing, k):
+    """The k-th hex a piece covers (k=0 is the bow or anchor); -1 if off the map."""
+    if k == 0 or pos < 0:
+        return pos
+    if kind == BASE:
+        return cfg.nbr[pos, cfg.base_fp_dirs[player, k - 1]]
+    return cfg.nbr[pos, (facing + 3) % 6]
+
+
+@nb.njit(cache=True)
+def build_occupancy(s, cfg, b):
+    """occ[p, cell] = number of player p's pieces on the map covering the cell
+    (fixed bases included).  Derived data, rebuilt before every decision."""
+    cells = s.cells[b]
+    cells[:, C_OCC] = 0
+    cells[:, C_OCC + 1] = 0
+    P = cfg.slot_kind.shape[0]
+    for p in range(2):
+        for i in range(P):
+            if s.pc[b, p, i, PC_STATUS] != ON_MAP:
+                continue
+            kind = cfg.slot_kind[i]
+            for k in range(fp_size(cfg, kind)):
+                cells[fp_cell(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING], k), C_OCC + p] += 1
+    for f in range(cfg.planetoids.shape[0]):
+        o = s.fx[b, f, FX_OWNER]
+        if o >= 0:
+            cells[cfg.planetoids[f, PL_CELL], C_OCC + o] += 1
+
+
+@nb.njit(cache=True)
+def visible(cfg, colour, cell):
+    """Seed 004 "Elementi del gioco": a planetoid exists only in turns of its colour."""
+    f = cfg.cell[cell, CI_PLANETOID]
+    return f >= 0 and cfg.planetoids[f, PL_COLOUR] == colour
+
+
+@nb.njit(cache=True)
+def cell_reason(s, cfg, b, player, kind, cell, colour):
+    """Can a piece of ``kind`` of ``player`` stand on / move through ``cell``?"""
+    if cell < 0:
+        return R_OFF_MAP
+    t = cfg.cell[cell, CI_TERRAIN]
+    # Seed 004 "Elementi del gioco": asteroid belts are impassable (home planets too, RULES.md).
+    if t != SPACE:
+        return R_IMPASSABLE
+    # Seed 004: planetoids may be crossed only by transports, and only exist in their colour.
+    if kind != TRANSPORT and visible(cfg, colour, cell):
+        return R_IMPASSABLE
+    # Seed 004 "Movimento": own ships may be crossed and stacked; enemy ones may not.
+    if s.cells[b, cell, C_OCC + 1 - player] > 0:
+        return R_ENEMY_HEX
+    # Seed 004 "Combattimento": a hex hit by a shot into empty space is impassable this turn.
+    if s.cells[b, cell, C_BLOCKED] >= 0:
+        return R_BLOCKED_HEX
+    # Seed 004 "Astronavi": bases keep 3 hexes and cruisers 2 from the planetoids.
+    keep = cfg.kinds[kind, KP_KEEP_AWAY]
+    if keep > 0:
+        d = cfg.cell[cell, CI_PDIST_ALL] if cfg.k[K_KEEP_AWAY_ALL] else cfg.cell[cell, CI_PDIST_COLOUR + colour]
+        if d < keep:
+            return R_TOO_CLOSE
+    return OK
+
+
+@nb.njit(cache=True)
+def position_reason(s, cfg, b, player, kind, pos, facing, colour):
+    for k in range(fp_size(cfg, kind)):
+        r = cell_reason(s, cfg, b, player, kind, fp_cell(cfg, player, kind, pos, facing, k), colour)
+        if r != OK:
+            return r
+    return OK
+
+
+@nb.njit(cache=True)
+def corridor_clear(s, cfg, b, player, start, d, colour):
+    """Seed 004 "Iperspazio": 9 hexes straight ahead with no enemy, obstacle or explosion."""
+    c = start
+    for _ in range(HYPER_CORRIDOR):
+        c = cfg.nbr[c, d]
+        if c < 0 or cfg.cell[c, CI_TERRAIN] != SPACE or visible(cfg, colour, c):
+            return False
+        if s.cells[b, c, C_OCC + 1 - player] > 0 or s.cells[b, c, C_BLOCKED] >= 0:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def fire_range(s, cfg, b, player, i, tq, tkind, tpos, tface, colour):
+    """Seed 004 "Combattimento": rockets fly any path, through ships but not
+    through asteroid belts or planetoids; range is the shortest such path from
+    the firer to the target (a single hex: pass tkind=FIGHTER)."""
+    kind = cfg.slot_kind[i]
+    pos = s.pc[b, player, i, PC_POS]
+    face = s.pc[b, player, i, PC_FACING]
+    best = 999
+    for k in range(fp_size(cfg, kind)):
+        a = fp_cell(cfg, player, kind, pos, face, k)
+        for m in range(fp_size(cfg, tkind)):
+            d = cfg.fire_dist[colour, a, fp_cell(cfg, tq, tkind, tpos, tface, m)]
+            if d < best:
+                best = d
+    return best
+
+
+@nb.njit(cache=True)
+def to_hit(cfg, att_kind, tgt_kind, rng):
+    """Seed 004 attack tables: lowest d6 result that hits, 0 if out of range."""
+    if rng < 1 or rng >= cfg.hit_table.shape[2]:
+        return 0
+    return cfg.hit_table[att_kind, tgt_kind, rng]
+
+
+# ----------------------------------------------------------------------------
+# legality of each action family
+# ----------------------------------------------------------------------------
+@nb.njit(cache=True)
+def launch_reason(s, cfg, b, p, kind, ramp):
+    """Seed 004 "Fasi del gioco": per turn 1 transport, or 1 cruiser, or 3 fighters, from the ramps."""
+    if s.g[b, G_PHASE] != SELECT:
+        return R_WRONG_PHASE
+    if s.g[b, G_LAUNCHED] >= 0 and (s.g[b, G_LAUNCHED] != FIGHTER or kind != FIGHTER or s.g[b, G_LAUNCH_COUNT] >= 3):
+        return R_LAUNCH_LIMIT
+    if reserve_slot(s, cfg, b, p, kind) < 0:
+        return R_NO_RESERVE
+    pos, facing = launch_position(cfg, p, kind, ramp)
+    if position_reason(s, cfg, b, p, kind, pos, facing, colour_now(s, cfg, b)) != OK:
+        return R_PLACEMENT
+    return OK
+
+
+@nb.njit(cache=True)
+def launch_position(cfg, p, kind, ramp):
+    """A launched ship starts with its stern on the ramp, facing away from the planet (RULES.md)."""
+    cell = cfg.ramps[p, ramp, 0]
+    d = cfg.ramps[p, ramp, 1]
+    if (kind == CRUISER or kind == TRANSPORT) and cfg.k[K_SHIP_LENGTH] == 2:
+        return cfg.nbr[cell, d], d
+    return cell, d
+
+
+@nb.njit(cache=True)
+def reserve_slot(s, cfg, b, p, kind):
+    for i in range(cfg.slot_kind.shape[0]):
+        if cfg.slot_kind[i] == kind and s.pc[b, p, i, PC_STATUS] == RESERVE:
+            return i
+    return -1
+
+
+@nb.njit(cache=True)
+def select_reason(s, cfg, b, p, i):
+    """Seed 004 "Movimento": ships move and fire one at a time."""
+    if s.g[b, G_PHASE] != SELECT:
+        return R_WRONG_PHASE
+    st = s.pc[b, p, i, PC_STATUS]
+    if st != ON_MAP and st != HYPER:
+        return R_PIECE_UNAVAILABLE
+    if s.pc[b, p, i, PC_ACTIVATED]:
+        return R_ALREADY_ACTIVATED
+    if s.pc[b, p, i, PC_REPAIRED]:
+        return R_UNDER_REPAIR  # Seed 004 "Riparazione navi": a ship under repair neither moves nor fires
+    if st == HYPER and not any_exit(s, cfg, b, p, i):
+        return R_NO_EXIT
+    return OK
+
+
+@nb.njit(cache=True)
+def exit_reason(s, cfg, b, p, i, cell, facing):
+    """Seed 004 "Iperspazio": leaving hyperspace needs the same clear corridor ahead
+    as entering (RULES.md); fighters may use any direction."""
+    kind = cfg.slot_kind[i]
+    colour = colour_now(s, cfg, b)
+    r = position_reason(s, cfg, b, p, kind, cell, facing, colour)
+    if r != OK:
+        return r
+    if kind == FIGHTER:
+        for d in range(6):
+            if corridor_clear(s, cfg, b, p, cell, d, colour):
+                return OK
+        return R_CORRIDOR
+    if not corridor_clear(s, cfg, b, p, cell, facing, colour):
+        return R_CORRIDOR
+    return OK
+
+
+@nb.njit(cache=True)
+def exit_cell_ok(s, cfg, b, p, i, cell):
+    n_face = 1 if cfg.slot_kind[i] == FIGHTER else 6
+    for f in range(n_face):
+        if exit_reason(s, cfg, b, p, i, cell, f) == OK:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def any_exit(s, cfg, b, p, i):
+    for cell in range(cfg.cell.shape[0]):
+        if cfg.cell[cell, CI_TERRAIN] == SPACE and exit_cell_ok(s, cfg, b, p, i, cell):
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def move_reason(s, cfg, b, p, d):
+    if s.g[b, G_PHASE] != ACT:
+        return R_WRONG_PHASE
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    if s.g[b, G_MOVE_DONE]:
+        return R_MOVE_DONE
+    if s.g[b, G_STEPS] >= cfg.kinds[kind, KP_MAX_STEPS]:
+        return R_MOVE_LIMIT
+    # Seed 004 "Astronavi": cruisers and transports move straight ahead only.
+    if (kind == CRUISER or kind == TRANSPORT) and d != s.pc[b, p, i, PC_FACING]:
+        return R_NOT_FORWARD
+    nxt = cfg.nbr[s.pc[b, p, i, PC_POS], d]
+    if nxt < 0:
+        return R_OFF_MAP
+    return position_reason(s, cfg, b, p, kind, nxt, s.pc[b, p, i, PC_FACING], colour_now(s, cfg, b))
+
+
+@nb.njit(cache=True)
+def pivot_reason(s, cfg, b, p, f):
+    """Seed 004 "Astronavi": a free pivot on the bow, once, at the end of the move."""
+    if s.g[b, G_PHASE] == EXIT_FACE:
+        i = s.g[b, G_ACTIVE]
+        return exit_reason(s, cfg, b, p, i, s.g[b, G_EXIT_CELL], f)
+    if s.g[b, G_PHASE] != ACT:
+        return R_WRONG_PHASE
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    if kind != CRUISER and kind != TRANSPORT:
+        return R_CANNOT_PIVOT
+    if s.g[b, G_MOVE_DONE]:
+        return R_MOVE_DONE
+    if f == s.pc[b, p, i, PC_FACING]:
+        return R_SAME_FACING
+    return position_reason(s, cfg, b, p, kind, s.pc[b, p, i, PC_POS], f, colour_now(s, cfg, b))
+
+
+@nb.njit(cache=True)
+def shots_left(s, cfg, b, kind):
+    # Seed 004 "Astronavi": cruisers fire twice, fighters once, transports never;
+    # mobile bases once at every target they reach (checked per target).
+    if kind == BASE:
+        return True
+    return s.g[b, G_SHOTS] < cfg.kinds[kind, KP_SHOTS]
+
+
+@nb.njit(cache=True)
+def fire_common_reason(s, cfg, b, kind):
+    if s.g[b, G_PHASE] != ACT:
+        return R_WRONG_PHASE
+    if cfg.kinds[kind, KP_SHOTS] == 0:
+        return R_NO_SHOTS
+    if s.g[b, G_NO_FIRE]:
+        return R_NO_FIRE_HYPER  # Seed 004 "Iperspazio": no firing in the entry/exit move
+    if not shots_left(s, cfg, b, kind):
+        return R_NO_SHOTS
+    return OK
+
+
+@nb.njit(cache=True)
+def fire_piece_reason(s, cfg, b, p, j):
+    i = s.g[b, G_ACTIVE]
+    if i < 0:
+        return R_WRONG_PHASE
+    kind = cfg.slot_kind[i]
+    r = fire_common_reason(s, cfg, b, kind)
+    if r != OK:
+        return r
+    q = 1 - p
+    if s.pc[b, q, j, PC_STATUS] != ON_MAP:
+        return R_NOT_TARGETABLE
+    if kind == BASE and s.pc[b, q, j, PC_SHOT]:
+        return R_ALREADY_SHOT
+    tk = cfg.slot_kind[j]
+    rng = fire_range(s, cfg, b, p, i, q, tk, s.pc[b, q, j, PC_POS], s.pc[b, q, j, PC_FACING], colour_now(s, cfg, b))
+    if to_hit(cfg, kind, tk, rng) == 0:
+        return R_OUT_OF_RANGE
+    return OK
+
+
+@nb.njit(cache=True)
+def fire_fixed_reason(s, cfg, b, p, f):
+    i = s.g[b, G_ACTIVE]
+    if i < 0:
+        return R_WRONG_PHASE
+    kind = cfg.slot_kind[i]
+    r = fire_common_reason(s, cfg, b, kind)
+    if r != OK:
+        return r
+    if s.fx[b, f, FX_OWNER] != 1 - p:
+        return R_NOT_TARGETABLE
+    if kind == BASE and s.fx[b, f, FX_SHOT]:
+        return R_ALREADY_SHOT
+    rng = fire_range(s, cfg, b, p, i, 0, FIGHTER, cfg.planetoids[f, PL_CELL], 0, colour_now(s, cfg, b))
+    # Seed 004 "Distruzione Basi Fisse": fighters hit fixed bases only at range 1.
+    if kind == FIGHTER and rng != 1:
+        return R_FIGHTER_FIXED_RANGE
+    if to_hit(cfg, kind, FIXED, rng) == 0:
+        return R_OUT_OF_RANGE
+    return OK
+
+
+@nb.njit(cache=True)
+def fire_hex_reason(s, cfg, b, p, cell):
+    """Seed 004 "Combattimento": a shot into empty space, as hard as firing at oneself."""
+    i = s.g[b, G_ACTIVE]
+    if i < 0:
+        return R_WRONG_PHASE
+    kind = cfg.slot_kind[i]
+    r = fire_common_reason(s, cfg, b, kind)
+    if r != OK:
+        return r
+    colour = colour_now(s, cfg, b)
+    if cfg.cell[cell, CI_TERRAIN] != SPACE or visible(cfg, colour, cell):
+        return R_IMPASSABLE
+    if s.cells[b, cell, C_OCC + 0] > 0 or s.cells[b, cell, C_OCC + 1] > 0:
+        return R_HEX_NOT_EMPTY
+    if s.cells[b, cell, C_BLOCKED] >= 0:
+        return R_BLOCKED_HEX
+    if kind == BASE and s.cells[b, cell, C_SHOT]:
+        return R_ALREADY_SHOT
+    if to_hit(cfg, kind, kind, fire_range(s, cfg, b, p, i, 0, FIGHTER, cell, 0, colour)) == 0:
+        return R_OUT_OF_RANGE
+    return OK
+
+
+@nb.njit(cache=True)
+def hyper_reason(s, cfg, b, p, d):
+    if s.g[b, G_PHASE] != ACT:
+        return R_WRONG_PHASE
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    # Seed 004 "Iperspazio": never for bases, only for undamaged ships, no fire in that move.
+    if kind == BASE:
+        return R_NOT_BASE
+    if s.pc[b, p, i, PC_DAMAGE] > 0:
+        return R_DAMAGED
+    if s.g[b, G_SHOTS] > 0:
+        return R_FIRED
+    if kind != FIGHTER and d != s.pc[b, p, i, PC_FACING]:
+        return R_NOT_FORWARD  # only fighters may trace the corridor in any direction
+    if not corridor_clear(s, cfg, b, p, s.pc[b, p, i, PC_POS], d, colour_now(s, cfg, b)):
+        return R_CORRIDOR
+    return OK
+
+
+@nb.njit(cache=True)
+def colonise_reason(s, cfg, b, p):
+    """Seed 004 "Colonizzazione": an undamaged transport on a visible planetoid."""
+    if s.g[b, G_PHASE] != ACT:
+        return R_WRONG_PHASE
+    i = s.g[b, G_ACTIVE]
+    if cfg.slot_kind[i] != TRANSPORT:
+        return R_NOT_TRANSPORT
+    if s.pc[b, p, i, PC_DAMAGE] > 0:
+        return R_DAMAGED
+    cell = s.pc[b, p, i, PC_POS]
+    if not visible(cfg, colour_now(s, cfg, b), cell):
+        return R_NO_PLANETOID
+    if s.fx[b, cfg.cell[cell, CI_PLANETOID], FX_OWNER] >= 0:
+        return R_COLONISED
+    return OK
+
+
+@nb.njit(cache=True)
+def repair_targets(s, cfg, b, p, i, apply):
+    """Seed 004 "Riparazione navi": every damaged friendly ship adjacent to the
+    base that has not acted this turn.  Returns how many; repairs them if ``apply``."""
+    count = 0
+    for j in range(cfg.slot_kind.shape[0]):
+        if j == i or s.pc[b, p, j, PC_STATUS] != ON_MAP or s.pc[b, p, j, PC_ACTIVATED] or s.pc[b, p, j, PC_REPAIRED]:
+            continue
+        if s.pc[b, p, j, PC_DAMAGE] == 0:
+            continue
+        kj = cfg.slot_kind[j]
+        adjacent = False
+        for x in range(fp_size(cfg, BASE)):
+            ca = fp_cell(cfg, p, BASE, s.pc[b, p, i, PC_POS], 0, x)
+            for y in range(fp_size(cfg, kj)):
+                if cfg.dist[ca, fp_cell(cfg, p, kj, s.pc[b, p, j, PC_POS], s.pc[b, p, j, PC_FACING], y)] <= 1:
+                    adjacent = True
+        if not adjacent:
+            continue
+        count += 1
+        if apply:
+            s.pc[b, p, j, PC_REPAIRED] = True
+            if cfg.slot_kind[j] == BASE:
+                # Seed 004: two turns of repair per damage on a mobile base.
+                s.pc[b, p, j, PC_REPAIR_PROGRESS] += 1
+                if s.pc[b, p, j, PC_REPAIR_PROGRESS] >= 2:
+                    s.pc[b, p, j, PC_REPAIR_PROGRESS] = 0
+                    s.pc[b, p, j, PC_DAMAGE] -= 1
+            else:
+                s.pc[b, p, j, PC_DAMAGE] -= 1
+    return count
+
+
+@nb.njit(cache=True)
+def repair_reason(s, cfg, b, p):
+    if s.g[b, G_PHASE] != ACT:
+        return R_WRONG_PHASE
+    i = s.g[b, G_ACTIVE]
+    if cfg.slot_kind[i] != BASE:
+        return R_NOT_BASE
+    if s.g[b, G_STEPS] > 0 or s.g[b, G_MOVE_DONE]:
+        return R_HAS_MOVED  # Seed 004: the repairing base does not move
+    if repair_targets(s, cfg, b, p, i, False) == 0:
+        return R_NOTHING_TO_REPAIR
+    return OK
+
+
+@nb.njit(cache=True)
+def setup_reason(s, cfg, b, p, cell):
+    """Seed 004 "Fasi del gioco": each player places its 2 bases adjacent to its home planet."""
+    colour = colour_now(s, cfg, b)
+    r = position_reason(s, cfg, b, p, BASE, cell, 0, colour)
+    if r != OK:
+        return r
+    for k in range(fp_size(cfg, BASE)):
+        if cfg.cell[fp_cell(cfg, p, BASE, cell, 0, k), CI_HOME_DIST + p] == 1:
+            return OK
+    return R_NOT_NEAR_HOME
+
+
+@nb.njit(cache=True)
+def action_reason(s, cfg, b, a):
+    """Reason code why action ``a`` is illegal in game ``b`` now (0 = legal)."""
+    if s.g[b, G_DONE]:
+        return R_GAME_OVER
+    p = s.g[b, G_CURRENT]
+    ph = s.g[b, G_PHASE]
+    P = cfg.slot_kind.shape[0]
+    F = cfg.planetoids.shape[0]
+    if a < cfg.k[K_A_TARGET]:
+        return select_reason(s, cfg, b, p, a - cfg.k[K_A_PIECE])
+    if a < cfg.k[K_A_FIXED]:
+        return fire_piece_reason(s, cfg, b, p, a - cfg.k[K_A_TARGET])
+    if a < cfg.k[K_A_HEX]:
+        return fire_fixed_reason(s, cfg, b, p, a - cfg.k[K_A_FIXED])
+    if a < cfg.k[K_A_MOVE]:
+        cell = a - cfg.k[K_A_HEX]
+        if not cfg.cell[cell, CI_VALID]:
+            return R_OFF_MAP
+        if ph == SETUP:
+            return setup_reason(s, cfg, b, p, cell)
+        if ph == EXIT_HEX:
+            return OK if exit_cell_ok(s, cfg, b, p, s.g[b, G_ACTIVE], cell) else R_CORRIDOR
+        return fire_hex_reason(s, cfg, b, p, cell)
+    if a < cfg.k[K_A_FACE]:
+        return move_reason(s, cfg, b, p, a - cfg.k[K_A_MOVE])
+    if a < cfg.k[K_A_HYPER]:
+        return pivot_reason(s, cfg, b, p, a - cfg.k[K_A_FACE])
+    if a < cfg.k[K_A_LAUNCH]:
+        return hyper_reason(s, cfg, b, p, a - cfg.k[K_A_HYPER])
+    if a < cfg.k[K_A_COLONISE]:
+        k = a - cfg.k[K_A_LAUNCH]
+        return launch_reason(s, cfg, b, p, CRUISER + k // 3, k % 3)
+    if a == cfg.k[K_A_COLONISE]:
+        return colonise_reason(s, cfg, b, p)
+    if a == cfg.k[K_A_REPAIR]:
+        return repair_reason(s, cfg, b, p)
+    if a == cfg.k[K_A_END_ACT]:
+        return OK if ph == ACT else R_WRONG_PHASE
+    if a == cfg.k[K_A_END_TURN]:
+        return OK if ph == SELECT else R_WRONG_PHASE
+    return R_WRONG_PHASE
+
+
+@nb.njit(cache=True)
+def _mask_span(s, cfg, b, mask, lo, hi):
+    for a in range(lo, hi):
+        if action_reason(s, cfg, b, a) == OK:
+            mask[a] = 1
+
+
+@nb.njit(cache=True)
+def write_mask(s, cfg, b, mask):
+    """Legal-action mask of the player to decide; only the action families the
+    current phase allows are examined."""
+    mask[:] = 0
+    if s.g[b, G_DONE]:
+        return
+    ph = s.g[b, G_PHASE]
+    if ph == SETUP or ph == EXIT_HEX:
+        _mask_span(s, cfg, b, mask, cfg.k[K_A_HEX], cfg.k[K_A_MOVE])
+    elif ph == EXIT_FACE:
+        _mask_span(s, cfg, b, mask, cfg.k[K_A_FACE], cfg.k[K_A_HYPER])
+    elif ph == SELECT:
+        _mask_span(s, cfg, b, mask, cfg.k[K_A_PIECE], cfg.k[K_A_TARGET])
+        _mask_span(s, cfg, b, mask, cfg.k[K_A_LAUNCH], cfg.k[K_A_COLONISE])
+        mask[cfg.k[K_A_END_TURN]] = 1
+    elif ph == ACT:
+        _mask_span(s, cfg, b, mask, cfg.k[K_A_TARGET], cfg.k[K_A_LAUNCH])
+        _mask_span(s, cfg, b, mask, cfg.k[K_A_COLONISE], cfg.k[K_A_END_TURN])
+
+
+# ----------------------------------------------------------------------------
+# state changes
+# ----------------------------------------------------------------------------
+@nb.njit(cache=True)
+def destroy_cascade(s, cfg, b, first_p, first_i, first_fixed):
+    """Seed 004 "Combattimento": when a piece is destroyed, every piece that
+    overlaps it, even partly, is destroyed too (and so on, RULES.md)."""
+    N = cfg.cell.shape[0]
+    P = cfg.slot_kind.shape[0]
+    dead = s.cells[b, :, C_DEAD]
+    dead[:] = 0
+    if first_fixed >= 0:
+        s.fx[b, first_fixed, FX_OWNER] = -1
+        s.fx[b, first_fixed, FX_HITS] = 0
+        dead[cfg.planetoids[first_fixed, PL_CELL]] = 1
+    else:
+        kind = cfg.slot_kind[first_i]
+        s.pc[b, first_p, first_i, PC_STATUS] = DESTROYED
+        for k in range(fp_size(cfg, kind)):
+            dead[fp_cell(cfg, first_p, kind, s.pc[b, first_p, first_i, PC_POS], s.pc[b, first_p, first_i, PC_FACING], k)] = 1
+    changed = True
+    while changed:
+        changed = False
+        for p in range(2):
+            for i in range(P):
+                if s.pc[b, p, i, PC_STATUS] != ON_MAP:
+                    continue
+                kind = cfg.slot_kind[i]
+                n = fp_size(cfg, kind)
+                hit = False
+                for k in range(n):
+                    if dead[fp_cell(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING], k)]:
+                        hit = True
+                if hit:
+                    s.pc[b, p, i, PC_STATUS] = DESTROYED
+                    for k in range(n):
+                        dead[fp_cell(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING], k)] = 1
+                    changed = True
+        for f in range(cfg.planetoids.shape[0]):
+            if s.fx[b, f, FX_OWNER] >= 0 and dead[cfg.planetoids[f, PL_CELL]]:
+                s.fx[b, f, FX_OWNER] = -1
+                s.fx[b, f, FX_HITS] = 0
+    build_occupancy(s, cfg, b)
+
+
+@nb.njit(cache=True)
+def resolve_shot(s, cfg, b, threshold):
+    """One d6 against the table threshold, worsened by 1 per damage the firer has
+    taken (Seed 004 "Combattimento")."""
+    p = s.g[b, G_CURRENT]
+    i = s.g[b, G_ACTIVE]
+    die = roll_die(s.rng, s.dice_script, s.dice, b, 6)
+    s.g[b, G_LAST_DIE] = die
+    s.g[b, G_SHOTS] += 1
+    return die >= threshold + s.pc[b, p, i, PC_DAMAGE]
+
+
+@nb.njit(cache=True)
+def fire_at_piece(s, cfg, b, j):
+    p = s.g[b, G_CURRENT]
+    q = 1 - p
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    tk = cfg.slot_kind[j]
+    thr = to_hit(cfg, kind, tk, fire_range(s, cfg, b, p, i, q, tk, s.pc[b, q, j, PC_POS], s.pc[b, q, j, PC_FACING],
+                                           colour_now(s, cfg, b)))
+    s.pc[b, q, j, PC_SHOT] = True
+    if resolve_shot(s, cfg, b, thr):
+        # Seed 004: a fighter dies to 1 hit, other ships to the 5th.
+        s.pc[b, q, j, PC_DAMAGE] += 1
+        if tk == FIGHTER or s.pc[b, q, j, PC_DAMAGE] > MAX_HITS:
+            destroy_cascade(s, cfg, b, q, j, -1)
+
+
+@nb.njit(cache=True)
+def fire_at_fixed(s, cfg, b, f):
+    p = s.g[b, G_CURRENT]
+    i = s.g[b, G_ACTIVE]
+    thr = to_hit(cfg, cfg.slot_kind[i], FIXED,
+                 fire_range(s, cfg, b, p, i, 0, FIGHTER, cfg.planetoids[f, PL_CELL], 0, colour_now(s, cfg, b)))
+    s.fx[b, f, FX_SHOT] = True
+    if resolve_shot(s, cfg, b, thr):
+        s.fx[b, f, FX_HITS] += 1  # Seed 004 "Distruzione Basi Fisse": destroyed by the 5th hit
+        if s.fx[b, f, FX_HITS] > MAX_HITS:
+            destroy_cascade(s, cfg, b, -1, -1, f)
+
+
+@nb.njit(cache=True)
+def fire_at_hex(s, cfg, b, cell):
+    p = s.g[b, G_CURRENT]
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    thr = to_hit(cfg, kind, kind, fire_range(s, cfg, b, p, i, 0, FIGHTER, cell, 0, colour_now(s, cfg, b)))
+    s.cells[b, cell, C_SHOT] = True
+    if resolve_shot(s, cfg, b, thr):
+        s.cells[b, cell, C_BLOCKED] = p
+
+
+@nb.njit(cache=True)
+def begin_activation(s, cfg, b, i):
+    s.g[b, G_ACTIVE] = i
+    s.g[b, G_STEPS] = 0
+    s.g[b, G_SHOTS] = 0
+    s.g[b, G_MOVE_DONE] = False
+    s.g[b, G_NO_FIRE] = False
+    s.pc[b, :, :, PC_SHOT] = 0
+    s.fx[b, :, FX_SHOT] = False
+    s.cells[b, :, C_SHOT] = False
+    s.pc[b, s.g[b, G_CURRENT], i, PC_ACTIVATED] = True
+
+
+@nb.njit(cache=True)
+def end_activation(s, b):
+    s.g[b, G_ACTIVE] = -1
+    s.g[b, G_PHASE] = SELECT
+
+
+@nb.njit(cache=True)
+def score(s, cfg, b, p):
+    """Seed 004 "Punteggio": 4 points per fixed base, minus 1 per hit it took."""
+    total = 0
+    for f in range(cfg.planetoids.shape[0]):
+        if s.fx[b, f, FX_OWNER] == p:
+            total += 4 - s.fx[b, f, FX_HITS]
+    return total
+
+
+@nb.njit(cache=True)
+def begin_move(s, cfg, b, p):
+    """Start of player p's move inside the current colour turn."""
+    s.g[b, G_CURRENT] = p
+    s.g[b, G_PHASE] = SELECT
+    s.g[b, G_ACTIVE] = -1
+    s.g[b, G_LAUNCHED] = -1
+    s.g[b, G_LAUNCH_COUNT] = 0
+    P = cfg.slot_kind.shape[0]
+    for i in range(P):
+        s.pc[b, p, i, PC_ACTIVATED] = False
+        s.pc[b, p, i, PC_REPAIRED] = False
+    # Seed 004 "Combattimento": a blocked hex lasts the whole turn, the opponent's move
+    # included; it clears when the player who blocked it moves again (RULES.md).
+    for c in range(cfg.cell.shape[0]):
+        if s.cells[b, c, C_BLOCKED] == p:
+            s.cells[b, c, C_BLOCKED] = -1
+
+
+@nb.njit(cache=True)
+def begin_colour_turn(s, cfg, b):
+    """Seed 004 "Elementi del gioco": planetoids of the turn's colour appear and
+    destroy any ship under them (transports may stand on them)."""
+    colour = colour_now(s, cfg, b)
+    P = cfg.slot_kind.shape[0]
+    for p in range(2):
+        for i in range(P):
+            kind = cfg.slot_kind[i]
+            if s.pc[b, p, i, PC_STATUS] != ON_MAP or kind == TRANSPORT:
+                continue
+            for k in range(fp_size(cfg, kind)):
+                c = fp_cell(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING], k)
+                if visible(cfg, colour, c) and s.pc[b, p, i, PC_STATUS] == ON_MAP:
+                    destroy_cascade(s, cfg, b, p, i, -1)
+    begin_move(s, cfg, b, 0)
+
+
+@nb.njit(cache=True)
+def end_move(s, cfg, b):
+    p = s.g[b, G_CURRENT]
+    if p == 0:
+        begin_move(s, cfg, b, 1)
+        return
+    # Seed 004 "Fasi del gioco": the game ends after 51 colour turns.
+    s.g[b, G_TURN] += 1
+    if s.g[b, G_TURN] >= cfg.colour_seq.shape[0]:
+        s.g[b, G_DONE] = True
+        s.g[b, G_PHASE] = OVER
+        return
+    begin_colour_turn(s, cfg, b)
+
+
+@nb.njit(cache=True)
+def apply_action(s, cfg, b, a):
+    """Carry out a legal action (checked by the caller)."""
+    p = s.g[b, G_CURRENT]
+    ph = s.g[b, G_PHASE]
+    if a < cfg.k[K_A_TARGET]:
+        i = a - cfg.k[K_A_PIECE]
+        begin_activation(s, cfg, b, i)
+        if s.pc[b, p, i, PC_STATUS] == HYPER:
+            s.g[b, G_PHASE] = EXIT_HEX
+            s.g[b, G_NO_FIRE] = True
+        else:
+            s.g[b, G_PHASE] = ACT
+    elif a < cfg.k[K_A_FIXED]:
+        fire_at_piece(s, cfg, b, a - cfg.k[K_A_TARGET])
+    elif a < cfg.k[K_A_HEX]:
+        fire_at_fixed(s, cfg, b, a - cfg.k[K_A_FIXED])
+    elif a < cfg.k[K_A_MOVE]:
+        cell = a - cfg.k[K_A_HEX]
+        if ph == SETUP:
+            slot = s.g[b, G_SETUP_COUNT] // 2
+            s.pc[b, p, slot, PC_STATUS] = ON_MAP
+            s.pc[b, p, slot, PC_POS] = cell
+            s.g[b, G_SETUP_COUNT] += 1
+            if s.g[b, G_SETUP_COUNT] >= 4:
+                begin_colour_turn(s, cfg, b)
+            else:
+                s.g[b, G_CURRENT] = 1 - p
+        elif ph == EXIT_HEX:
+            i = s.g[b, G_ACTIVE]
+            if cfg.slot_kind[i] == FIGHTER:
+                s.pc[b, p, i, PC_STATUS] = ON_MAP
+                s.pc[b, p, i, PC_POS] = cell
+                end_activation(s, b)
+            else:
+                s.g[b, G_EXIT_CELL] = cell
+                s.g[b, G_PHASE] = EXIT_FACE
+        else:
+            fire_at_hex(s, cfg, b, cell)
+    elif a < cfg.k[K_A_FACE]:
+        i = s.g[b, G_ACTIVE]
+        s.pc[b, p, i, PC_POS] = cfg.nbr[s.pc[b, p, i, PC_POS], a - cfg.k[K_A_MOVE]]
+        s.g[b, G_STEPS] += 1
+    elif a < cfg.k[K_A_HYPER]:
+        i = s.g[b, G_ACTIVE]
+        if ph == EXIT_FACE:
+            s.pc[b, p, i, PC_STATUS] = ON_MAP
+            s.pc[b, p, i, PC_POS] = s.g[b, G_EXIT_CELL]
+            s.pc[b, p, i, PC_FACING] = a - cfg.k[K_A_FACE]
+            s.g[b, G_EXIT_CELL] = -1
+            end_activation(s, b)
+        else:
+            s.pc[b, p, i, PC_FACING] = a - cfg.k[K_A_FACE]
+            s.g[b, G_MOVE_DONE] = True
+    elif a < cfg.k[K_A_LAUNCH]:
+        i = s.g[b, G_ACTIVE]
+        s.pc[b, p, i, PC_STATUS] = HYPER
+        end_activation(s, b)
+    elif a < cfg.k[K_A_COLONISE]:
+        k = a - cfg.k[K_A_LAUNCH]
+        kind = CRUISER + k // 3
+        i = reserve_slot(s, cfg, b, p, kind)
+        pos, facing = launch_position(cfg, p, kind, k % 3)
+        s.pc[b, p, i, PC_STATUS] = ON_MAP
+        s.pc[b, p, i, PC_POS] = pos
+        s.pc[b, p, i, PC_FACING] = facing
+        s.g[b, G_LAUNCHED] = kind
+        s.g[b, G_LAUNCH_COUNT] += 1
+    elif a == cfg.k[K_A_COLONISE]:
+        i = s.g[b, G_ACTIVE]
+        f = cfg.cell[s.pc[b, p, i, PC_POS], CI_PLANETOID]
+        s.fx[b, f, FX_OWNER] = p
+        s.fx[b, f, FX_HITS] = 0
+    elif a == cfg.k[K_A_REPAIR]:
+        i = s.g[b, G_ACTIVE]
+        repair_targets(s, cfg, b, p, i, True)
+        s.g[b, G_MOVE_DONE] = True
+    elif a == cfg.k[K_A_END_ACT]:
+        end_activation(s, b)
+    elif a == cfg.k[K_A_END_TURN]:
+        end_move(s, cfg, b)
+    build_occupancy(s, cfg, b)
+
+
+# ----------------------------------------------------------------------------
+# observation
+# ----------------------------------------------------------------------------
+@nb.njit(cache=True)
+def write_obs(s, cfg, b, me, obs):
+    """Observation planes of game ``b`` from player ``me``'s side; channel list in
+    ``game.OBS_CHANNELS`` (documented in RULES.md, "Observation")."""
+    obs[:, :] = 0
+    en = 1 - me
+    colour = colour_now(s, cfg, b)
+    nxt = cfg.colour_seq[min(s.g[b, G_TURN] + 1, cfg.colour_seq.shape[0] - 1)]
+    N = cfg.cell.shape[0]
+    for c in range(N):
+        obs[0, c] = cfg.cell[c, CI_VALID]
+        obs[1, c] = cfg.cell[c, CI_TERRAIN] == ASTEROID
+        ho = cfg.cell[c, CI_HOME_OWNER]
+        if ho >= 0:
+            obs[2 if ho == me else 4, c] = 1
+        ro = cfg.cell[c, CI_RAMP_OWNER]
+        if ro >= 0:
+            obs[3 if ro == me else 5, c] = 1
+        f = cfg.cell[c, CI_PLANETOID]
+        if f >= 0:
+            pc = cfg.planetoids[f, PL_COLOUR]
+            obs[6, c] = pc + 1
+            obs[7, c] = pc == colour
+            obs[8, c] = pc == nxt
+            o = s.fx[b, f, FX_OWNER]
+            if o >= 0:
+                obs[22 if o == me else 23, c] = s.fx[b, f, FX_HITS] + 1
+        bl = s.cells[b, c, C_BLOCKED]
+        if bl >= 0:
+            obs[9, c] = 1 if bl == me else 2
+    P = cfg.slot_kind.shape[0]
+    for side in range(2):
+        p = me if side == 0 else en
+        for i in range(P):
+            st = s.pc[b, p, i, PC_STATUS]
+            kind = cfg.slot_kind[i]
+            if st == HYPER:
+                obs[38 + 3 * side + kind - 1, 0] += 1
+                continue
+            if st == RESERVE:
+                if kind != BASE:
+                    obs[32 + 3 * side + kind - 1, 0] += 1
+                continue
+            if st != ON_MAP:
+                continue
+            n = fp_size(cfg, kind)
+            for k in range(n):
+                c = fp_cell(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING], k)
+                obs[10 + 4 * side + kind, c] += 1
+                obs[20 + side, c] += s.pc[b, p, i, PC_DAMAGE]
+                if side == 0 and (s.pc[b, p, i, PC_ACTIVATED] or s.pc[b, p, i, PC_REPAIRED]):
+                    obs[24, c] += 1
+            if kind == CRUISER or kind == TRANSPORT:
+                obs[18 + side, s.pc[b, p, i, PC_POS]] = s.pc[b, p, i, PC_FACING] + 1
+            if side == 0 and i == s.g[b, G_ACTIVE] and s.g[b, G_CURRENT] == me:
+                for k in range(n):
+                    obs[25, fp_cell(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING], k)] = 1
+                obs[25, s.pc[b, p, i, PC_POS]] = 2
+    if s.g[b, G_PHASE] == EXIT_FACE and s.g[b, G_CURRENT] == me:
+        obs[25, s.g[b, G_EXIT_CELL]] = 3
+    # scalar channels: the value fills the whole plane
+    for ch in range(32, 44):
+        v = obs[ch, 0]
+        obs[ch, :] = v
+    obs[26, :] = s.g[b, G_TURN]
+    obs[27, :] = s.g[b, G_PHASE]
+    obs[28, :] = s.g[b, G_STEPS]
+    obs[29, :] = s.g[b, G_SHOTS]
+    obs[30, :] = s.g[b, G_LAUNCHED] + 1
+    obs[31, :] = s.g[b, G_LAUNCH_COUNT]
+    obs[44, :] = score(s, cfg, b, me)
+    obs[45, :] = score(s, cfg, b, en)
+    obs[46, :] = me
+
+
+@nb.njit(cache=True)
+def write_outputs(s, cfg, b, obs, mask):
+    write_obs(s, cfg, b, s.g[b, G_CURRENT], obs)
+    if s.g[b, G_DONE]:
+        mask[:] = 0
+    else:
+        write_mask(s, cfg, b, mask)
+
+
+# ----------------------------------------------------------------------------
+# reset, step, observe: the batched entry points
+# ----------------------------------------------------------------------------
+@nb.njit(cache=True)
+def reset_game(s, cfg, b, seed):
+    s.rng[b] = seed_stream(seed)
+    s.policy_rng[b] = seed_stream(seed ^ np.uint64(0x5EED))
+    s.dice[b, :] = 0
+    s.dice_script[b, :] = 0
+    s.g[b, G_TURN] = 0
+    s.g[b, G_CURRENT] = 0
+    s.g[b, G_PHASE] = SETUP
+    s.g[b, G_SETUP_COUNT] = 0
+    s.pc[b, :, :, PC_STATUS] = RESERVE
+    s.pc[b, :, :, PC_POS] = -1
+    s.pc[b, :, :, PC_FACING] = 0
+    s.pc[b, :, :, PC_DAMAGE] = 0
+    s.pc[b, :, :, PC_REPAIR_PROGRESS] = 0
+    s.pc[b, :, :, PC_ACTIVATED] = False
+    s.pc[b, :, :, PC_REPAIRED] = False
+    s.g[b, G_ACTIVE] = -1
+    s.g[b, G_STEPS] = 0
+    s.g[b, G_SHOTS] = 0
+    s.g[b, G_MOVE_DONE] = False
+    s.g[b, G_NO_FIRE] = False
+    s.pc[b, :, :, PC_SHOT] = 0
+    s.fx[b, :, FX_SHOT] = False
+    s.cells[b, :, C_SHOT] = False
+    s.g[b, G_LAUNCHED] = -1
+    s.g[b, G_LAUNCH_COUNT] = 0
+    s.g[b, G_EXIT_CELL] = -1
+    s.cells[b, :, C_BLOCKED] = -1
+    s.fx[b, :, FX_OWNER] = -1
+    s.fx[b, :, FX_HITS] = 0
+    s.g[b, G_DECISIONS] = 0
+    s.g[b, G_DONE] = False
+    s.g[b, G_LAST_DIE] = 0
+    if cfg.k[K_FIXED_SETUP]:
+        # Option setup="fixed": bases go to the map's listed start hexes.
+        for p in range(2):
+            for k in range(2):
+                s.pc[b, p, k, PC_STATUS] = ON_MAP
+                s.pc[b, p, k, PC_POS] = cfg.start_cells[p, k]
+        s.g[b, G_SETUP_COUNT] = 4
+        build_occupancy(s, cfg, b)
+        begin_colour_turn(s, cfg, b)
+    build_occupancy(s, cfg, b)
+
+
+@nb.njit(cache=True, parallel=True)
+def reset_games(s, cfg, seeds, idx, obs, mask, player):
+    for j in nb.prange(idx.shape[0]):
+        b = idx[j]
+        reset_game(s, cfg, b, seeds[j])
+        write_outputs(s, cfg, b, obs[b], mask[b])
+        player[b] = s.g[b, G_CURRENT]
+
+
+@nb.njit(cache=True)
+def step_game(s, cfg, b, a, obs, mask, rewards, term, trunc, player, illegal, final_obs, auto_reset):
+    rewards[b, :] = 0
+    term[b] = False
+    trunc[b] = False
+    code = R_OFF_MAP if (a < 0 or a >= mask.shape[1]) else action_reason(s, cfg, b, a)
+    illegal[b] = code
+    if code != OK:
+        return
+    before = score(s, cfg, b, 0) - score(s, cfg, b, 1)
+    apply_action(s, cfg, b, a)
+    s.g[b, G_DECISIONS] += 1
+    if cfg.k[K_REWARD_SCORE]:
+        # Option reward="score": the change of the score difference, every step.
+        d = (score(s, cfg, b, 0) - score(s, cfg, b, 1)) - before
+        rewards[b, 0] = d
+        rewards[b, 1] = -d
+    if s.g[b, G_DONE]:
+        term[b] = True
+        if not cfg.k[K_REWARD_SCORE]:
+            diff = score(s, cfg, b, 0) - score(s, cfg, b, 1)
+            w = 1.0 if diff > 0 else (-1.0 if diff < 0 else 0.0)
+            rewards[b, 0] = w
+            rewards[b, 1] = -w
+    elif cfg.k[K_MAX_DECISIONS] > 0 and s.g[b, G_DECISIONS] >= cfg.k[K_MAX_DECISIONS]:
+        trunc[b] = True
+    if auto_reset and (term[b] or trunc[b]):
+        for p in range(2):
+            write_obs(s, cfg, b, p, final_obs[b, p])
+        reset_game(s, cfg, b, next_seed(s, b))
+    write_outputs(s, cfg, b, obs[b], mask[b])
+    player[b] = s.g[b, G_CURRENT]
+
+
+@nb.njit(cache=True)
+def next_seed(s, b):
+    return np.uint64(draw_int(s.rng, b, 2**62))
+
+
+@nb.njit(cache=True, parallel=True)
+def step_games(s, cfg, actions, active, obs, mask, rewards, term, trunc, player, illegal, final_obs, auto_reset):
+    for b in nb.prange(actions.shape[0]):
+        illegal[b] = 0
+        if active[b]:
+            step_game(s, cfg, b, actions[b], obs, mask, rewards, term, trunc, player, illegal, final_obs, auto_reset)
+
+
+@nb.njit(cache=True)
+def observe_game(s, cfg, b, p, obs, mask):
+    build_occupancy(s, cfg, b)
+    write_obs(s, cfg, b, p, obs)
+    mask[:] = 0
+    if p == s.g[b, G_CURRENT] and not s.g[b, G_DONE]:
+        write_mask(s, cfg, b, mask)
