@@ -16,6 +16,7 @@ import numpy as np
 
 from .batch import BatchState
 from .rng import DICE_SCRIPT_LEN
+from .structs import Outputs
 
 
 def game_seeds(seed: int | None, index: np.ndarray) -> np.ndarray:
@@ -60,13 +61,19 @@ class VecGame:
         kshape = tuple(game.kernel_obs_shape(self.cfg))
         self._kobs = self.obs.reshape((B, *kshape))
         self._kfinal = self.final_obs.reshape((self.final_obs.shape[0], self.num_players, *kshape))
+        self._out = Outputs(self._kobs, self.mask, self.rewards, self.terminated, self.truncated,
+                            self.current_player, self.illegal, self._kfinal)
+        self._k = self.cfg.struct
+        # Below this batch size the serial kernel beats waking the thread pool.
+        kernels = game.kernels
+        self._step_kernel = kernels.step_games if num_envs >= 16 else kernels.step_games_serial
 
     # -- episode control ---------------------------------------------------
     def reset(self, seed: int | None = None, index=None) -> None:
         """Start new games (all, or those at ``index``) from the default setup."""
         idx = self._index(index)
-        self.game.kernels.reset_games(self.state.view, self.cfg, game_seeds(seed, idx), idx.astype(np.int64),
-                                      self._kobs, self.mask, self.current_player)
+        self.game.kernels.reset_games(self.state.view, self._k, game_seeds(seed, idx), idx.astype(np.int64),
+                                      self._out)
         self.rewards[idx] = 0
         self.terminated[idx] = False
         self.truncated[idx] = False
@@ -77,14 +84,12 @@ class VecGame:
         Illegal actions change nothing; they raise ``ValueError`` after the
         legal ones of the batch have been applied.
         """
-        actions = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs)
+        if not (isinstance(actions, np.ndarray) and actions.dtype == np.int64 and actions.shape == (self.num_envs,)):
+            actions = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs)
         active = self._all if active is None else np.ascontiguousarray(active, dtype=np.bool_)
-        self.game.kernels.step_games(self.state.view, self.cfg, actions, active, self._kobs, self.mask,
-                                     self.rewards, self.terminated, self.truncated, self.current_player,
-                                     self.illegal, self._kfinal, self.auto_reset)
-        bad = np.flatnonzero(self.illegal)
-        if len(bad):
-            b = int(bad[0])
+        self._step_kernel(self.state.view, self._k, actions, active, self._out, self.auto_reset)
+        if self.illegal.any():
+            b = int(np.flatnonzero(self.illegal)[0])
             raise ValueError(f"game {b}: {self.describe_illegal(int(actions[b]), int(self.illegal[b]))}")
 
     # -- queries -----------------------------------------------------------
@@ -95,7 +100,7 @@ class VecGame:
             raise ValueError(f"player {player} does not exist (0..{self.num_players - 1})")
         obs = np.zeros(self.obs_shape, dtype=np.int8)
         mask = np.zeros(self.num_actions, dtype=np.int8)
-        self.game.kernels.observe_game(self.state.view, self.cfg, b, player, obs.reshape(self._kobs.shape[1:]), mask)
+        self.game.kernels.observe_game(self.state.view, self._k, b, player, obs.reshape(self._kobs.shape[1:]), mask)
         return obs, mask
 
     def legal_actions(self, b: int) -> np.ndarray:
@@ -107,7 +112,7 @@ class VecGame:
         self._check_game(b)
         if not 0 <= action < self.num_actions:
             return f"action {action} is outside the action space 0..{self.num_actions - 1}"
-        code = int(self.game.kernels.action_reason(self.state.view, self.cfg, b, action))
+        code = int(self.game.kernels.action_reason(self.state.view, self._k, b, action))
         return None if code == 0 else self.describe_illegal(action, code)
 
     def describe_illegal(self, action: int, code: int) -> str:
@@ -168,7 +173,7 @@ class VecGame:
         done = self.game.done(self.state)
         for b in idx:
             p = int(players[b])
-            self.game.kernels.observe_game(self.state.view, self.cfg, int(b), p, self._kobs[b], self.mask[b])
+            self.game.kernels.observe_game(self.state.view, self._k, int(b), p, self._kobs[b], self.mask[b])
             self.current_player[b] = p
             self.terminated[b] = bool(done[b])
 

@@ -13,7 +13,9 @@ import numpy as np
 from ..core.batch import StateSpec
 from ..core.hexgrid import DIRECTION_NAMES, HexGrid
 from ..core.rng import DICE_SCRIPT_LEN
-from . import rules
+from ..core.structs import WargymStruct
+from numba.experimental import structref
+from . import bot, rules
 from .rules import BASE, CRUISER, FIGHTER, FIXED, TRANSPORT
 from .rules import (C_BLOCKED, CI_PLANETOID, FX_HITS, FX_OWNER, G_CURRENT, G_DONE, G_PHASE, G_TURN, G_ACTIVE,
                     G_SETUP_COUNT, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS)
@@ -34,7 +36,7 @@ DEFAULT_OPTIONS = {
     "base_footprint": "triangle",  # "triangle" (3 hexes) or "single"
     "ship_length": 2,            # hexes covered by a cruiser or transport: 2 (bow + stern) or 1
     "keep_away": "all",          # planetoids that bases/cruisers keep away from: "all" or "visible"
-    "colour_table": "cycle",     # "cycle" (B,R,Y,B,R,Y...) or "rows" (3 rows of 17, each from blue)
+    "colour_table": "rows",      # "rows" (3 rows of 17 turns, each B,R,Y,... from blue) or "cycle" (B,R,Y... throughout)
     "turns": 51,
     "setup": "choose",           # "choose": players place their bases; "fixed": map's start hexes
     "reward": "win",             # "win": +1/-1/0 at the end; "score": change of score difference each step
@@ -88,6 +90,9 @@ REASONS = (
     "no damaged friendly ship that has not acted this turn is adjacent to the base",
     "bases start adjacent to their home planet (seed 004 'Fasi del gioco')",
     "a ship that fired this move cannot enter hyperspace (seed 004 'Iperspazio')",
+    "mobile bases cannot enter hyperspace (seed 004 'Iperspazio')",
+    "a transport that colonised this move cannot enter hyperspace (seed 004 'Colonizzazione')",
+    "no such action",
 )
 
 OBS_CHANNELS = (
@@ -122,8 +127,8 @@ def parse_options(options: dict) -> dict:
     if set(res) != {"cruiser", "transport", "fighter"} or any(not isinstance(v, int) or not 0 <= v <= 40
                                                                for v in res.values()):
         raise ValueError(f"option reserve must give cruiser, transport and fighter counts 0..40, got {res}")
-    if not isinstance(out["turns"], int) or not 1 <= out["turns"] <= 255:
-        raise ValueError(f"option turns must be 1..255, got {out['turns']!r}")
+    if not isinstance(out["turns"], int) or not 1 <= out["turns"] <= 127:
+        raise ValueError(f"option turns must be 1..127 (the turn index is an int8 observation), got {out['turns']!r}")
     if not isinstance(out["max_decisions"], int) or out["max_decisions"] < 0:
         raise ValueError(f"option max_decisions must be a non-negative integer, got {out['max_decisions']!r}")
     return out
@@ -140,8 +145,10 @@ def load_map(spec) -> dict:
 
 def colour_sequence(kind: str, turns: int) -> np.ndarray:
     """Seed 004 "Tabella Turni Temporali": 51 colour turns.  The table arrived
-    garbled; "cycle" reads it as blue, red, yellow repeated, "rows" as three
-    rows of 17 turns that each start again from blue (RULES.md)."""
+    garbled: a 17-column table of which two rows survive, both starting
+    "Blu | Rosso | Giallo | Blu | Rosso".  "rows" (default) reads it as three
+    rows of 17 turns that each start again from blue; "cycle" as blue, red,
+    yellow repeated straight through (RULES.md)."""
     if kind == "cycle":
         return np.array([t % 3 for t in range(turns)], dtype=np.int8)
     row = -(-turns // 3)
@@ -250,24 +257,68 @@ def build_config(opts: dict):
         (9, 1, 0),     # fighter: 9 along any path, fires once
         (0, 0, 0),     # fixed base
     ], np.int16)
-    return PlanetoidsConfig(
+    # Observation planes that depend only on the map: channels 0-6 per viewer
+    # (see OBS_CHANNELS) and, per colour, where the planetoids exist.
+    static_obs = np.zeros((2, rules.N_STATIC_OBS, N), np.int8)
+    for me in range(2):
+        static_obs[me, 0] = valid
+        static_obs[me, 1] = terrain == rules.ASTEROID
+        static_obs[me, 2] = home_owner == me
+        static_obs[me, 3] = ramp_owner == me
+        static_obs[me, 4] = home_owner == 1 - me
+        static_obs[me, 5] = ramp_owner == 1 - me
+        static_obs[me, 6, planetoid_cell] = planetoid_colour + 1
+    visible_obs = np.zeros((3, N), np.int8)
+    for colour in range(3):
+        visible_obs[colour, planetoid_cell[planetoid_colour == colour]] = 1
+    tables = dict(
+        static_obs=static_obs, visible_obs=visible_obs,
         k=k, nbr=grid.neighbors, dist=dist, fire_dist=fire_dist, cell=cellinfo, kinds=kinds,
-        planetoids=np.stack([planetoid_cell, planetoid_colour]).T.astype(np.int32).reshape(F, 2),
-        ramps=np.stack([ramp_cell, ramp_dir], axis=-1).astype(np.int32),
+        planetoids=np.ascontiguousarray(np.stack([planetoid_cell, planetoid_colour], axis=1).astype(np.int32)),
+        ramps=np.ascontiguousarray(np.stack([ramp_cell, ramp_dir], axis=-1).astype(np.int32)),
         colour_seq=colour_sequence(opts["colour_table"], opts["turns"]), slot_kind=slot_kind,
         hit_table=_hit_table(), base_fp_dirs=base_fp_dirs, start_cells=start_cells,
-        # kept for Python-side code (renderer, scenarios); the kernels use the packed arrays
     )
+    return Tables(**tables)
 
 
-# Static tables the kernels read.  Defined at module level so that Numba's
-# on-disk cache can find the type again in the next process.
-PlanetoidsConfig = collections.namedtuple("PlanetoidsConfig", [
-    "k", "nbr", "dist", "fire_dist", "cell", "kinds", "planetoids", "ramps", "colour_seq", "slot_kind",
-    "hit_table", "base_fp_dirs", "start_cells"])
+class Tables(types.SimpleNamespace):
+    """The config as plain numpy arrays for Python code; ``.struct`` is what kernels get."""
 
-PlanetoidsState = collections.namedtuple("PlanetoidsState", [
-    "rng", "policy_rng", "dice_script", "dice", "g", "pc", "fx", "cells"])
+    @property
+    def struct(self):
+        if "_struct" not in self.__dict__:
+            self.__dict__["_struct"] = PlanetoidsConfig(*(getattr(self, f) for f in CONFIG_FIELDS))
+        return self.__dict__["_struct"]
+
+
+# The structs the kernels receive (see core/structs.py).  Defined at module
+# level so that Numba's on-disk cache can find the types again.
+@structref.register
+class PlanetoidsConfigType(WargymStruct):
+    pass
+
+
+class PlanetoidsConfig(structref.StructRefProxy):
+    """Static tables of one map and option set, shared by every game of a batch."""
+
+
+CONFIG_FIELDS = ("k", "nbr", "dist", "fire_dist", "cell", "kinds", "planetoids", "ramps", "colour_seq",
+                 "slot_kind", "hit_table", "base_fp_dirs", "start_cells", "static_obs", "visible_obs")
+structref.define_proxy(PlanetoidsConfig, PlanetoidsConfigType, list(CONFIG_FIELDS))
+
+
+@structref.register
+class PlanetoidsStateType(WargymStruct):
+    pass
+
+
+class PlanetoidsState(structref.StructRefProxy):
+    """Kernel-side view of a BatchState's arrays."""
+
+
+STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "pc", "fx", "cells")
+structref.define_proxy(PlanetoidsState, PlanetoidsStateType, list(STATE_FIELDS))
 
 
 def cfg_int(cfg, key: str) -> int:
@@ -456,13 +507,15 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
         s.fx[b, f, FX_HITS] = hits
     s.g[b, G_TURN] = turn
     s.g[b, G_SETUP_COUNT] = 4
-    rules.begin_move(s.view, cfg, b, to_move)
+    rules.begin_move(s.view, cfg.struct, b, to_move)
     for n, bl in enumerate(sc.get("blocked", [])):
         cellno = _hex(cfg, bl.get("hex"), f"scenario blocked hex {n}")
-        if bl.get("by") not in (0, 1):
-            raise ValueError(f"scenario blocked hex {n}: 'by' must be 0 or 1")
+        if bl.get("by") != 1 - to_move:
+            raise ValueError(f"scenario blocked hex {n}: 'by' must be {1 - to_move}, the opponent of to_move "
+                             f"(a block lasts until the blocking player's next move, so blocks by the player "
+                             f"to move have already expired)")
         s.cells[b, cellno, C_BLOCKED] = bl["by"]
-    rules.build_occupancy(s.view, cfg, b)
+    rules.build_occupancy(s.view, cfg.struct, b)
     _check_positions(cfg, s, b)
     dice = sc.get("dice", [])
     if len(dice) > DICE_SCRIPT_LEN or any(not isinstance(v, int) or not 1 <= v <= 6 for v in dice):
@@ -478,7 +531,7 @@ def _check_positions(cfg, s, b):
         for i in range(len(cfg.slot_kind)):
             if s.pc[b, p, i, PC_STATUS] != rules.ON_MAP:
                 continue
-            code = rules.position_reason(s.view, cfg, b, p, cfg.slot_kind[i], s.pc[b, p, i, PC_POS],
+            code = rules.position_reason(s.view, cfg.struct, b, p, cfg.slot_kind[i], s.pc[b, p, i, PC_POS],
                                          s.pc[b, p, i, PC_FACING], colour)
             if code == rules.R_BLOCKED_HEX:
                 code = rules.R_HEX_NOT_EMPTY
@@ -522,3 +575,13 @@ def final_info(core, b: int) -> dict:
     sc = scores(core.state, b)
     winner = 0 if sc[0] > sc[1] else (1 if sc[1] > sc[0] else -1)
     return {"scores": sc, "winner": winner, "turn": int(core.state.g[b, G_TURN])}
+
+
+def scores_from_obs(obs) -> list[int]:
+    """(own score, enemy score) as shown in an observation tensor."""
+    return [int(obs[44].flat[0]), int(obs[45].flat[0])]
+
+
+def render(core, b: int, mode: str, viewer: int = 0):
+    from .render import render as _render
+    return _render(core, b, mode, viewer)

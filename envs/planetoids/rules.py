@@ -32,8 +32,8 @@ SPACE, ASTEROID, PLANET = 0, 1, 2
 # -- packed layouts (named columns of the state and config arrays) ----------
 # per-game scalars: s.g[b, G_*]
 (G_TURN, G_CURRENT, G_PHASE, G_SETUP_COUNT, G_ACTIVE, G_STEPS, G_SHOTS, G_MOVE_DONE, G_NO_FIRE, G_LAUNCHED,
- G_LAUNCH_COUNT, G_EXIT_CELL, G_DECISIONS, G_DONE, G_LAST_DIE) = range(15)
-N_G = 15
+ G_LAUNCH_COUNT, G_EXIT_CELL, G_DECISIONS, G_DONE, G_LAST_DIE, G_COLONISED) = range(16)
+N_G = 16
 # per piece: s.pc[b, player, slot, PC_*]
 (PC_STATUS, PC_POS, PC_FACING, PC_DAMAGE, PC_REPAIR_PROGRESS, PC_ACTIVATED, PC_REPAIRED, PC_SHOT) = range(8)
 N_PC = 8
@@ -56,6 +56,8 @@ N_CI = 12  # CI_PDIST_COLOUR + colour for the 3 colours
 KP_MAX_STEPS, KP_SHOTS, KP_KEEP_AWAY = range(3)
 # per planetoid: cfg.planetoids[f, PL_*]; per ramp: cfg.ramps[player, ramp, (cell, direction)]
 PL_CELL, PL_COLOUR = range(2)
+# observation channels 0..N_STATIC_OBS-1 depend only on the map and the viewer (cfg.static_obs)
+N_STATIC_OBS = 7
 
 HYPER_CORRIDOR = 9  # Seed 004 "Iperspazio": a clear straight corridor of 9 hexes
 MAX_HITS = 4        # Seed 004 "Combattimento": bases, cruisers, transports take 4 hits, the 5th destroys
@@ -99,17 +101,20 @@ R_HAS_MOVED = 34
 R_NOTHING_TO_REPAIR = 35
 R_NOT_NEAR_HOME = 36
 R_FIRED = 37
+R_BASE_NO_HYPER = 38
+R_COLONISED_THIS_MOVE = 39
+R_NO_SUCH_ACTION = 40
 
 
 # ----------------------------------------------------------------------------
 # geometry helpers
 # ----------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def colour_now(s, cfg, b):
     return cfg.colour_seq[min(s.g[b, G_TURN], cfg.colour_seq.shape[0] - 1)]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def fp_size(cfg, kind):
     """How many hexes a piece covers.
 
@@ -123,7 +128,7 @@ def fp_size(cfg, kind):
     return 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def fp_cell(cfg, player, kind, pos, facing, k):
     """The k-th hex a piece covers (k=0 is the bow or anchor); -1 if off the map."""
     if k == 0 or pos < 0:
@@ -154,7 +159,7 @@ def build_occupancy(s, cfg, b):
             cells[cfg.planetoids[f, PL_CELL], C_OCC + o] += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def visible(cfg, colour, cell):
     """Seed 004 "Elementi del gioco": a planetoid exists only in turns of its colour."""
     f = cfg.cell[cell, CI_PLANETOID]
@@ -228,7 +233,7 @@ def fire_range(s, cfg, b, player, i, tq, tkind, tpos, tface, colour):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def to_hit(cfg, att_kind, tgt_kind, rng):
     """Seed 004 attack tables: lowest d6 result that hits, 0 if out of range."""
     if rng < 1 or rng >= cfg.hit_table.shape[2]:
@@ -460,11 +465,14 @@ def hyper_reason(s, cfg, b, p, d):
     kind = cfg.slot_kind[i]
     # Seed 004 "Iperspazio": never for bases, only for undamaged ships, no fire in that move.
     if kind == BASE:
-        return R_NOT_BASE
+        return R_BASE_NO_HYPER
     if s.pc[b, p, i, PC_DAMAGE] > 0:
         return R_DAMAGED
     if s.g[b, G_SHOTS] > 0:
         return R_FIRED
+    # Seed 004 "Colonizzazione": no colonising in the move that enters hyperspace.
+    if s.g[b, G_COLONISED]:
+        return R_COLONISED_THIS_MOVE
     if kind != FIGHTER and d != s.pc[b, p, i, PC_FACING]:
         return R_NOT_FORWARD  # only fighters may trace the corridor in any direction
     if not corridor_clear(s, cfg, b, p, s.pc[b, p, i, PC_POS], d, colour_now(s, cfg, b)):
@@ -618,8 +626,50 @@ def write_mask(s, cfg, b, mask):
         _mask_span(s, cfg, b, mask, cfg.k[K_A_LAUNCH], cfg.k[K_A_COLONISE])
         mask[cfg.k[K_A_END_TURN]] = 1
     elif ph == ACT:
-        _mask_span(s, cfg, b, mask, cfg.k[K_A_TARGET], cfg.k[K_A_LAUNCH])
+        _mask_span(s, cfg, b, mask, cfg.k[K_A_TARGET], cfg.k[K_A_HEX])
+        _mask_fire_hex(s, cfg, b, mask)
+        _mask_span(s, cfg, b, mask, cfg.k[K_A_MOVE], cfg.k[K_A_LAUNCH])
         _mask_span(s, cfg, b, mask, cfg.k[K_A_COLONISE], cfg.k[K_A_END_TURN])
+
+
+@nb.njit(cache=True)
+def _mask_fire_hex(s, cfg, b, mask):
+    """The 'fire into space' family, hex by hex.  Same rule as fire_hex_reason,
+    written as one loop over local arrays because it is the hottest part of the
+    mask (the mask-oracle test checks that both always agree)."""
+    p = s.g[b, G_CURRENT]
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    if fire_common_reason(s, cfg, b, kind) != OK:
+        return
+    colour = colour_now(s, cfg, b)
+    fd = cfg.fire_dist[colour]
+    cells = s.cells[b]
+    info = cfg.cell
+    nbr = cfg.nbr
+    ht = cfg.hit_table[kind, kind]
+    max_rng = ht.shape[0]
+    pos = s.pc[b, p, i, PC_POS]
+    face = s.pc[b, p, i, PC_FACING]
+    n = fp_size(cfg, kind)
+    f0 = pos
+    f1 = fp_cell(cfg, p, kind, pos, face, 1) if n > 1 else pos
+    f2 = fp_cell(cfg, p, kind, pos, face, 2) if n > 2 else pos
+    a0 = cfg.k[K_A_HEX]
+    is_base = kind == BASE
+    for c in range(info.shape[0]):
+        if info[c, CI_TERRAIN] != SPACE:
+            continue
+        f = info[c, CI_PLANETOID]
+        if f >= 0 and cfg.planetoids[f, PL_COLOUR] == colour:
+            continue
+        if cells[c, C_OCC] > 0 or cells[c, C_OCC + 1] > 0 or cells[c, C_BLOCKED] >= 0:
+            continue
+        if is_base and cells[c, C_SHOT]:
+            continue
+        d = min(fd[f0, c], fd[f1, c], fd[f2, c])
+        if 1 <= d < max_rng and ht[d] > 0:
+            mask[a0 + c] = 1
 
 
 # ----------------------------------------------------------------------------
@@ -727,6 +777,7 @@ def begin_activation(s, cfg, b, i):
     s.g[b, G_SHOTS] = 0
     s.g[b, G_MOVE_DONE] = False
     s.g[b, G_NO_FIRE] = False
+    s.g[b, G_COLONISED] = 0
     s.pc[b, :, :, PC_SHOT] = 0
     s.fx[b, :, FX_SHOT] = False
     s.cells[b, :, C_SHOT] = False
@@ -874,6 +925,7 @@ def apply_action(s, cfg, b, a):
         f = cfg.cell[s.pc[b, p, i, PC_POS], CI_PLANETOID]
         s.fx[b, f, FX_OWNER] = p
         s.fx[b, f, FX_HITS] = 0
+        s.g[b, G_COLONISED] = 1
     elif a == cfg.k[K_A_REPAIR]:
         i = s.g[b, G_ACTIVE]
         repair_targets(s, cfg, b, p, i, True)
@@ -897,27 +949,19 @@ def write_obs(s, cfg, b, me, obs):
     colour = colour_now(s, cfg, b)
     nxt = cfg.colour_seq[min(s.g[b, G_TURN] + 1, cfg.colour_seq.shape[0] - 1)]
     N = cfg.cell.shape[0]
+    # channels 0-6 never change: copied from the per-viewer template
+    obs[:N_STATIC_OBS, :] = cfg.static_obs[me]
+    obs[7, :] = cfg.visible_obs[colour]
+    obs[8, :] = cfg.visible_obs[nxt]
+    cells = s.cells[b]
     for c in range(N):
-        obs[0, c] = cfg.cell[c, CI_VALID]
-        obs[1, c] = cfg.cell[c, CI_TERRAIN] == ASTEROID
-        ho = cfg.cell[c, CI_HOME_OWNER]
-        if ho >= 0:
-            obs[2 if ho == me else 4, c] = 1
-        ro = cfg.cell[c, CI_RAMP_OWNER]
-        if ro >= 0:
-            obs[3 if ro == me else 5, c] = 1
-        f = cfg.cell[c, CI_PLANETOID]
-        if f >= 0:
-            pc = cfg.planetoids[f, PL_COLOUR]
-            obs[6, c] = pc + 1
-            obs[7, c] = pc == colour
-            obs[8, c] = pc == nxt
-            o = s.fx[b, f, FX_OWNER]
-            if o >= 0:
-                obs[22 if o == me else 23, c] = s.fx[b, f, FX_HITS] + 1
-        bl = s.cells[b, c, C_BLOCKED]
+        bl = cells[c, C_BLOCKED]
         if bl >= 0:
             obs[9, c] = 1 if bl == me else 2
+    for f in range(cfg.planetoids.shape[0]):
+        o = s.fx[b, f, FX_OWNER]
+        if o >= 0:
+            obs[22 if o == me else 23, cfg.planetoids[f, PL_CELL]] = s.fx[b, f, FX_HITS] + 1
     P = cfg.slot_kind.shape[0]
     for side in range(2):
         p = me if side == 0 else en
@@ -997,6 +1041,7 @@ def reset_game(s, cfg, b, seed):
     s.g[b, G_SHOTS] = 0
     s.g[b, G_MOVE_DONE] = False
     s.g[b, G_NO_FIRE] = False
+    s.g[b, G_COLONISED] = 0
     s.pc[b, :, :, PC_SHOT] = 0
     s.fx[b, :, FX_SHOT] = False
     s.cells[b, :, C_SHOT] = False
@@ -1022,21 +1067,21 @@ def reset_game(s, cfg, b, seed):
 
 
 @nb.njit(cache=True, parallel=True)
-def reset_games(s, cfg, seeds, idx, obs, mask, player):
+def reset_games(s, cfg, seeds, idx, out):
     for j in nb.prange(idx.shape[0]):
         b = idx[j]
         reset_game(s, cfg, b, seeds[j])
-        write_outputs(s, cfg, b, obs[b], mask[b])
-        player[b] = s.g[b, G_CURRENT]
+        write_outputs(s, cfg, b, out.obs[b], out.mask[b])
+        out.player[b] = s.g[b, G_CURRENT]
 
 
 @nb.njit(cache=True)
-def step_game(s, cfg, b, a, obs, mask, rewards, term, trunc, player, illegal, final_obs, auto_reset):
-    rewards[b, :] = 0
-    term[b] = False
-    trunc[b] = False
-    code = R_OFF_MAP if (a < 0 or a >= mask.shape[1]) else action_reason(s, cfg, b, a)
-    illegal[b] = code
+def step_game(s, cfg, b, a, out, auto_reset):
+    out.rewards[b, :] = 0
+    out.term[b] = False
+    out.trunc[b] = False
+    code = R_NO_SUCH_ACTION if (a < 0 or a >= out.mask.shape[1]) else action_reason(s, cfg, b, a)
+    out.illegal[b] = code
     if code != OK:
         return
     before = score(s, cfg, b, 0) - score(s, cfg, b, 1)
@@ -1045,23 +1090,23 @@ def step_game(s, cfg, b, a, obs, mask, rewards, term, trunc, player, illegal, fi
     if cfg.k[K_REWARD_SCORE]:
         # Option reward="score": the change of the score difference, every step.
         d = (score(s, cfg, b, 0) - score(s, cfg, b, 1)) - before
-        rewards[b, 0] = d
-        rewards[b, 1] = -d
+        out.rewards[b, 0] = d
+        out.rewards[b, 1] = -d
     if s.g[b, G_DONE]:
-        term[b] = True
+        out.term[b] = True
         if not cfg.k[K_REWARD_SCORE]:
             diff = score(s, cfg, b, 0) - score(s, cfg, b, 1)
             w = 1.0 if diff > 0 else (-1.0 if diff < 0 else 0.0)
-            rewards[b, 0] = w
-            rewards[b, 1] = -w
+            out.rewards[b, 0] = w
+            out.rewards[b, 1] = -w
     elif cfg.k[K_MAX_DECISIONS] > 0 and s.g[b, G_DECISIONS] >= cfg.k[K_MAX_DECISIONS]:
-        trunc[b] = True
-    if auto_reset and (term[b] or trunc[b]):
+        out.trunc[b] = True
+    if auto_reset and (out.term[b] or out.trunc[b]):
         for p in range(2):
-            write_obs(s, cfg, b, p, final_obs[b, p])
+            write_obs(s, cfg, b, p, out.final_obs[b, p])
         reset_game(s, cfg, b, next_seed(s, b))
-    write_outputs(s, cfg, b, obs[b], mask[b])
-    player[b] = s.g[b, G_CURRENT]
+    write_outputs(s, cfg, b, out.obs[b], out.mask[b])
+    out.player[b] = s.g[b, G_CURRENT]
 
 
 @nb.njit(cache=True)
@@ -1070,11 +1115,21 @@ def next_seed(s, b):
 
 
 @nb.njit(cache=True, parallel=True)
-def step_games(s, cfg, actions, active, obs, mask, rewards, term, trunc, player, illegal, final_obs, auto_reset):
+def step_games(s, cfg, actions, active, out, auto_reset):
+    """Advance every active game by one decision, in parallel over games."""
     for b in nb.prange(actions.shape[0]):
-        illegal[b] = 0
+        out.illegal[b] = 0
         if active[b]:
-            step_game(s, cfg, b, actions[b], obs, mask, rewards, term, trunc, player, illegal, final_obs, auto_reset)
+            step_game(s, cfg, b, actions[b], out, auto_reset)
+
+
+@nb.njit(cache=True)
+def step_games_serial(s, cfg, actions, active, out, auto_reset):
+    """Same as step_games without the thread pool (small batches, B=1)."""
+    for b in range(actions.shape[0]):
+        out.illegal[b] = 0
+        if active[b]:
+            step_game(s, cfg, b, actions[b], out, auto_reset)
 
 
 @nb.njit(cache=True)

@@ -1,0 +1,266 @@
+"""Compiled opponents for Planetoids and the loop that lets them play.
+
+``policy_action`` picks an action for game ``b`` from its legal mask:
+
+* ``RANDOM``: uniform over legal actions, drawn from the game's own policy
+  stream (``s.policy_rng``), so opponents never disturb the game's dice.
+* ``SCRIPTED``: a greedy player that knows what matters in Planetoids:
+  launch transports, send each to its own uncolonised planetoid and wait
+  there for it to appear, colonise; fire the best available shot; hunt enemy
+  transports with cruisers and fighters; repair damaged ships at the bases.
+
+``play_turns`` is what the SB3 wrapper calls: it applies the learner's action
+in every game, then plays the opponent until it is the learner's decision
+again, all inside one parallel kernel.
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..core.rng import draw_int
+from .rules import (ACT, BASE, C_OCC, CI_PLANETOID, CRUISER, EXIT_FACE, EXIT_HEX, FIGHTER, FIXED, FX_OWNER,
+                    G_ACTIVE, G_CURRENT, G_DONE, G_LAUNCHED, G_PHASE, K_A_COLONISE, K_A_END_ACT, K_A_END_TURN,
+                    K_A_FACE, K_A_FIXED, K_A_HEX, K_A_HYPER, K_A_LAUNCH, K_A_MOVE, K_A_PIECE, K_A_REPAIR,
+                    K_A_TARGET, ON_MAP, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS, PL_CELL, PL_COLOUR, SELECT,
+                    SETUP, TRANSPORT, colour_now, fire_range, step_game, to_hit)
+
+RANDOM, SCRIPTED = 0, 1
+POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
+
+
+@nb.njit(cache=True)
+def random_action(s, b, mask):
+    n = 0
+    for a in range(mask.shape[0]):
+        n += mask[a]
+    k = draw_int(s.policy_rng, b, max(n, 1))
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@nb.njit(cache=True)
+def _goal_planetoid(s, cfg, b, p, i):
+    """Nearest planetoid without a fixed base that no other own transport sits on."""
+    pos = s.pc[b, p, i, PC_POS]
+    best, best_d = -1, 999
+    for f in range(cfg.planetoids.shape[0]):
+        if s.fx[b, f, FX_OWNER] >= 0:
+            continue
+        c = cfg.planetoids[f, PL_CELL]
+        taken = False
+        for j in range(cfg.slot_kind.shape[0]):
+            if j != i and cfg.slot_kind[j] == TRANSPORT and s.pc[b, p, j, PC_STATUS] == ON_MAP \
+                    and s.pc[b, p, j, PC_POS] == c:
+                taken = True
+        if taken:
+            continue
+        d = cfg.dist[pos, c]
+        if d < best_d:
+            best, best_d = c, d
+    return best
+
+
+@nb.njit(cache=True)
+def _goal_enemy(s, cfg, b, p, i):
+    """Hunt: nearest enemy transport, else nearest enemy piece or fixed base."""
+    pos = s.pc[b, p, i, PC_POS]
+    q = 1 - p
+    best, best_d = -1, 999
+    for j in range(cfg.slot_kind.shape[0]):
+        if s.pc[b, q, j, PC_STATUS] != ON_MAP:
+            continue
+        d = cfg.dist[pos, s.pc[b, q, j, PC_POS]] - (20 if cfg.slot_kind[j] == TRANSPORT else 0)
+        if d < best_d:
+            best, best_d = s.pc[b, q, j, PC_POS], d
+    for f in range(cfg.planetoids.shape[0]):
+        if s.fx[b, f, FX_OWNER] == q:
+            d = cfg.dist[pos, cfg.planetoids[f, PL_CELL]] - 10
+            if d < best_d:
+                best, best_d = cfg.planetoids[f, PL_CELL], d
+    return best
+
+
+@nb.njit(cache=True)
+def _best_shot(s, cfg, b, p, i, mask):
+    """Legal target with the best chance to hit (transports and fixed bases first)."""
+    kind = cfg.slot_kind[i]
+    colour = colour_now(s, cfg, b)
+    q = 1 - p
+    best, best_score = -1, 0.0
+    for j in range(cfg.slot_kind.shape[0]):
+        a = cfg.k[K_A_TARGET] + j
+        if not mask[a]:
+            continue
+        tk = cfg.slot_kind[j]
+        thr = to_hit(cfg, kind, tk, fire_range(s, cfg, b, p, i, q, tk, s.pc[b, q, j, PC_POS],
+                                                s.pc[b, q, j, PC_FACING], colour)) + s.pc[b, p, i, PC_DAMAGE]
+        value = 3.0 if tk == TRANSPORT else (1.5 if tk == FIGHTER else 1.0)
+        sc = value * max(0, 7 - thr) / 6.0
+        if sc > best_score:
+            best, best_score = a, sc
+    for f in range(cfg.planetoids.shape[0]):
+        a = cfg.k[K_A_FIXED] + f
+        if not mask[a]:
+            continue
+        thr = to_hit(cfg, kind, FIXED, fire_range(s, cfg, b, p, i, 0, FIGHTER, cfg.planetoids[f, PL_CELL], 0,
+                                                   colour)) + s.pc[b, p, i, PC_DAMAGE]
+        sc = 2.5 * max(0, 7 - thr) / 6.0
+        if sc > best_score:
+            best, best_score = a, sc
+    return best
+
+
+@nb.njit(cache=True)
+def _step_towards(s, cfg, b, p, i, goal, mask):
+    """Legal move or pivot that brings the bow closer to ``goal``; -1 if none."""
+    if goal < 0:
+        return -1
+    pos = s.pc[b, p, i, PC_POS]
+    here = cfg.dist[pos, goal]
+    best, best_d = -1, here
+    for d in range(6):
+        a = cfg.k[K_A_MOVE] + d
+        if mask[a]:
+            nxt = cfg.nbr[pos, d]
+            if cfg.dist[nxt, goal] < best_d:
+                best, best_d = a, cfg.dist[nxt, goal]
+    if best >= 0:
+        return best
+    # cruisers and transports: turn to face the goal when going straight no longer helps
+    for f in range(6):
+        a = cfg.k[K_A_FACE] + f
+        if mask[a]:
+            nxt = cfg.nbr[pos, f]
+            if nxt >= 0 and cfg.dist[nxt, goal] < here:
+                return a
+    return -1
+
+
+@nb.njit(cache=True)
+def _first_legal(mask, lo, hi):
+    for a in range(lo, hi):
+        if mask[a]:
+            return a
+    return -1
+
+
+@nb.njit(cache=True)
+def scripted_action(s, cfg, b, mask):
+    p = s.g[b, G_CURRENT]
+    ph = s.g[b, G_PHASE]
+    if ph == SETUP or ph == EXIT_HEX or ph == EXIT_FACE:
+        a = _first_legal(mask, cfg.k[K_A_HEX], cfg.k[K_A_MOVE])
+        return a if a >= 0 else _first_legal(mask, 0, mask.shape[0])
+    if ph == SELECT:
+        if s.g[b, G_LAUNCHED] < 0:
+            # one transport at a time on the map is enough; then cruisers, then fighters
+            n_tr = 0
+            for j in range(cfg.slot_kind.shape[0]):
+                if cfg.slot_kind[j] == TRANSPORT and s.pc[b, p, j, PC_STATUS] == ON_MAP:
+                    n_tr += 1
+            order = (TRANSPORT, CRUISER, FIGHTER) if n_tr < 2 else (CRUISER, TRANSPORT, FIGHTER)
+            for kind in order:
+                a = _first_legal(mask, cfg.k[K_A_LAUNCH] + 3 * (kind - CRUISER),
+                                 cfg.k[K_A_LAUNCH] + 3 * (kind - CRUISER) + 3)
+                if a >= 0:
+                    return a
+        elif s.g[b, G_LAUNCHED] == FIGHTER:
+            a = _first_legal(mask, cfg.k[K_A_LAUNCH] + 6, cfg.k[K_A_LAUNCH] + 9)
+            if a >= 0:
+                return a
+        a = _first_legal(mask, cfg.k[K_A_PIECE], cfg.k[K_A_TARGET])
+        return a if a >= 0 else cfg.k[K_A_END_TURN]
+    if ph != ACT:
+        return _first_legal(mask, 0, mask.shape[0])
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    if mask[cfg.k[K_A_COLONISE]]:
+        return cfg.k[K_A_COLONISE]
+    if mask[cfg.k[K_A_REPAIR]]:
+        return cfg.k[K_A_REPAIR]
+    shot = _best_shot(s, cfg, b, p, i, mask)
+    if shot >= 0:
+        return shot
+    if kind == TRANSPORT:
+        pos = s.pc[b, p, i, PC_POS]
+        f = cfg.cell[pos, CI_PLANETOID]
+        if f >= 0 and s.fx[b, f, FX_OWNER] < 0:
+            return cfg.k[K_A_END_ACT]  # wait on the planetoid until it appears (seed 004 "Colonizzazione")
+        goal = _goal_planetoid(s, cfg, b, p, i)
+    elif kind == BASE:
+        return cfg.k[K_A_END_ACT]  # bases hold position near home
+    else:
+        goal = _goal_enemy(s, cfg, b, p, i)
+    a = _step_towards(s, cfg, b, p, i, goal, mask)
+    return a if a >= 0 else cfg.k[K_A_END_ACT]
+
+
+@nb.njit(cache=True)
+def policy_action(s, cfg, b, mask, policy):
+    if policy == SCRIPTED:
+        return scripted_action(s, cfg, b, mask)
+    return random_action(s, b, mask)
+
+
+@nb.njit(cache=True)
+def _record(s, b, seats, out, acc, auto_reset, alternate):
+    """Add the learner's reward; note the end of its episode.  True = stop here."""
+    if acc[b, 1] != 0 or acc[b, 2] != 0:
+        return False  # already ended: rewards of the next game are not this episode's
+    acc[b, 0] += out.rewards[b, seats[b]]
+    if out.term[b] or out.trunc[b]:
+        acc[b, 1] = out.term[b]
+        acc[b, 2] = out.trunc[b]
+        if not auto_reset:
+            return True
+        if alternate:
+            seats[b] = 1 - seats[b]  # the new game starts with the learner in the other seat
+    return False
+
+
+@nb.njit(cache=True)
+def _play_turn(s, cfg, b, action, seats, policy, out, acc, auto_reset, alternate):
+    acc[b, 0] = 0.0
+    acc[b, 1] = 0.0  # 1 = the learner's episode ended by termination
+    acc[b, 2] = 0.0  # 1 = ... by truncation
+    out.illegal[b] = 0
+    if action >= 0:
+        step_game(s, cfg, b, action, out, auto_reset)
+        if out.illegal[b] != 0 or _record(s, b, seats, out, acc, auto_reset, alternate):
+            return
+    # the opponent plays until the learner must decide (in the next game if this one ended)
+    while s.g[b, G_DONE] == 0 and s.g[b, G_CURRENT] != seats[b]:
+        a = policy_action(s, cfg, b, out.mask[b], policy)
+        step_game(s, cfg, b, a, out, auto_reset)
+        if _record(s, b, seats, out, acc, auto_reset, alternate):
+            return
+
+
+@nb.njit(cache=True, parallel=True)
+def play_turns(s, cfg, actions, seats, policy, out, acc, auto_reset, alternate):
+    """Learner action (or -1 for none) then opponent play, for every game.
+
+    ``acc[b] = (learner reward since its last decision, terminated, truncated)``;
+    with ``alternate`` the learner changes seat whenever a game restarts."""
+    for b in nb.prange(actions.shape[0]):
+        _play_turn(s, cfg, b, actions[b], seats, policy, out, acc, auto_reset, alternate)
+
+
+@nb.njit(cache=True, parallel=True)
+def play_games(s, cfg, policies, out, results):
+    """Play every game to the end with a built-in policy per seat (evaluation,
+    benchmarks).  ``results[b]`` gets each player's final reward."""
+    for b in nb.prange(policies.shape[0]):
+        while s.g[b, G_DONE] == 0:
+            p = s.g[b, G_CURRENT]
+            a = policy_action(s, cfg, b, out.mask[b], policies[b, p])
+            step_game(s, cfg, b, a, out, False)
+            for q in range(2):
+                results[b, q] += out.rewards[b, q]
+            if out.trunc[b]:
+                break

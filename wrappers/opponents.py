@@ -1,0 +1,44 @@
+"""Who plays the other seats when a single learner trains against the game.
+
+An opponent is one of:
+
+* ``"random"`` or ``"scripted"``: a policy compiled into the game's core
+  (``envs/<game>/bot.py``); it plays inside the same kernel call as the
+  learner's step, so it costs almost nothing;
+* a frozen model: anything with SB3's ``predict(obs, action_masks=..., deterministic=...)``
+  (e.g. a loaded ``MaskablePPO``), run on the batch of games waiting for it;
+* any callable ``policy(obs_batch, mask_batch) -> actions``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+class Opponent:
+    """Normalised opponent: either a built-in policy id or a batched Python policy."""
+
+    def __init__(self, spec, game, deterministic: bool = False):
+        self.builtin: int | None = None
+        self.policy = None
+        if isinstance(spec, str):
+            if spec not in game.bot.POLICIES:
+                raise ValueError(f"unknown built-in opponent {spec!r}; choose from {sorted(game.bot.POLICIES)}, "
+                                 "or pass a model with predict() or a callable(obs, masks) -> actions")
+            self.builtin = game.bot.POLICIES[spec]
+            self.name = spec
+        elif hasattr(spec, "predict"):
+            model = spec
+
+            def policy(obs, masks):
+                actions, _ = model.predict(obs, action_masks=masks.astype(bool), deterministic=deterministic)
+                return np.asarray(actions, dtype=np.int64)
+            self.policy = policy
+            self.name = type(spec).__name__
+        elif callable(spec):
+            self.policy = spec
+            self.name = getattr(spec, "__name__", "callable")
+        else:
+            raise TypeError(f"opponent must be 'random', 'scripted', a model with predict(), or a callable; got {spec!r}")
+
+    def __repr__(self):
+        return f"Opponent({self.name})"
