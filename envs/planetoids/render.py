@@ -114,17 +114,8 @@ def snapshot(core, b: int) -> types.SimpleNamespace:
 def _footprint(cfg, player, kind, pos, facing):
     """The hexes a piece covers, bow/anchor first, from the rules' own footprint
     functions (``rules.fp_size`` / ``rules.fp_cell``)."""
-    kcfg = getattr(cfg, "struct", cfg)  # the kernels take the packed config struct
-    try:
-        n = int(rules.fp_size(kcfg, kind))
-        return [int(rules.fp_cell(kcfg, player, kind, pos, facing, k)) for k in range(n)]
-    except Exception:  # a config the kernels cannot take (e.g. mid-refactor): the same rule in Python
-        if kind == rules.BASE:
-            dirs = [int(x) for x in cfg.base_fp_dirs[player]]
-            return [pos] + [int(cfg.nbr[pos, d]) for d in dirs]
-        if kind in (rules.CRUISER, rules.TRANSPORT) and int(cfg.k[rules.K_SHIP_LENGTH]) == 2:
-            return [pos, int(cfg.nbr[pos, (facing + 3) % 6])]
-        return [pos]
+    n = int(rules.fp_size(cfg.struct, kind))
+    return [int(rules.fp_cell(cfg.struct, player, kind, pos, facing, k)) for k in range(n)]
 
 
 def _rc(v, cell: int) -> str:
