@@ -30,7 +30,8 @@ class Opponent:
             model = spec
 
             def policy(obs, masks):
-                actions, _ = model.predict(obs, action_masks=masks.astype(bool), deterministic=deterministic)
+                flat = obs.reshape(len(obs), -1)  # models trained on WargymVecEnv see flat vectors
+                actions, _ = model.predict(flat, action_masks=masks.astype(bool), deterministic=deterministic)
                 return np.asarray(actions, dtype=np.int64)
             self.policy = policy
             self.name = type(spec).__name__

@@ -554,7 +554,8 @@ def validate_state(cfg, state) -> None:
         np.isin(g[:, G_CURRENT], (0, 1)).all(), "player to move out of range",
         ((g[:, G_TURN] >= 0) & (g[:, G_TURN] <= len(cfg.colour_seq))).all(), "turn out of range",
         ((pos >= 0) & (pos < N)).all() and cfg.cell[pos, rules.CI_VALID].all(), "piece position off the map",
-        ((state.pc[..., PC_DAMAGE] >= 0) & (state.pc[..., PC_DAMAGE] <= rules.MAX_HITS)).all(),
+        # a piece destroyed by its 5th hit keeps that 5th damage
+        ((state.pc[..., PC_DAMAGE] >= 0) & (state.pc[..., PC_DAMAGE] <= rules.MAX_HITS + (status == rules.DESTROYED))).all(),
         "damage out of range",
         ((g[:, G_ACTIVE] >= -1) & (g[:, G_ACTIVE] < P)).all(), "active piece out of range",
         ((state.fx[..., FX_OWNER] >= -1) & (state.fx[..., FX_OWNER] <= 1)).all(), "fixed base owner out of range",

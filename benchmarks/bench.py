@@ -1,0 +1,144 @@
+"""wargym throughput benchmark: prints steps per second on this machine.
+
+    python benchmarks/bench.py            # full run (about 2-3 minutes after compiling)
+    python benchmarks/bench.py --quick    # shorter measurements
+
+Measures, in one run: the PettingZoo AEC env under random masked play (one
+game); the batched core at several batch sizes, each step writing
+observations and masks for every game; the same random loop on PettingZoo's
+connect_four_v3 and chess_v6 as reference points; the time to first step
+(cold compile, in a fresh process with an empty Numba cache) and the cached
+start-up time; and the bytes of state per game.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+STARTUP = ("import time; t=time.perf_counter(); from wargym.envs import planetoids_v0; "
+           "e=planetoids_v0.env(); e.reset(seed=0); o=e.observe(e.agent_selection); "
+           "import numpy as np; e.step(int(np.flatnonzero(o['action_mask'])[0])); "
+           "print(time.perf_counter()-t)")
+
+
+def startup_seconds(cache_dir: str | None) -> float:
+    env = dict(os.environ)
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = cache_dir
+    out = subprocess.run([sys.executable, "-c", STARTUP], env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def aec_random_play(make_env, seconds: float, seed: int = 0) -> float:
+    """Random masked play through the AEC API (env.last / env.step), in steps per second."""
+    env = make_env()
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    steps, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                action = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[rng.integers(len(legal))])
+            env.step(action)
+            steps += 1
+            if steps % 1000 == 0 and time.perf_counter() - t0 > seconds:
+                break
+        else:
+            env.reset()
+    return steps / (time.perf_counter() - t0)
+
+
+def batched_core(batch: int, seconds: float) -> float:
+    """Decisions per second of VecGame.step over B games, random legal actions chosen in compiled code."""
+    from wargym.envs.core.sampling import new_streams, sample_legal
+    from wargym.envs.core.vec import VecGame
+    from wargym.envs.planetoids import game
+    core = VecGame(game, batch, auto_reset=True)
+    core.reset(seed=0)
+    streams = new_streams(batch)
+    actions = np.zeros(batch, dtype=np.int64)
+    for _ in range(3):  # warm-up
+        sample_legal(core.mask, streams, actions)
+        core.step(actions)
+    calls, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(10):
+            sample_legal(core.mask, streams, actions)
+            core.step(actions)
+        calls += 10
+    return calls * batch / (time.perf_counter() - t0)
+
+
+def compiled_self_play(batch: int) -> float:
+    """Whole games of random-vs-random played inside one kernel call, decisions per second."""
+    from wargym.envs.core.vec import VecGame
+    from wargym.envs.planetoids import game
+    core = VecGame(game, batch)
+    core.reset(seed=1)
+    policies = np.zeros((batch, 2), dtype=np.int64)
+    results = np.zeros((batch, 2))
+    t0 = time.perf_counter()
+    game.bot.play_games(core.state.view, core._k, policies, core._out, results)
+    dt = time.perf_counter() - t0
+    return float(core.state.g[:, game.rules.G_DECISIONS].sum()) / dt
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--json", help="also write the figures to this file")
+    ap.add_argument("--skip-cold", action="store_true", help="skip the cold-compile measurement")
+    args = ap.parse_args(argv)
+    secs = 2.0 if args.quick else 6.0
+    import numba
+    from pettingzoo.classic import chess_v6, connect_four_v3
+
+    from wargym.envs import planetoids_v0
+    from wargym.envs.core.vec import VecGame
+    from wargym.envs.planetoids import game
+
+    rows = []
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}, numba {numba.__version__}, threads {numba.get_num_threads()}",
+          flush=True)
+    if not args.skip_cold:
+        with tempfile.TemporaryDirectory() as d:
+            rows.append(("time to first step, cold (compile)", startup_seconds(d), "s"))
+    rows.append(("start-up to first step, cached", startup_seconds(None), "s"))
+    print(f"{rows[-1][0]}: {rows[-1][1]:.2f} s", flush=True)
+    core = VecGame(game, 1)
+    rows.append(("state bytes per game", core.state.nbytes_per_game(), "B"))
+    rows.append(("observation + mask bytes per step", core.obs[0].nbytes + core.mask[0].nbytes, "B"))
+    for name, make in (("planetoids_v0 AEC env, random masked play", lambda: planetoids_v0.env()),
+                       ("planetoids_v0 raw_env (no PettingZoo wrapper)", lambda: planetoids_v0.raw_env()),
+                       ("pettingzoo connect_four_v3 (reference)", lambda: connect_four_v3.env()),
+                       ("pettingzoo chess_v6 (reference)", lambda: chess_v6.env())):
+        rows.append((name, aec_random_play(make, secs), "steps/s"))
+        print(f"{name}: {rows[-1][1]:,.0f} steps/s", flush=True)
+    for batch in (1, 64, 1024, 4096):
+        rows.append((f"batched core B={batch}, obs+mask each step", batched_core(batch, secs), "decisions/s"))
+        print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
+    rows.append(("compiled random self-play, B=1024 whole games", compiled_self_play(1024), "decisions/s"))
+    print("\n| measurement | value |\n|---|---|")
+    for name, value, unit in rows:
+        v = f"{value:,.2f} {unit}" if unit == "s" else f"{value:,.0f} {unit}"
+        print(f"| {name} | {v} |")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump([{"name": n, "value": v, "unit": u} for n, v, u in rows], f, indent=2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""Win rates: a model (or a built-in policy) against an opponent, over many games."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..wrappers.sb3 import WargymVecEnv
+
+
+def win_rate(model, game="planetoids", opponent="random", n_games: int = 100, seed: int = 12345,
+             options: dict | None = None, deterministic: bool = True) -> dict:
+    """Play ``n_games`` (half in each seat) and count the model's wins, draws, losses.
+
+    ``model`` is anything with SB3's ``predict(obs, action_masks=...)``, or the
+    name of a built-in policy ("random", "scripted").
+    """
+    env = WargymVecEnv(game, n_envs=n_games, opponent=opponent, seat="alternate", options=options, seed=seed)
+    obs = env.reset()
+    finished = np.zeros(n_games, dtype=bool)
+    outcome = np.zeros(n_games, dtype=np.int8)
+    policy = _policy(model, deterministic, seed)
+    while not finished.all():
+        actions = policy(obs, env.action_masks())
+        obs, _, dones, infos = env.step(actions)
+        for i in np.flatnonzero(dones & ~finished):
+            own, other = infos[i]["scores"]
+            outcome[i] = 1 if own > other else (-1 if own < other else 0)
+            finished[i] = True
+    return {"games": n_games, "wins": int((outcome == 1).sum()), "draws": int((outcome == 0).sum()),
+            "losses": int((outcome == -1).sum()), "win_rate": float((outcome == 1).mean())}
+
+
+def _policy(model, deterministic, seed):
+    if model == "random":
+        rng = np.random.default_rng(seed)
+        return lambda obs, masks: np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+    if isinstance(model, str):
+        raise ValueError("evaluate built-in policies other than 'random' with win_rate_builtin()")
+    return lambda obs, masks: model.predict(obs, action_masks=masks, deterministic=deterministic)[0]
+
+
+def win_rate_builtin(policy: str, game="planetoids", opponent: str = "random", n_games: int = 100, seed: int = 0,
+                     options: dict | None = None) -> dict:
+    """Built-in policy against built-in policy, played entirely in compiled code."""
+    from ..envs.core.vec import VecGame
+    from ..wrappers.sb3 import load_game
+    g = load_game(game)
+    core = VecGame(g, n_games, options)
+    core.reset(seed)
+    policies = np.zeros((n_games, 2), dtype=np.int64)
+    seat = np.arange(n_games) % 2  # the evaluated policy sits in seat 0 for even games, seat 1 for odd
+    policies[np.arange(n_games), seat] = g.bot.POLICIES[policy]
+    policies[np.arange(n_games), 1 - seat] = g.bot.POLICIES[opponent]
+    results = np.zeros((n_games, 2), dtype=np.float64)
+    g.bot.play_games(core.state.view, core._k, policies, core._out, results)
+    scores = np.array([g.scores(core.state, b) for b in range(n_games)])
+    own = scores[np.arange(n_games), seat]
+    other = scores[np.arange(n_games), 1 - seat]
+    return {"games": n_games, "wins": int((own > other).sum()), "draws": int((own == other).sum()),
+            "losses": int((own < other).sum()), "win_rate": float((own > other).mean())}
