@@ -622,14 +622,75 @@ def write_mask(s, cfg, b, mask):
     elif ph == EXIT_FACE:
         _mask_span(s, cfg, b, mask, cfg.k[K_A_FACE], cfg.k[K_A_HYPER])
     elif ph == SELECT:
-        _mask_span(s, cfg, b, mask, cfg.k[K_A_PIECE], cfg.k[K_A_TARGET])
+        _mask_select(s, cfg, b, mask)
         _mask_span(s, cfg, b, mask, cfg.k[K_A_LAUNCH], cfg.k[K_A_COLONISE])
         mask[cfg.k[K_A_END_TURN]] = 1
     elif ph == ACT:
-        _mask_span(s, cfg, b, mask, cfg.k[K_A_TARGET], cfg.k[K_A_HEX])
+        _mask_fire_targets(s, cfg, b, mask)
         _mask_fire_hex(s, cfg, b, mask)
         _mask_span(s, cfg, b, mask, cfg.k[K_A_MOVE], cfg.k[K_A_LAUNCH])
         _mask_span(s, cfg, b, mask, cfg.k[K_A_COLONISE], cfg.k[K_A_END_TURN])
+
+
+@nb.njit(cache=True)
+def _mask_select(s, cfg, b, mask):
+    """The 'select piece' family: select_reason per piece, with the costly
+    hyperspace-exit search done once per kind instead of once per ship."""
+    p = s.g[b, G_CURRENT]
+    exit_known = np.zeros(4, np.int8)  # 0 unknown, 1 some exit, 2 none
+    for i in range(cfg.slot_kind.shape[0]):
+        st = s.pc[b, p, i, PC_STATUS]
+        if (st != ON_MAP and st != HYPER) or s.pc[b, p, i, PC_ACTIVATED] or s.pc[b, p, i, PC_REPAIRED]:
+            continue
+        if st == HYPER:
+            kind = cfg.slot_kind[i]
+            if exit_known[kind] == 0:
+                exit_known[kind] = 1 if any_exit(s, cfg, b, p, i) else 2
+            if exit_known[kind] == 2:
+                continue
+        mask[cfg.k[K_A_PIECE] + i] = 1
+
+
+@nb.njit(cache=True)
+def _mask_fire_targets(s, cfg, b, mask):
+    """The 'fire at enemy piece' and 'fire at fixed base' families in one pass
+    (same rules as fire_piece_reason / fire_fixed_reason; the mask-oracle test
+    checks they agree)."""
+    p = s.g[b, G_CURRENT]
+    q = 1 - p
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    if fire_common_reason(s, cfg, b, kind) != OK:
+        return
+    fd = cfg.fire_dist[colour_now(s, cfg, b)]
+    pos = s.pc[b, p, i, PC_POS]
+    face = s.pc[b, p, i, PC_FACING]
+    n = fp_size(cfg, kind)
+    f0 = pos
+    f1 = fp_cell(cfg, p, kind, pos, face, 1) if n > 1 else pos
+    f2 = fp_cell(cfg, p, kind, pos, face, 2) if n > 2 else pos
+    is_base = kind == BASE
+    for j in range(cfg.slot_kind.shape[0]):
+        if s.pc[b, q, j, PC_STATUS] != ON_MAP or (is_base and s.pc[b, q, j, PC_SHOT]):
+            continue
+        tk = cfg.slot_kind[j]
+        tpos = s.pc[b, q, j, PC_POS]
+        tface = s.pc[b, q, j, PC_FACING]
+        d = 999
+        for m in range(fp_size(cfg, tk)):
+            t = fp_cell(cfg, q, tk, tpos, tface, m)
+            d = min(d, fd[f0, t], fd[f1, t], fd[f2, t])
+        if to_hit(cfg, kind, tk, d) > 0:
+            mask[cfg.k[K_A_TARGET] + j] = 1
+    for f in range(cfg.planetoids.shape[0]):
+        if s.fx[b, f, FX_OWNER] != q or (is_base and s.fx[b, f, FX_SHOT]):
+            continue
+        t = cfg.planetoids[f, PL_CELL]
+        d = min(fd[f0, t], fd[f1, t], fd[f2, t])
+        if kind == FIGHTER and d != 1:
+            continue  # Seed 004 "Distruzione Basi Fisse": fighters only at range 1
+        if to_hit(cfg, kind, FIXED, d) > 0:
+            mask[cfg.k[K_A_FIXED] + f] = 1
 
 
 @nb.njit(cache=True)
