@@ -90,7 +90,8 @@ def compiled_self_play(batch: int) -> float:
     policies = np.zeros((batch, 2), dtype=np.int64)
     results = np.zeros((batch, 2))
     t0 = time.perf_counter()
-    game.bot.play_games(core.state.view, core._k, policies, core._out, results)
+    states, cfgs, outs = core.kernel_args()
+    game.bot.play_games(states, cfgs, policies, outs, results)
     dt = time.perf_counter() - t0
     return float(core.state.g[:, game.rules.G_DECISIONS].sum()) / dt
 

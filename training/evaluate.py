@@ -51,7 +51,8 @@ def win_rate_builtin(policy: str, game="planetoids", opponent: str = "random", n
     policies[np.arange(n_games), seat] = g.bot.POLICIES[policy]
     policies[np.arange(n_games), 1 - seat] = g.bot.POLICIES[opponent]
     results = np.zeros((n_games, 2), dtype=np.float64)
-    g.bot.play_games(core.state.view, core._k, policies, core._out, results)
+    states, cfgs, outs = core.kernel_args()
+    g.bot.play_games(states, cfgs, policies, outs, results)
     scores = np.array([g.scores(core.state, b) for b in range(n_games)])
     own = scores[np.arange(n_games), seat]
     other = scores[np.arange(n_games), 1 - seat]

@@ -59,8 +59,9 @@ class _LearnerLoop:
         """Apply learner actions (-1 = none) and let the opponent play until the learner decides."""
         core = self.core
         if self.opponent.builtin is not None:
-            self.game.bot.play_turns(core.state.view, core._k, actions, self.seats, self.opponent.builtin,
-                                     core._out, self.acc, True, self.alternate)
+            states, cfgs, outs = core.kernel_args()
+            self.game.bot.play_turns(states, cfgs, actions, self.seats, self.opponent.builtin, outs, self.acc, True,
+                                     self.alternate)
             if core.illegal.any():
                 b = int(np.flatnonzero(core.illegal)[0])
                 raise ValueError(f"env {b}: {core.describe_illegal(int(actions[b]), int(core.illegal[b]))}")

@@ -44,6 +44,17 @@ class BatchState:
         self.arrays = arrays
         self.view = spec.view_type(*(arrays[name] for name, _, _ in spec.fields))
 
+    def thread_views(self, n: int) -> tuple:
+        """``n`` kernel views of the same arrays, one per thread (cached).
+
+        Each view owns its own reference counts, so threads never contend on them."""
+        views = self.__dict__.get("_thread_views")
+        if views is None or len(views) != n:
+            views = tuple(self.spec.view_type(*(self.arrays[name] for name, _, _ in self.spec.fields))
+                          for _ in range(n))
+            self.__dict__["_thread_views"] = views
+        return views
+
     def __getattr__(self, name):
         try:
             return self.__dict__["arrays"][name]

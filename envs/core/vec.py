@@ -12,6 +12,7 @@ its options, static config, state spec and Numba kernels.
 """
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from .batch import BatchState
@@ -64,16 +65,24 @@ class VecGame:
         self._out = Outputs(self._kobs, self.mask, self.rewards, self.terminated, self.truncated,
                             self.current_player, self.illegal, self._kfinal)
         self._k = self.cfg.struct
+        # One struct per thread for the parallel kernels (see rules.step_games).
+        self._threads = numba.config.NUMBA_NUM_THREADS
+        self._ks = tuple(game.build_config(self.options).struct for _ in range(self._threads))
+        self._outs = tuple(Outputs(self._kobs, self.mask, self.rewards, self.terminated, self.truncated,
+                                   self.current_player, self.illegal, self._kfinal) for _ in range(self._threads))
         # Below this batch size the serial kernel beats waking the thread pool.
-        kernels = game.kernels
-        self._step_kernel = kernels.step_games if num_envs >= 16 else kernels.step_games_serial
+        self._parallel = num_envs >= 16
+
+    def kernel_args(self) -> tuple:
+        """(states, configs, outputs), one struct per thread, for parallel kernels."""
+        return self.state.thread_views(self._threads), self._ks, self._outs
 
     # -- episode control ---------------------------------------------------
     def reset(self, seed: int | None = None, index=None) -> None:
         """Start new games (all, or those at ``index``) from the default setup."""
         idx = self._index(index)
-        self.game.kernels.reset_games(self.state.view, self._k, game_seeds(seed, idx), idx.astype(np.int64),
-                                      self._out)
+        self.game.kernels.reset_games(self.state.thread_views(self._threads), self._ks, game_seeds(seed, idx),
+                                      idx.astype(np.int64), self._outs)
         self.rewards[idx] = 0
         self.terminated[idx] = False
         self.truncated[idx] = False
@@ -87,7 +96,11 @@ class VecGame:
         if not (isinstance(actions, np.ndarray) and actions.dtype == np.int64 and actions.shape == (self.num_envs,)):
             actions = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs)
         active = self._all if active is None else np.ascontiguousarray(active, dtype=np.bool_)
-        self._step_kernel(self.state.view, self._k, actions, active, self._out, self.auto_reset)
+        if self._parallel:
+            self.game.kernels.step_games(self.state.thread_views(self._threads), self._ks, actions, active,
+                                         self._outs, self.auto_reset)
+        else:
+            self.game.kernels.step_games_serial(self.state.view, self._k, actions, active, self._out, self.auto_reset)
         if self.illegal.any():
             b = int(np.flatnonzero(self.illegal)[0])
             raise ValueError(f"game {b}: {self.describe_illegal(int(actions[b]), int(self.illegal[b]))}")

@@ -242,20 +242,24 @@ def _play_turn(s, cfg, b, action, seats, policy, out, acc, auto_reset, alternate
 
 
 @nb.njit(cache=True, parallel=True)
-def play_turns(s, cfg, actions, seats, policy, out, acc, auto_reset, alternate):
+def play_turns(states, cfgs, actions, seats, policy, outs, acc, auto_reset, alternate):
     """Learner action (or -1 for none) then opponent play, for every game.
 
     ``acc[b] = (learner reward since its last decision, terminated, truncated)``;
-    with ``alternate`` the learner changes seat whenever a game restarts."""
+    with ``alternate`` the learner changes seat whenever a game restarts.
+    ``states``/``cfgs``/``outs`` hold one struct per thread (see rules.step_games)."""
     for b in nb.prange(actions.shape[0]):
-        _play_turn(s, cfg, b, actions[b], seats, policy, out, acc, auto_reset, alternate)
+        t = nb.get_thread_id()
+        _play_turn(states[t], cfgs[t], b, actions[b], seats, policy, outs[t], acc, auto_reset, alternate)
 
 
 @nb.njit(cache=True, parallel=True)
-def play_games(s, cfg, policies, out, results):
+def play_games(states, cfgs, policies, outs, results):
     """Play every game to the end with a built-in policy per seat (evaluation,
     benchmarks).  ``results[b]`` gets each player's final reward."""
     for b in nb.prange(policies.shape[0]):
+        t = nb.get_thread_id()
+        s, cfg, out = states[t], cfgs[t], outs[t]
         while s.g[b, G_DONE] == 0:
             p = s.g[b, G_CURRENT]
             a = policy_action(s, cfg, b, out.mask[b], policies[b, p])
@@ -264,3 +268,11 @@ def play_games(s, cfg, policies, out, results):
                 results[b, q] += out.rewards[b, q]
             if out.trunc[b]:
                 break
+
+
+@nb.njit(cache=True, parallel=True)
+def policy_actions(states, cfgs, masks, policy, actions):
+    """What a built-in policy would play now in every game (for imitation, analysis)."""
+    for b in nb.prange(actions.shape[0]):
+        t = nb.get_thread_id()
+        actions[b] = policy_action(states[t], cfgs[t], b, masks[b], policy)
