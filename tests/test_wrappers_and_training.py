@@ -66,6 +66,7 @@ def test_scripted_opponent_beats_random_clearly():
 def test_short_maskable_ppo_training_runs_end_to_end(tmp_path):
     from wargym.training.train import main
     summary = main(["--timesteps", "1024", "--n-envs", "4", "--eval-games", "4", "--out", str(tmp_path),
+                    "--warm-start-decisions", "2000", "--warm-start-epochs", "1",
                     "--no-progress"])
     assert summary["evaluation"]["games"] == 4
     assert (tmp_path / summary["model"].split("/")[-2] / "model.zip").exists()
