@@ -40,7 +40,6 @@ class WargymAEC(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.core.num_actions) for a in self.possible_agents}
         self._window = None
-        self._action = np.zeros(1, dtype=np.int64)
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -76,11 +75,11 @@ class WargymAEC(AECEnv):
         if not (0 <= action < self.core.num_actions) or not self.core.mask[0, action]:
             raise ValueError(f"{agent}: {self.core.why_illegal(0, action)}")
         self._cumulative_rewards[agent] = 0
-        self._action[0] = action
-        self.core.step(self._action)
         core = self.core
+        core.step_one(0, action)
+        rewards = core.rewards[0].tolist()
         for i, a in enumerate(self.agents):
-            self.rewards[a] = float(core.rewards[0, i])
+            self.rewards[a] = rewards[i]
         if core.terminated[0] or core.truncated[0]:
             for a in self.agents:
                 self.terminations[a] = bool(core.terminated[0])
