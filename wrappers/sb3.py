@@ -118,6 +118,7 @@ class WargymVecEnv(VecEnv):
         # Flat int8 vector (SB3's MLP flattens anyway, and a 3-D int8 box would be
         # mistaken for an image); ``board_shape`` gives the planes' shape back.
         self.board_shape = core.obs_shape
+        self.render_mode = None  # VecEnv.__init__ asks the sub-envs for it
         obs_space = spaces.Box(low=-128, high=127, shape=(int(np.prod(core.obs_shape)),), dtype=np.int8)
         super().__init__(n_envs, obs_space, spaces.Discrete(core.num_actions))
         self._actions = np.zeros(n_envs, dtype=np.int64)

@@ -378,9 +378,12 @@ def shots_left(s, cfg, b, kind):
 
 
 @nb.njit(cache=True)
-def fire_common_reason(s, cfg, b, kind):
-    if s.g[b, G_PHASE] != ACT:
+def fire_common_reason(s, cfg, b):
+    """What every shot needs: an activation, a piece that fights, a shot left."""
+    i = s.g[b, G_ACTIVE]
+    if s.g[b, G_PHASE] != ACT or i < 0:
         return R_WRONG_PHASE
+    kind = cfg.slot_kind[i]
     if cfg.kinds[kind, KP_SHOTS] == 0:
         return R_NO_SHOTS
     if s.g[b, G_NO_FIRE]:
@@ -392,13 +395,11 @@ def fire_common_reason(s, cfg, b, kind):
 
 @nb.njit(cache=True)
 def fire_piece_reason(s, cfg, b, p, j):
-    i = s.g[b, G_ACTIVE]
-    if i < 0:
-        return R_WRONG_PHASE
-    kind = cfg.slot_kind[i]
-    r = fire_common_reason(s, cfg, b, kind)
+    r = fire_common_reason(s, cfg, b)
     if r != OK:
         return r
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
     q = 1 - p
     if s.pc[b, q, j, PC_STATUS] != ON_MAP:
         return R_NOT_TARGETABLE
@@ -413,13 +414,11 @@ def fire_piece_reason(s, cfg, b, p, j):
 
 @nb.njit(cache=True)
 def fire_fixed_reason(s, cfg, b, p, f):
-    i = s.g[b, G_ACTIVE]
-    if i < 0:
-        return R_WRONG_PHASE
-    kind = cfg.slot_kind[i]
-    r = fire_common_reason(s, cfg, b, kind)
+    r = fire_common_reason(s, cfg, b)
     if r != OK:
         return r
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
     if s.fx[b, f, FX_OWNER] != 1 - p:
         return R_NOT_TARGETABLE
     if kind == BASE and s.fx[b, f, FX_SHOT]:
@@ -436,13 +435,11 @@ def fire_fixed_reason(s, cfg, b, p, f):
 @nb.njit(cache=True)
 def fire_hex_reason(s, cfg, b, p, cell):
     """Seed 004 "Combattimento": a shot into empty space, as hard as firing at oneself."""
-    i = s.g[b, G_ACTIVE]
-    if i < 0:
-        return R_WRONG_PHASE
-    kind = cfg.slot_kind[i]
-    r = fire_common_reason(s, cfg, b, kind)
+    r = fire_common_reason(s, cfg, b)
     if r != OK:
         return r
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
     colour = colour_now(s, cfg, b)
     if cfg.cell[cell, CI_TERRAIN] != SPACE or visible(cfg, colour, cell):
         return R_IMPASSABLE
@@ -660,7 +657,7 @@ def _mask_fire_targets(s, cfg, b, mask):
     q = 1 - p
     i = s.g[b, G_ACTIVE]
     kind = cfg.slot_kind[i]
-    if fire_common_reason(s, cfg, b, kind) != OK:
+    if fire_common_reason(s, cfg, b) != OK:
         return
     fd = cfg.fire_dist[colour_now(s, cfg, b)]
     pos = s.pc[b, p, i, PC_POS]
@@ -701,7 +698,7 @@ def _mask_fire_hex(s, cfg, b, mask):
     p = s.g[b, G_CURRENT]
     i = s.g[b, G_ACTIVE]
     kind = cfg.slot_kind[i]
-    if fire_common_reason(s, cfg, b, kind) != OK:
+    if fire_common_reason(s, cfg, b) != OK:
         return
     colour = colour_now(s, cfg, b)
     fd = cfg.fire_dist[colour]
