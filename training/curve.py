@@ -29,7 +29,7 @@ def plot_curve(curve: CurveCallback, path, title: str) -> Path:
     fig, ax = plt.subplots(1, 2, figsize=(10, 4))
     if curve.points:
         t, r, w = (np.array(x) for x in zip(*curve.points))
-        k = max(1, len(r) // 20)
+        k = min(len(r), max(5, len(r) // 10))  # rolling window in episodes
         smooth = lambda x: np.convolve(x, np.ones(k) / k, mode="valid")  # noqa: E731
         ax[0].plot(t, r, ".", alpha=0.3, label="episode")
         ax[0].plot(t[k - 1:], smooth(r), label=f"mean of {k}")
