@@ -70,8 +70,6 @@ class VecGame:
         self._ks = tuple(game.build_config(self.options).struct for _ in range(self._threads))
         self._outs = tuple(Outputs(self._kobs, self.mask, self.rewards, self.terminated, self.truncated,
                                    self.current_player, self.illegal, self._kfinal) for _ in range(self._threads))
-        self._one_actions = np.zeros(num_envs, dtype=np.int64)
-        self._one_active = np.zeros(num_envs, dtype=np.bool_)
         # Below this batch size the serial kernel beats waking the thread pool.
         self._parallel = num_envs >= 16
 
@@ -109,11 +107,7 @@ class VecGame:
 
     def step_one(self, b: int, action: int) -> None:
         """Apply one action to game ``b`` only: the lean path behind the AEC env."""
-        self._one_active[:] = False
-        self._one_active[b] = True
-        self._one_actions[b] = action
-        self.game.kernels.step_games_serial(self.state.view, self._k, self._one_actions, self._one_active,
-                                            self._out, self.auto_reset)
+        self.game.kernels.step_single(self.state.view, self._k, b, action, self._out, self.auto_reset)
         if self.illegal[b]:
             raise ValueError(f"game {b}: {self.describe_illegal(action, int(self.illegal[b]))}")
 

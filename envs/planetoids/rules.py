@@ -1190,6 +1190,13 @@ def step_games(states, cfgs, actions, active, outs, auto_reset):
 
 
 @nb.njit(cache=True)
+def step_single(s, cfg, b, a, out, auto_reset):
+    """One decision in one game: scalar arguments keep the call cheap (AEC env)."""
+    out.illegal[b] = 0
+    step_game(s, cfg, b, a, out, auto_reset)
+
+
+@nb.njit(cache=True)
 def step_games_serial(s, cfg, actions, active, out, auto_reset):
     """Same as step_games without the thread pool (small batches, B=1)."""
     for b in range(actions.shape[0]):
