@@ -11,7 +11,7 @@ from wargym.envs.core.batch import BatchState
 from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
 from wargym.envs.planetoids import game, rules
-from wargym.envs.planetoids.rules import (ASTEROID, BASE, CI_PDIST_ALL, CI_PLANETOID, CI_TERRAIN, CRUISER,
+from wargym.envs.planetoids.rules import (BASE, CI_PDIST_ALL, CI_PLANETOID, CI_TERRAIN, CRUISER,
                                           FIGHTER, ON_MAP, PC_DAMAGE, PC_POS, PC_STATUS, PL_COLOUR, SPACE,
                                           TRANSPORT)
 

@@ -1633,7 +1633,7 @@ def _threshold(att, tgt, rng):
 def reference_mask(g):
     """The legal actions of the position, computed from RULES.md in plain Python from the
     pieces, flags and blocks of the state (independently of the kernels and their tables)."""
-    s, L = g.core.state, g.L
+    s = g.core.state
     mask = np.zeros(g.core.num_actions, np.int8)
     gg = [int(v) for v in s.g[0]]
     if gg[R.G_DONE]:

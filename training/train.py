@@ -13,7 +13,6 @@ import json
 import time
 from pathlib import Path
 
-import numpy as np
 
 
 def build_parser() -> argparse.ArgumentParser:

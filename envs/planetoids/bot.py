@@ -16,13 +16,12 @@ again, all inside one parallel kernel.
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from ..core.rng import draw_int
-from .rules import (ACT, BASE, C_OCC, CI_PLANETOID, CRUISER, EXIT_FACE, EXIT_HEX, FIGHTER, FIXED, FX_OWNER,
+from .rules import (ACT, BASE, CI_PLANETOID, CRUISER, EXIT_FACE, EXIT_HEX, FIGHTER, FIXED, FX_OWNER,
                     G_ACTIVE, G_CURRENT, G_DONE, G_LAUNCHED, G_PHASE, K_A_COLONISE, K_A_END_ACT, K_A_END_TURN,
-                    K_A_FACE, K_A_FIXED, K_A_HEX, K_A_HYPER, K_A_LAUNCH, K_A_MOVE, K_A_PIECE, K_A_REPAIR,
-                    K_A_TARGET, ON_MAP, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS, PL_CELL, PL_COLOUR, SELECT,
+                    K_A_FACE, K_A_FIXED, K_A_HEX, K_A_LAUNCH, K_A_MOVE, K_A_PIECE, K_A_REPAIR,
+                    K_A_TARGET, ON_MAP, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS, PL_CELL, SELECT,
                     SETUP, TRANSPORT, colour_now, fire_range, step_game, to_hit)
 
 RANDOM, SCRIPTED = 0, 1

@@ -3,7 +3,6 @@ scenarios and action names.  The rules themselves are in ``rules.py``.
 """
 from __future__ import annotations
 
-import collections
 import json
 import types
 from pathlib import Path
@@ -15,9 +14,9 @@ from ..core.hexgrid import DIRECTION_NAMES, HexGrid
 from ..core.rng import DICE_SCRIPT_LEN
 from ..core.structs import WargymStruct
 from numba.experimental import structref
-from . import bot, rules
-from .rules import BASE, CRUISER, FIGHTER, FIXED, TRANSPORT
-from .rules import (C_BLOCKED, CI_PLANETOID, FX_HITS, FX_OWNER, G_CURRENT, G_DONE, G_PHASE, G_TURN, G_ACTIVE,
+from . import bot, rules  # noqa: F401  (game.bot: the compiled opponents, used by the wrappers)
+from .rules import BASE, CRUISER, FIGHTER, TRANSPORT
+from .rules import (C_BLOCKED, FX_HITS, FX_OWNER, G_CURRENT, G_DONE, G_PHASE, G_TURN, G_ACTIVE,
                     G_SETUP_COUNT, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS)
 
 NAME = "planetoids"

@@ -562,8 +562,6 @@ def action_reason(s, cfg, b, a):
         return R_GAME_OVER
     p = s.g[b, G_CURRENT]
     ph = s.g[b, G_PHASE]
-    P = cfg.slot_kind.shape[0]
-    F = cfg.planetoids.shape[0]
     if a < cfg.k[K_A_TARGET]:
         return select_reason(s, cfg, b, p, a - cfg.k[K_A_PIECE])
     if a < cfg.k[K_A_FIXED]:
@@ -704,7 +702,6 @@ def _mask_fire_hex(s, cfg, b, mask):
     fd = cfg.fire_dist[colour]
     cells = s.cells[b]
     info = cfg.cell
-    nbr = cfg.nbr
     ht = cfg.hit_table[kind, kind]
     max_rng = ht.shape[0]
     pos = s.pc[b, p, i, PC_POS]
@@ -737,7 +734,6 @@ def _mask_fire_hex(s, cfg, b, mask):
 def destroy_cascade(s, cfg, b, first_p, first_i, first_fixed):
     """Seed 004 "Combattimento": when a piece is destroyed, every piece that
     overlaps it, even partly, is destroyed too (and so on, RULES.md)."""
-    N = cfg.cell.shape[0]
     P = cfg.slot_kind.shape[0]
     dead = s.cells[b, :, C_DEAD]
     dead[:] = 0
