@@ -35,7 +35,10 @@ def plot_curve(curve: CurveCallback, path, title: str) -> Path:
         ax[0].plot(t[k - 1:], smooth(r), label=f"mean of {k}")
         ax[1].plot(t[k - 1:], smooth(w))
     ax[0].set(title="episode return", xlabel="learner decisions")
-    ax[0].legend(loc="lower right")
+    if curve.points:
+        ax[0].legend(loc="lower right")
+    else:
+        ax[0].text(0.5, 0.5, "no episode finished yet", ha="center", transform=ax[0].transAxes)
     ax[1].set(title="win rate during training", xlabel="learner decisions", ylim=(-0.05, 1.05))
     fig.suptitle(title)
     fig.tight_layout()
