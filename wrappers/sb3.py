@@ -98,10 +98,6 @@ class _LearnerLoop:
             record(waiting)
         raise RuntimeError("opponent did not hand the decision back to the learner")
 
-    def final_info(self, b):
-        info = self.game.final_info(self.core, b) if hasattr(self.game, "final_info") else {}
-        return info
-
 
 class WargymVecEnv(VecEnv):
     """SB3 VecEnv: ``n_envs`` games in one batched core, learner against ``opponent``.
