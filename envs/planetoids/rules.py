@@ -647,6 +647,18 @@ def _mask_select(s, cfg, b, mask):
 
 
 @nb.njit(cache=True)
+def firer_cells(s, cfg, b, p, i):
+    """The (up to 3) hexes of piece i, repeated to fill three slots, for the mask loops."""
+    kind = cfg.slot_kind[i]
+    pos = s.pc[b, p, i, PC_POS]
+    face = s.pc[b, p, i, PC_FACING]
+    n = fp_size(cfg, kind)
+    f1 = fp_cell(cfg, p, kind, pos, face, 1) if n > 1 else pos
+    f2 = fp_cell(cfg, p, kind, pos, face, 2) if n > 2 else pos
+    return pos, f1, f2
+
+
+@nb.njit(cache=True)
 def _mask_fire_targets(s, cfg, b, mask):
     """The 'fire at enemy piece' and 'fire at fixed base' families in one pass
     (same rules as fire_piece_reason / fire_fixed_reason; the mask-oracle test
@@ -658,12 +670,7 @@ def _mask_fire_targets(s, cfg, b, mask):
     if fire_common_reason(s, cfg, b) != OK:
         return
     fd = cfg.fire_dist[colour_now(s, cfg, b)]
-    pos = s.pc[b, p, i, PC_POS]
-    face = s.pc[b, p, i, PC_FACING]
-    n = fp_size(cfg, kind)
-    f0 = pos
-    f1 = fp_cell(cfg, p, kind, pos, face, 1) if n > 1 else pos
-    f2 = fp_cell(cfg, p, kind, pos, face, 2) if n > 2 else pos
+    f0, f1, f2 = firer_cells(s, cfg, b, p, i)
     is_base = kind == BASE
     for j in range(cfg.slot_kind.shape[0]):
         if s.pc[b, q, j, PC_STATUS] != ON_MAP or (is_base and s.pc[b, q, j, PC_SHOT]):
@@ -704,12 +711,7 @@ def _mask_fire_hex(s, cfg, b, mask):
     info = cfg.cell
     ht = cfg.hit_table[kind, kind]
     max_rng = ht.shape[0]
-    pos = s.pc[b, p, i, PC_POS]
-    face = s.pc[b, p, i, PC_FACING]
-    n = fp_size(cfg, kind)
-    f0 = pos
-    f1 = fp_cell(cfg, p, kind, pos, face, 1) if n > 1 else pos
-    f2 = fp_cell(cfg, p, kind, pos, face, 2) if n > 2 else pos
+    f0, f1, f2 = firer_cells(s, cfg, b, p, i)
     a0 = cfg.k[K_A_HEX]
     is_base = kind == BASE
     for c in range(info.shape[0]):
