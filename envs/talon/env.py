@@ -1,0 +1,22 @@
+"""PettingZoo AEC environment for Talon (seed 000, basic rules 1-10)."""
+from __future__ import annotations
+
+from pettingzoo.utils import wrappers
+
+from ..core.aec import WargymAEC
+from . import game
+from .render import render as _render
+
+
+class raw_env(WargymAEC):  # noqa: N801 (PettingZoo naming)
+    """Talon, two players (player_0 the Terran side of the built-in scenarios, player_1 the Talon side).
+
+    Options: see ``game.DEFAULT_OPTIONS`` and RULES.md."""
+    metadata = {**WargymAEC.metadata, "name": "talon_v0"}
+    game = game
+    renderer = staticmethod(_render)
+
+
+def env(**kwargs):
+    """The AEC env with PettingZoo's order checks (call reset before step, and so on)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))

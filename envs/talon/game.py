@@ -1,0 +1,687 @@
+"""Talon as a wargym game definition: options, static tables, state layout,
+scenarios and action names.  The rules themselves are in ``rules.py``; every
+interpretation is written down in ``RULES.md``.
+"""
+from __future__ import annotations
+
+import json
+import types
+from pathlib import Path
+
+import numpy as np
+from numba.experimental import structref
+
+from ..core.batch import StateSpec
+from ..core.hexgrid import DIRECTION_NAMES, HexGrid
+from ..core.rng import DICE_SCRIPT_LEN
+from ..core.structs import WargymStruct
+from . import rules as R
+
+NAME = "talon"
+VERSION = 0
+DATA = Path(__file__).parent / "data"
+num_players = 2
+kernels = R
+
+ARC_NAMES = ("front", "right", "left", "rear")
+IMPULSE_LETTERS = "ABCDEF"
+WEAPON_KEYS = ("disruptor", "torpedo", "laser", "fusion_cannon", "wave_cannon", "missile")
+CRITICAL_KEYS = {"none": R.CR_NONE, "secondary_explosion": R.CR_SECONDARY, "shields_down": R.CR_SHIELDS,
+                 "helm_down": R.CR_HELM, "weapon_group_destroyed": R.CR_WEAPON, "turn_radius_plus": R.CR_TURN,
+                 "power_minus": R.CR_POWER, "hull_and_ftl": R.CR_HULL_FTL, "power_loss": R.CR_PLOSS,
+                 "ftl_core_breach": R.CR_BREACH}
+# weapons whose firing rules are in sections 1-10 (the others: 13 missiles, 15 big guns)
+BASIC_WEAPONS = ("disruptor", "torpedo", "laser")
+
+DEFAULT_OPTIONS = {
+    "scenario": "example",       # "example": the 3-vs-3 CA battle of the example of play; "fleet": fleets to a point budget
+    "budget": 350,               # ship points per side for scenario="fleet"
+    "rounds": 10,                # rounds before the game ends (a side with no ship left ends it earlier)
+    "initiative": "roll",        # who starts with the initiative in the built-in scenarios: "roll", 0 or 1
+    "edition": 2,                # 2: 2nd-edition rules (default); 1: 1st-edition shield reinforcement (6.2.2)
+    "arc_boundary": "front_rear",  # hexes exactly on an arc boundary line: "front_rear" or "sides"
+    "torpedo_range1": "cannot_fire",  # anti-matter torpedo at range 1: "cannot_fire" or "as_range_2"
+    "repairable": "until_repaired",  # critical markers that can be repaired: "until_repaired" (3, 4, 11) or "all_markers"
+    "advanced_classes": "reject",  # classes needing rules 11-19: "reject" or "inert" (their advanced groups never fire)
+    "map_rows": 18,              # 12-row map plus the 6-row half map (RULES.md 'Map')
+    "map_cols": 16,
+    "max_ships": 8,              # ship slots per player
+    "reward": "win",             # "win": +1/-1/0 at the end; "points": change of the ship-point balance each step
+    "max_decisions": 0,          # truncate after this many decisions (0 = never)
+    "ships_file": None,          # path of a ships.json to use instead of data/ships.json
+}
+_CHOICES = {
+    "scenario": ("example", "fleet"),
+    "initiative": ("roll", 0, 1),
+    "edition": (1, 2),
+    "arc_boundary": ("front_rear", "sides"),
+    "torpedo_range1": ("cannot_fire", "as_range_2"),
+    "repairable": ("until_repaired", "all_markers"),
+    "advanced_classes": ("reject", "inert"),
+    "reward": ("win", "points"),
+}
+
+REASONS = (
+    "legal",
+    "the game is over",
+    "this kind of action belongs to another step of the turn (Talon 3.2)",
+    "no such ship of yours is in play",
+    "the ship gets no AP in this impulse and has no charged battery (Talon 4.1, 10.1.2)",
+    "the ship has already spent its AP this impulse (Talon 5.1)",
+    "the ship already has a side-slip marker (Talon 7.3.2)",
+    "the ship has no turn marker to bring closer (Talon 6.1)",
+    "the ship has no such weapon group (or it was destroyed)",
+    "every yellow box of that bar is already charged (Talon 8.1.2)",
+    "the ship has no battery (Talon 10.1)",
+    "the battery is already charged (Talon 10.1.3)",
+    "a battery cannot charge itself: it is charged with an AP from the impulse chart (Talon 10.1.3)",
+    "that shield arc already has a reinforcement (Talon 6.2.2)",
+    "the ship has as many reinforcements as it may have (Talon 6.2.2)",
+    "the ship's shields are down from a critical hit (Talon 6.2.2, 8.5)",
+    "1st edition: a destroyed shield arc cannot be reinforced (Talon 6.2.2, 1st ed.)",
+    "that arc has no reinforcement to remove",
+    "that ship neither has to move nor can use an afterburner this impulse (Talon 7.1, 10.2)",
+    "the ship has already moved this impulse (Talon 5.1)",
+    "the ship has no afterburner left (Talon 10.2.2)",
+    "the ship's turn marker is still ahead of it (Talon 7.2.2)",
+    "helm down: the ship must move straight (Talon 8.5, critical 4)",
+    "the ship has no side-slip marker (Talon 7.3.2)",
+    "a ship that must move this impulse has not moved yet (Talon 7.1)",
+    "the ship has already fired this turn (Talon 8.2.1)",
+    "the group's charge bar is not full (Talon 8.1.1)",
+    "no enemy ship is in arc and range of that group (Talon 8.2.2)",
+    "that is not an enemy ship in play (Talon 8.2.2)",
+    "the target is not in the group's arc of fire (Talon 5.3.1)",
+    "the target is out of the weapon's range (Talon 8.3)",
+    "the ship's power curve has no such speed (Talon 5.4.3)",
+    "that speed would make the ship's Power negative (Talon 5.4.4)",
+    "Power Loss: the curve cannot be adjusted (Talon 9.3)",
+    "that ship is not waiting to explode (Talon 8.6.3)",
+    "that weapon needs an advanced rule (13 missiles, 15 big guns) that talon_v0 does not implement",
+    "no such action",
+    "the ship already carries an initiative marker (Talon 4.2)",
+)
+
+PLANE_NAMES = tuple([f"own ships facing {d}" for d in DIRECTION_NAMES]
+                    + [f"enemy ships facing {d}" for d in DIRECTION_NAMES]
+                    + ["own ship slot + 1", "enemy ship slot + 1",
+                       "active ship (1 own, 2 enemy)", "arc of the active ship + 1 (1 front, 2 right, 3 left, 4 rear)"])
+SHIP_FEATURES = (
+    "status (0 empty, 1 in play, 2 destroyed, 3 retreated)", "class index + 1", "row", "col", "facing",
+    "curve row", "power", "speed", "turn radius", "hexes before the next turn", "side-slip marker",
+    "AP now (0 none, 1 chart, 2 battery)", "AP spent this impulse", "must move this impulse", "moved this impulse",
+    "fired this turn",
+    "shield front", "shield right", "shield left", "shield rear",
+    "reinforcement front (impulse letter + 1)", "reinforcement right", "reinforcement left", "reinforcement rear",
+    "hull boxes left", "power modifier of the next hull box", "next hull box is critical",
+    *[f"group {g} {f}" for g in range(3) for f in ("red charged", "red boxes", "yellow charged", "yellow boxes",
+                                                      "destroyed")],
+    "has a battery", "battery charged", "afterburners left", "initiative marker (1 change, 2 defend)",
+    "critical: shields down", "critical: helm down", "critical: turn radius +", "critical: power -1",
+    "critical: FTL offline", "critical: power loss", "ship points / 4",
+)
+GLOBAL_FEATURES = ("round", "impulse (0-5 = A-F, 6 power phase)", "I hold the initiative", "it is my turn",
+                   "stage", "active ship slot", "active weapon group", "weapons of the group left to fire",
+                   "my seat", "ship points I destroyed / 8", "ship points the enemy destroyed / 8", "rounds",
+                   "my change-initiative markers", "enemy change-initiative markers", "defend-initiative markers",
+                   "the decision is mine")
+STAGE_NAMES = {R.ST_AP: "spend AP", R.ST_MOVE: "movement", R.ST_FIRE_SHIP: "fire: choose ship",
+               R.ST_FIRE_GROUP: "fire: choose group", R.ST_FIRE_TARGET: "fire: choose target",
+               R.ST_POWER: "power phase: choose speed", R.ST_INIT: "initiative", R.ST_COLLIDE: "collision order",
+               R.ST_EXPLODE: "explosion order", R.ST_OVER: "game over"}
+USE_NAMES = ("side-slip marker", "power through a turn", "charge yellow box of group 0",
+             "charge yellow box of group 1", "charge yellow box of group 2", "charge battery",
+             "reinforce front shield", "reinforce right shield", "reinforce left shield", "reinforce rear shield",
+             "change initiative", "defend initiative")
+MOVE_NAMES = ("straight", "turn left", "turn right", "side slip left", "side slip right")
+
+assert len(SHIP_FEATURES) == R.N_SF and len(GLOBAL_FEATURES) == R.N_GLOBAL and len(PLANE_NAMES) == R.N_PLANES
+assert len(REASONS) == R.R_INIT_MARKED + 1
+
+
+def parse_options(options: dict) -> dict:
+    unknown = set(options) - set(DEFAULT_OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown Talon option(s) {sorted(unknown)}; known: {sorted(DEFAULT_OPTIONS)}")
+    out = dict(DEFAULT_OPTIONS)
+    out.update(json.loads(json.dumps(options)))
+    for key, allowed in _CHOICES.items():
+        if out[key] not in allowed:
+            raise ValueError(f"option {key}={out[key]!r} is not one of {allowed}")
+    for key, lo, hi in (("rounds", 1, 100), ("budget", 1, 10000), ("map_rows", 8, 40), ("map_cols", 8, 40),
+                        ("max_ships", 1, 16)):
+        if not isinstance(out[key], int) or not lo <= out[key] <= hi:
+            raise ValueError(f"option {key} must be an integer {lo}..{hi}, got {out[key]!r}")
+    if not isinstance(out["max_decisions"], int) or out["max_decisions"] < 0:
+        raise ValueError(f"option max_decisions must be a non-negative integer, got {out['max_decisions']!r}")
+    if out["ships_file"] is not None and not Path(out["ships_file"]).is_file():
+        raise ValueError(f"option ships_file: no such file {out['ships_file']!r}")
+    return out
+
+
+# -- data files -------------------------------------------------------------------
+def load_ships(path=None) -> list[dict]:
+    data = json.loads(Path(path or DATA / "ships.json").read_text())
+    classes = data["classes"]
+    for c in classes:
+        for key in ("key", "points", "explosion", "curves", "start_curve", "shields", "hull", "groups"):
+            if key not in c:
+                raise ValueError(f"ship class {c.get('key', '?')!r} lacks field {key!r}")
+        if len(c["groups"]) > 3 or len(c["curves"]) > 6 or len(c["hull"]) > 12:
+            raise ValueError(f"ship class {c['key']!r}: at most 3 weapon groups, 6 curves and 12 hull boxes")
+    return classes
+
+
+def load_tables() -> dict:
+    return json.loads((DATA / "tables.json").read_text())
+
+
+def arc_table(grid: HexGrid, boundary: str) -> np.ndarray:
+    """arc_of[from, to, facing]: the arc of a ship at ``from`` facing ``facing`` that contains ``to``.
+
+    Arcs by the angle from the bow (Talon 5.3, RULES.md 'Arcs'): front within 30
+    degrees, rear within 30 degrees of the stern, left and right the 120-degree
+    sides.  Hexes exactly on a boundary line go to the front/rear arcs or to the
+    sides (option arc_boundary)."""
+    n = grid.n_cells
+    xy = np.array([grid.center(c) for c in range(n)])
+    dx = xy[None, :, 0] - xy[:, None, 0]
+    dy = -(xy[None, :, 1] - xy[:, None, 1])          # y up
+    ang = np.degrees(np.arctan2(dy, dx))
+    out = np.zeros((n, n, 6), dtype=np.int8)
+    eps = 1e-6
+    for f in range(6):
+        rel = (ang - 60 * f + 180) % 360 - 180           # (-180, 180]
+        a = np.abs(rel)
+        side = np.where(rel > 0, R.ARC_LEFT, R.ARC_RIGHT)
+        if boundary == "front_rear":
+            arc = np.where(a <= 30 + eps, R.ARC_FRONT, np.where(a >= 150 - eps, R.ARC_REAR, side))
+        else:
+            arc = np.where(a < 30 - eps, R.ARC_FRONT, np.where(a > 150 + eps, R.ARC_REAR, side))
+        out[:, :, f] = arc
+    idx = np.arange(n)
+    out[idx, idx, :] = -1
+    return out
+
+
+def weapon_tables(tables: dict, torpedo_range1: str):
+    """wdmg[w, range, die]: damage of one weapon (0 = miss); wmin/wmax: ranges it may fire at (Talon 8.3)."""
+    nw = len(WEAPON_KEYS)
+    wdmg = np.zeros((nw, 5, 7), dtype=np.int32)
+    wmin = np.ones(nw, dtype=np.int32)
+    wmax = np.zeros(nw, dtype=np.int32)
+    for i, key in enumerate(WEAPON_KEYS):
+        w = tables["weapons"][key]
+        wmax[i] = w["max_range"]
+        if w["kind"] == "to_hit":
+            ranges = sorted(int(r) for r in w["hit_from"])
+            wmin[i] = ranges[0]
+            for r in ranges:
+                for die in range(w["hit_from"][str(r)], 7):
+                    wdmg[i, r, die] = w["damage"]
+        elif w["kind"] == "table":
+            for r, row in w["damage_by_die"].items():
+                wdmg[i, int(r), 1:] = row
+    if torpedo_range1 == "as_range_2":
+        t = WEAPON_KEYS.index("torpedo")
+        wdmg[t, 1] = wdmg[t, 2]
+        wmin[t] = 1
+    wplay = np.array([k in BASIC_WEAPONS for k in WEAPON_KEYS], dtype=np.int32)
+    return wdmg, wmin, wmax, wplay
+
+
+def class_index(cfg, key: str) -> int:
+    try:
+        return cfg.class_keys.index(key)
+    except ValueError:
+        raise ValueError(f"unknown ship class {key!r}; known: {', '.join(cfg.class_keys)}") from None
+
+
+def build_config(opts: dict):
+    rows, cols, S = opts["map_rows"], opts["map_cols"], opts["max_ships"]
+    grid = HexGrid(rows, cols)
+    classes = load_ships(opts["ships_file"])
+    tables = load_tables()
+    nc = len(classes)
+    cls = np.zeros((nc, R.N_CL), dtype=np.int32)
+    curve = np.zeros((nc, 6, 3), dtype=np.int32)
+    hull = np.zeros((nc, 12, 2), dtype=np.int32)
+    grp = np.zeros((nc, 3, R.N_GR), dtype=np.int32)
+    inert = opts["advanced_classes"] == "inert"
+    for i, c in enumerate(classes):
+        cls[i, R.CL_POINTS] = c["points"]
+        cls[i, R.CL_EXPLOSION] = c["explosion"]
+        cls[i, R.CL_N_CURVES] = len(c["curves"])
+        cls[i, R.CL_START] = c["start_curve"]
+        cls[i, R.CL_N_HULL] = len(c["hull"])
+        cls[i, R.CL_N_GROUPS] = len(c["groups"])
+        cls[i, R.CL_BATTERY] = c.get("battery", 0)
+        cls[i, R.CL_AFTERBURNERS] = c.get("afterburners", 0)
+        for a, name in enumerate(ARC_NAMES):
+            cls[i, R.CL_SHIELD + a] = c["shields"][name]
+        cls[i, R.CL_PLAYABLE] = 1 if (not c.get("advanced") or inert) else 0
+        cls[i, R.CL_RACE] = 0 if c.get("race") == "terran" else 1
+        cls[i, R.CL_N_NAMES] = len(c.get("counters", []))
+        for j, (pw, sp, tr) in enumerate(c["curves"]):
+            curve[i, j] = (pw, sp, 0 if tr is None else tr)
+        for j, box in enumerate(c["hull"]):
+            hull[i, j] = (box["power"], 1 if box["critical"] else 0)
+        for j, gr in enumerate(c["groups"]):
+            grp[i, j, R.GR_WEAPON] = WEAPON_KEYS.index(gr["weapon"])
+            grp[i, j, R.GR_COUNT] = gr["count"]
+            grp[i, j, R.GR_ARCS] = sum(1 << ARC_NAMES.index(a) for a in gr["arcs"])
+            grp[i, j, R.GR_RED] = gr["red"]
+            grp[i, j, R.GR_YELLOW] = gr["yellow"]
+    chart = np.zeros((6, 7), dtype=np.int32)
+    for i, letter in enumerate(IMPULSE_LETTERS):
+        for v in tables["impulse_chart"][letter]:
+            chart[i, v] = 1
+    crit = np.zeros(13, dtype=np.int32)
+    for roll in range(2, 13):
+        crit[roll] = CRITICAL_KEYS[tables["critical_table"][str(roll)]]
+    wdmg, wmin, wmax, wplay = weapon_tables(tables, opts["torpedo_range1"])
+    repairable = (1 << R.CR_SHIELDS) | (1 << R.CR_HELM) | (1 << R.CR_PLOSS)
+    if opts["repairable"] == "all_markers":
+        repairable |= (1 << R.CR_TURN) | (1 << R.CR_POWER) | (1 << R.CR_HULL_FTL)
+    keys = [c["key"] for c in classes]
+
+    # built-in scenarios
+    tmpl = np.full((2, S, R.N_TP), -1, dtype=np.int32)
+    if opts["scenario"] == "example":
+        # Talon Tuesday #2 example of play: Patton, Napoleon, Guderian against Service,
+        # Sacrifice, Justice.  The article gives no positions: lines facing each other.
+        ex = json.loads((DATA / "scenarios.json").read_text())["example_of_play"]
+        for p, side in enumerate(ex["players"]):
+            for k, ship in enumerate(side["ships"]):
+                ci = keys.index(ship["class"])
+                tmpl[p, k] = (ci, classes[ci]["counters"].index(ship["name"]),
+                              grid.cell(*ship["hex"]), DIRECTION_NAMES.index(ship["facing"]))
+    fleet_cls = np.full((2, nc), -1, dtype=np.int32)
+    for p, race in enumerate(("terran", "talon")):
+        ok = [i for i, c in enumerate(classes) if c.get("race") == race and not c.get("advanced")]
+        fleet_cls[p, :len(ok)] = ok
+    # fleet formation: a line down the map's west (player 0) and east (player 1) edge
+    order = sorted(range(rows), key=lambda r: (abs(r - rows // 2), r))[::1]
+    lines = [r for r in order if r % 2 == 0][:S] or order[:S]
+    lines = (lines + [r for r in order if r not in lines])[:S]
+    fleet_cells = np.array([[grid.cell(r, 2) for r in lines], [grid.cell(r, cols - 3) for r in lines]],
+                           dtype=np.int32)
+    fleet_facing = np.array([0, 3], dtype=np.int32)
+
+    n_ap = S * R.N_USES
+    layout = {}
+    off = 0
+    for name, size in (("AP", n_ap), ("UNREINF", S * 4), ("MOVE", S * R.N_MOVES), ("FIRE_SHIP", S),
+                       ("GROUP", 3), ("TARGET", S), ("SPEED", 3), ("INIT", 2), ("COLLIDE", 2),
+                       ("EXPLODE", S), ("DONE", 1)):
+        layout[name] = off
+        off += size
+    k = np.zeros(R.N_K, dtype=np.int32)
+    k[R.K_ROWS], k[R.K_COLS], k[R.K_SHIPS], k[R.K_N_ACTIONS] = rows, cols, S, off
+    for name, v in layout.items():
+        k[getattr(R, "K_A_" + name)] = v
+    k[R.K_EDITION] = opts["edition"]
+    k[R.K_ROUNDS] = opts["rounds"]
+    k[R.K_REPAIRABLE] = repairable
+    k[R.K_REWARD_POINTS] = opts["reward"] == "points"
+    k[R.K_MAX_DECISIONS] = opts["max_decisions"]
+    k[R.K_SCENARIO] = opts["scenario"] == "fleet"
+    k[R.K_BUDGET] = opts["budget"]
+    k[R.K_N_CLASSES] = nc
+    k[R.K_OBS_PLANES] = R.N_PLANES
+    k[R.K_OBS_SHIP] = R.N_SF
+    k[R.K_OBS_GLOBAL] = R.N_GLOBAL
+    k[R.K_FIRST_INIT] = -1 if opts["initiative"] == "roll" else opts["initiative"]
+    return Tables(k=k, dist=grid.distance.astype(np.int32), arc_of=arc_table(grid, opts["arc_boundary"]),
+                  cls=cls, curve=curve, hull=hull, grp=grp, wdmg=wdmg, wmin=wmin, wmax=wmax, wplay=wplay,
+                  chart=chart, crit=crit, tmpl=tmpl, fleet_cls=fleet_cls, fleet_cells=fleet_cells,
+                  fleet_facing=fleet_facing, grid=grid, classes=classes, class_keys=keys, options=opts)
+
+
+class Tables(types.SimpleNamespace):
+    """The config as plain numpy arrays for Python code; ``.struct`` is what kernels get."""
+
+    @property
+    def struct(self):
+        if "_struct" not in self.__dict__:
+            self.__dict__["_struct"] = TalonConfig(*(getattr(self, f) for f in CONFIG_FIELDS))
+        return self.__dict__["_struct"]
+
+
+@structref.register
+class TalonConfigType(WargymStruct):
+    pass
+
+
+class TalonConfig(structref.StructRefProxy):
+    """Static tables shared by every game of a batch."""
+
+
+CONFIG_FIELDS = ("k", "dist", "arc_of", "cls", "curve", "hull", "grp", "wdmg", "wmin", "wmax", "wplay", "chart",
+                 "crit", "tmpl", "fleet_cls", "fleet_cells", "fleet_facing")
+structref.define_proxy(TalonConfig, TalonConfigType, list(CONFIG_FIELDS))
+
+
+@structref.register
+class TalonStateType(WargymStruct):
+    pass
+
+
+class TalonState(structref.StructRefProxy):
+    """Kernel-side view of a BatchState's arrays."""
+
+
+STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "sh")
+structref.define_proxy(TalonState, TalonStateType, list(STATE_FIELDS))
+
+
+def state_spec(cfg) -> StateSpec:
+    S = int(cfg.k[R.K_SHIPS])
+    fields = (
+        ("rng", (), "uint64"), ("policy_rng", (), "uint64"),
+        ("dice_script", (DICE_SCRIPT_LEN,), "int8"), ("dice", (2,), "int16"),
+        ("g", (R.N_G,), "int32"),               # per-game scalars, columns G_* in rules.py
+        ("sh", (2, S, R.N_SH), "int32"),        # per ship, columns SH_*
+    )
+    return StateSpec(NAME, fields, TalonState)
+
+
+def num_actions(cfg) -> int:
+    return int(cfg.k[R.K_N_ACTIONS])
+
+
+def obs_size(cfg) -> int:
+    return R.N_PLANES * int(cfg.k[R.K_ROWS] * cfg.k[R.K_COLS]) + 2 * int(cfg.k[R.K_SHIPS]) * R.N_SF + R.N_GLOBAL
+
+
+def obs_shape(cfg) -> tuple[int, ...]:
+    return (obs_size(cfg),)
+
+
+def kernel_obs_shape(cfg) -> tuple[int, ...]:
+    return (obs_size(cfg),)
+
+
+def board_shape(cfg) -> tuple[int, int, int]:
+    """Shape of the hex planes at the start of the flat observation (for CNN feature extractors)."""
+    return (R.N_PLANES, int(cfg.k[R.K_ROWS]), int(cfg.k[R.K_COLS]))
+
+
+def split_obs(cfg, obs: np.ndarray) -> dict:
+    """The flat observation as named parts: hex planes, ship table (own side first), globals."""
+    C, rows, cols = board_shape(cfg)
+    S = int(cfg.k[R.K_SHIPS])
+    n = C * rows * cols
+    return {"planes": obs[:n].reshape(C, rows, cols),
+            "ships": obs[n:n + 2 * S * R.N_SF].reshape(2, S, R.N_SF),
+            "globals": obs[n + 2 * S * R.N_SF:]}
+
+
+def current(state) -> np.ndarray:
+    return state.g[:, R.G_CURRENT]
+
+
+def done(state) -> np.ndarray:
+    return state.g[:, R.G_DONE].astype(bool)
+
+
+# -- actions in words ---------------------------------------------------------------
+def action_name(cfg, a: int) -> str:
+    k = cfg.k
+    S = int(k[R.K_SHIPS])
+    if not 0 <= a < int(k[R.K_N_ACTIONS]):
+        return f"no such action {a}"
+
+    def off(name):
+        return int(k[getattr(R, "K_A_" + name)])
+    if a < off("UNREINF"):
+        i = a - off("AP")
+        return f"ship {i // R.N_USES}: spend AP on {USE_NAMES[i % R.N_USES]}"
+    if a < off("MOVE"):
+        i = a - off("UNREINF")
+        return f"ship {i // 4}: remove the {ARC_NAMES[i % 4]} shield reinforcement"
+    if a < off("FIRE_SHIP"):
+        i = a - off("MOVE")
+        return f"ship {i // R.N_MOVES}: move {MOVE_NAMES[i % R.N_MOVES]}"
+    if a < off("GROUP"):
+        return f"fire with ship {a - off('FIRE_SHIP')}"
+    if a < off("TARGET"):
+        return f"fire weapon group {a - off('GROUP')}"
+    if a < off("SPEED"):
+        return f"fire at enemy ship {a - off('TARGET')}"
+    if a < off("INIT"):
+        return ("speed: one slower", "speed: keep", "speed: one faster")[a - off("SPEED")]
+    if a < off("COLLIDE"):
+        return ("initiative: take or keep it", "initiative: give it to the opponent")[a - off("INIT")]
+    if a < off("EXPLODE"):
+        return ("collision: the moving ship takes damage first", "collision: the other ship takes damage first")[
+            a - off("COLLIDE")]
+    if a < off("DONE"):
+        return f"ship {a - off('EXPLODE')} explodes next"
+    assert S >= 0
+    return "done / pass"
+
+
+def action_index(cfg, family: str, *args) -> int:
+    """The action number of e.g. ``("AP", ship, use)``, ``("MOVE", ship, move)``, ``("TARGET", enemy)``."""
+    k = cfg.k
+    base = int(k[getattr(R, "K_A_" + family)])
+    if family == "AP":
+        return base + args[0] * R.N_USES + args[1]
+    if family == "UNREINF":
+        return base + args[0] * 4 + args[1]
+    if family == "MOVE":
+        return base + args[0] * R.N_MOVES + args[1]
+    return base + (args[0] if args else 0)
+
+
+# -- scenarios ------------------------------------------------------------------------
+def _facing(v, where):
+    if isinstance(v, int) and 0 <= v < 6:
+        return v
+    if isinstance(v, str) and v in DIRECTION_NAMES:
+        return DIRECTION_NAMES.index(v)
+    raise ValueError(f"{where}: facing must be one of {DIRECTION_NAMES} or 0..5, got {v!r}")
+
+
+SHIP_KEYS = {"class", "name", "hex", "facing", "speed", "hull_hits", "shields", "charge", "battery",
+             "afterburners", "turn_left", "slip", "reinforcements", "criticals"}
+CRITICAL_MARKERS = {"shields_down": R.SH_C_SHIELDS, "helm_down": R.SH_C_HELM, "ftl_offline": R.SH_C_FTL,
+                    "power_loss": R.SH_C_PLOSS}
+
+
+def apply_scenario(cfg, state, b: int, sc: dict) -> None:
+    """Write scenario ``sc`` into game ``b`` of ``state`` (a BatchState); see RULES.md 'Scenarios'.
+
+    Raises ValueError naming the problem; the caller applies it to a copy first."""
+    if not isinstance(sc, dict):
+        raise ValueError("a Talon scenario is a dict (see RULES.md 'Scenarios')")
+    unknown = set(sc) - {"players", "rounds", "initiative", "round", "impulse", "name"}
+    if unknown:
+        raise ValueError(f"unknown scenario field(s) {sorted(unknown)}")
+    players = sc.get("players")
+    if not isinstance(players, list) or len(players) != 2:
+        raise ValueError("scenario 'players' must be a list of two players, each {'ships': [...]}")
+    S = int(cfg.k[R.K_SHIPS])
+    grid = cfg.grid
+    g = state.g[b]
+    sh = state.sh[b]
+    g[:] = 0
+    sh[:] = 0
+    sh[:, :, R.SH_CLASS] = -1
+    state.dice[b] = 0
+    s1 = cfg.struct
+    view = state.view
+    for p, side in enumerate(players):
+        ships = side.get("ships") if isinstance(side, dict) else None
+        if not isinstance(ships, list) or not ships:
+            raise ValueError(f"player {p}: 'ships' must be a non-empty list")
+        if len(ships) > S:
+            raise ValueError(f"player {p}: {len(ships)} ships, but max_ships is {S}")
+        cells = set()
+        for k, ship in enumerate(ships):
+            where = f"player {p} ship {k}"
+            if not isinstance(ship, dict):
+                raise ValueError(f"{where}: a ship is a dict")
+            bad = set(ship) - SHIP_KEYS
+            if bad:
+                raise ValueError(f"{where}: unknown field(s) {sorted(bad)}")
+            ci = class_index(cfg, ship.get("class"))
+            c = cfg.classes[ci]
+            if not cfg.cls[ci, R.CL_PLAYABLE]:
+                raise ValueError(f"{where}: class {c['key']} needs advanced rule(s) {c['advanced']} that talon_v0 "
+                                 "does not implement (option advanced_classes='inert' fields it anyway)")
+            counters = c.get("counters", [])
+            name = ship.get("name", counters[k % len(counters)] if counters else "")
+            if counters and name not in counters:
+                raise ValueError(f"{where}: {name!r} is not a {c['name']} counter ({', '.join(counters)})")
+            try:
+                cell = grid.cell(*ship["hex"])
+            except (KeyError, TypeError):
+                raise ValueError(f"{where}: 'hex' must be [row, col]") from None
+            if cell in cells:
+                raise ValueError(f"{where}: ships of one side may not start stacked in one hex (Talon 7.4)")
+            cells.add(cell)
+            facing = _facing(ship.get("facing"), where)
+            R.place_ship(view, s1, b, p, k, ci, counters.index(name) if counters else 0, cell, facing)
+            _ship_extras(cfg, sh[p, k], ci, c, ship, where)
+            view_power = R.power_at_curve(state.sh, s1, b, p, k, sh[p, k, R.SH_CURVE])
+            sh[p, k, R.SH_POWER] = view_power
+    rounds = sc.get("rounds", int(cfg.k[R.K_ROUNDS]))
+    if not isinstance(rounds, int) or not 1 <= rounds <= 100:
+        raise ValueError(f"scenario 'rounds' must be 1..100, got {rounds!r}")
+    rnd = sc.get("round", 1)
+    if not isinstance(rnd, int) or not 1 <= rnd <= rounds:
+        raise ValueError(f"scenario 'round' must be 1..rounds, got {rnd!r}")
+    imp = sc.get("impulse", "A")
+    if imp not in IMPULSE_LETTERS:
+        raise ValueError(f"scenario 'impulse' must be one of A-F, got {imp!r}")
+    init = sc.get("initiative", 0)
+    if init not in (0, 1):
+        raise ValueError(f"scenario 'initiative' must be 0 or 1, got {init!r}")
+    g[R.G_ROUND] = rnd
+    g[R.G_ROUNDS] = rounds
+    g[R.G_IMPULSE] = IMPULSE_LETTERS.index(imp)
+    g[R.G_INIT] = init
+    R.start_game(view, s1, b)
+
+
+def _ship_extras(cfg, row, ci, c, ship, where):
+    """Optional per-ship state of a scenario (damage, charge, markers)."""
+    if "speed" in ship:
+        speeds = [cv[1] for cv in c["curves"]]
+        if ship["speed"] not in speeds:
+            raise ValueError(f"{where}: {c['name']} has no speed {ship['speed']!r} (curve speeds {speeds})")
+        row[R.SH_CURVE] = speeds.index(ship["speed"])
+    if "hull_hits" in ship:
+        h = ship["hull_hits"]
+        if not isinstance(h, int) or not 0 <= h < len(c["hull"]):
+            raise ValueError(f"{where}: hull_hits must be 0..{len(c['hull']) - 1}")
+        row[R.SH_HULL_HITS] = h
+    if "shields" in ship:
+        v = ship["shields"]
+        if not isinstance(v, list) or len(v) != 4 or any(
+                not isinstance(x, int) or not 0 <= x <= c["shields"][a] for x, a in zip(v, ARC_NAMES)):
+            raise ValueError(f"{where}: shields must be [front, right, left, rear] within the class's boxes")
+        row[R.SH_SHIELD:R.SH_SHIELD + 4] = v
+    if "charge" in ship:
+        v = ship["charge"]
+        if not isinstance(v, list) or len(v) != len(c["groups"]):
+            raise ValueError(f"{where}: charge must list [red, yellow] for each of the {len(c['groups'])} groups")
+        for gi, (pair, gr) in enumerate(zip(v, c["groups"])):
+            if (not isinstance(pair, list) or len(pair) != 2 or not 0 <= pair[0] <= gr["red"]
+                    or not 0 <= pair[1] <= gr["yellow"]):
+                raise ValueError(f"{where}: charge of group {gi} must be [red 0..{gr['red']}, yellow 0..{gr['yellow']}]")
+            row[R.SH_RED + gi], row[R.SH_YEL + gi] = pair
+    if "battery" in ship:
+        if ship["battery"] and not c.get("battery"):
+            raise ValueError(f"{where}: {c['name']} has no battery")
+        row[R.SH_BATTERY] = 1 if ship["battery"] else 0
+    if "afterburners" in ship:
+        v = ship["afterburners"]
+        if not isinstance(v, int) or not 0 <= v <= c.get("afterburners", 0):
+            raise ValueError(f"{where}: afterburners must be 0..{c.get('afterburners', 0)}")
+        row[R.SH_AB_LEFT] = v
+    if "turn_left" in ship:
+        v = ship["turn_left"]
+        if not isinstance(v, int) or not 0 <= v <= 6:
+            raise ValueError(f"{where}: turn_left must be 0..6")
+        row[R.SH_TURN_LEFT] = v
+    if "slip" in ship:
+        row[R.SH_SLIP] = 1 if ship["slip"] else 0
+    if "reinforcements" in ship:
+        v = ship["reinforcements"]
+        if not isinstance(v, dict) or any(a not in ARC_NAMES or x not in IMPULSE_LETTERS for a, x in v.items()):
+            raise ValueError(f"{where}: reinforcements must map arcs to impulse letters, e.g. {{'front': 'A'}}")
+        for a, x in v.items():
+            row[R.SH_REINF + ARC_NAMES.index(a)] = IMPULSE_LETTERS.index(x) + 1
+    if "criticals" in ship:
+        v = ship["criticals"]
+        known = set(CRITICAL_MARKERS) | {"turn_plus_1", "turn_plus_2", "power_minus_1"}
+        if not isinstance(v, list) or any(x not in known for x in v):
+            raise ValueError(f"{where}: criticals must be a list of {sorted(known)}")
+        for x in v:
+            if x in CRITICAL_MARKERS:
+                row[CRITICAL_MARKERS[x]] = 1
+            elif x == "power_minus_1":
+                row[R.SH_C_POWER], row[R.SH_C_POWER_AT] = 1, 1
+            else:
+                row[R.SH_C_TURN], row[R.SH_C_TURN_AT] = (1 if x == "turn_plus_1" else 2), 1
+
+
+def validate_state(cfg, state) -> None:
+    """Reject a loaded state whose values no rule can produce (corrupt save file)."""
+    g, sh = state.g, state.sh
+    n_cells = int(cfg.k[R.K_ROWS] * cfg.k[R.K_COLS])
+    nc = len(cfg.classes)
+    problems = []
+    if ((g[:, R.G_CURRENT] < 0) | (g[:, R.G_CURRENT] > 1)).any():
+        problems.append("player to move")
+    if ((g[:, R.G_STAGE] < R.ST_AP) | (g[:, R.G_STAGE] > R.ST_OVER)).any():
+        problems.append("stage")
+    if ((g[:, R.G_IMPULSE] < 0) | (g[:, R.G_IMPULSE] > 6)).any():
+        problems.append("impulse")
+    if ((g[:, R.G_INIT] < 0) | (g[:, R.G_INIT] > 1)).any():
+        problems.append("initiative")
+    cls = sh[..., R.SH_CLASS]
+    status = sh[..., R.SH_STATUS]
+    if ((cls < -1) | (cls >= nc)).any() or ((status < 0) | (status > 3)).any() or ((status > 0) & (cls < 0)).any():
+        problems.append("ship class/status")
+    on = status == R.SS_ACTIVE
+    if (on & ((sh[..., R.SH_CELL] < 0) | (sh[..., R.SH_CELL] >= n_cells))).any():
+        problems.append("ship hex")
+    if (on & ((sh[..., R.SH_FACING] < 0) | (sh[..., R.SH_FACING] > 5))).any():
+        problems.append("ship facing")
+    ci = np.where(cls >= 0, cls, 0)
+    if (on & ((sh[..., R.SH_CURVE] < 0) | (sh[..., R.SH_CURVE] >= cfg.cls[ci, R.CL_N_CURVES]))).any():
+        problems.append("power curve")
+    if (on & ((sh[..., R.SH_HULL_HITS] < 0) | (sh[..., R.SH_HULL_HITS] >= cfg.cls[ci, R.CL_N_HULL]))).any():
+        problems.append("hull boxes")
+    for a in range(4):
+        if (on & ((sh[..., R.SH_SHIELD + a] < 0) | (sh[..., R.SH_SHIELD + a] > cfg.cls[ci, R.CL_SHIELD + a]))).any():
+            problems.append("shield boxes")
+            break
+    for gi in range(3):
+        if (on & ((sh[..., R.SH_RED + gi] < 0) | (sh[..., R.SH_RED + gi] > cfg.grp[ci, gi, R.GR_RED])
+                  | (sh[..., R.SH_YEL + gi] < 0) | (sh[..., R.SH_YEL + gi] > cfg.grp[ci, gi, R.GR_YELLOW]))).any():
+            problems.append("charge bars")
+            break
+    if problems:
+        raise ValueError(f"save file holds impossible values ({', '.join(problems)}); refusing to load it")
+
+
+# -- results and rendering ------------------------------------------------------------
+def ship_name(cfg, c: int, name: int) -> str:
+    counters = cfg.classes[c].get("counters", [])
+    return counters[name] if 0 <= name < len(counters) else cfg.classes[c]["name"]
+
+
+def final_info(core, b: int) -> dict:
+    g = core.state.g[b]
+    return {"ship_points_destroyed": [int(g[R.G_SP0]), int(g[R.G_SP1])],
+            "winner": int(g[R.G_WINNER]), "round": int(g[R.G_ROUND])}
+
+
+def render(core, b: int, mode: str, viewer: int = 0):
+    from .render import render as _render
+    return _render(core, b, mode, viewer)
