@@ -166,10 +166,15 @@ class VecGame:
     def load_scenario(self, scenario: dict, index=None, seed: int | None = None) -> None:
         """Set up games from a scenario dict (see the game's rules document)."""
         idx = self._index(index)
+        saved = self.state.select(idx)
         self.reset(seed, idx)
         trial = self.state.select(idx)
-        for j in range(len(idx)):
-            self.game.apply_scenario(self.cfg, trial, j, scenario)  # raises before touching self.state
+        try:
+            for j in range(len(idx)):
+                self.game.apply_scenario(self.cfg, trial, j, scenario)
+        except Exception:
+            self.set_state(saved, idx)  # a bad scenario changes nothing
+            raise
         self.set_state(trial, idx)
 
     def script_dice(self, b: int, values) -> None:
