@@ -83,6 +83,10 @@ class VecGame:
         idx = self._index(index)
         self.game.kernels.reset_games(self.state.thread_views(self._threads), self._ks, game_seeds(seed, idx),
                                       idx.astype(np.int64), self._outs)
+        # Read the player to move from the state: the parallel reset kernel's
+        # write of it was seen to be lost (Numba parfors), and a game whose
+        # first decision is not player 0's then looked like player 0's.
+        self.current_player[idx] = self.game.current(self.state)[idx]
         self.rewards[idx] = 0
         self.terminated[idx] = False
         self.truncated[idx] = False

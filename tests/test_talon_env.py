@@ -1,0 +1,268 @@
+"""Env contract, determinism, state management and fuzz tests for talon_v0."""
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+from wargym.envs import talon_v0
+from wargym.envs.core.batch import BatchState
+from wargym.envs.core.sampling import new_streams, sample_legal
+from wargym.envs.core.vec import VecGame
+from wargym.envs.talon import game
+from wargym.envs.talon import rules as R
+
+
+def _random_trajectory(batch, seed, steps, game_index=0, options=None):
+    core = VecGame(game, batch, options, auto_reset=True)
+    core.reset(seed=seed)
+    streams = new_streams(batch, seed)
+    actions = np.zeros(batch, dtype=np.int64)
+    out = []
+    for _ in range(steps):
+        sample_legal(core.mask, streams, actions)
+        core.step(actions)
+        out.append((int(actions[game_index]), hash(core.obs[game_index].tobytes()),
+                    hash(core.mask[game_index].tobytes()), float(core.rewards[game_index, 0])))
+    return out
+
+
+# -- PettingZoo contract ------------------------------------------------------------------
+def test_pettingzoo_api_test():
+    api_test(talon_v0.env(), num_cycles=2000)
+
+
+def test_pettingzoo_seed_test():
+    seed_test(talon_v0.env, num_cycles=500)
+
+
+def test_pettingzoo_render_test():
+    render_test(lambda render_mode=None: talon_v0.env(render_mode=render_mode))
+
+
+def test_whole_games_end_with_a_result():
+    env = talon_v0.env(rounds=3)
+    for episode in range(2):
+        env.reset(seed=episode)
+        rng = np.random.default_rng(episode)
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            if term or trunc:
+                assert set(info) == {"ship_points_destroyed", "winner", "round"}
+                env.step(None)
+                continue
+            assert obs["action_mask"].any(), "mask must never be empty while the game is live"
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert env.agents == []
+
+
+def test_observation_layout_is_documented():
+    env = talon_v0.raw_env()
+    env.reset(seed=0)
+    obs = env.observe(env.agent_selection)["observation"]
+    parts = game.split_obs(env.core.cfg, obs)
+    assert parts["planes"].shape == (R.N_PLANES, 18, 16)
+    assert parts["ships"].shape == (2, 8, R.N_SF)
+    assert parts["globals"].shape == (R.N_GLOBAL,)
+    assert parts["globals"][R.O_SEAT] == env.agent_name_mapping[env.agent_selection]
+    # three own and three enemy ships in play in the default scenario
+    assert (parts["ships"][:, :, R.F_STATUS] == R.SS_ACTIVE).sum(axis=1).tolist() == [3, 3]
+    assert parts["planes"][:R.P_OWN_SLOT].sum() == 6
+
+
+def test_unknown_option_is_rejected():
+    with pytest.raises(ValueError, match="unknown Talon option"):
+        talon_v0.env(speed_of_light=3)
+    with pytest.raises(ValueError, match="edition"):
+        talon_v0.env(edition=3)
+
+
+# -- determinism -------------------------------------------------------------------------------
+def test_same_seed_same_trajectory_for_batch_1_and_32():
+    assert _random_trajectory(1, seed=42, steps=1200) == _random_trajectory(32, seed=42, steps=1200)
+
+
+def test_same_trajectory_with_one_and_two_threads():
+    n = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = _random_trajectory(32, seed=7, steps=600, game_index=5, options={"scenario": "fleet"})
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = _random_trajectory(32, seed=7, steps=600, game_index=5, options={"scenario": "fleet"})
+    finally:
+        numba.set_num_threads(n)
+    assert one == two
+
+
+# -- state: clone, save, load ---------------------------------------------------------------------
+def _play(core, streams, steps):
+    actions = np.zeros(core.num_envs, dtype=np.int64)
+    for _ in range(steps):
+        sample_legal(core.mask, streams, actions)
+        core.step(actions)
+
+
+def test_save_load_round_trip(tmp_path):
+    core = VecGame(game, 4, auto_reset=True)
+    core.reset(seed=3)
+    _play(core, new_streams(4, 3), 300)
+    path = tmp_path / "talon.npz"
+    core.save(path)
+    twin = VecGame(game, 4, auto_reset=True)
+    twin.load(path)
+    np.testing.assert_array_equal(core.obs, twin.obs)
+    np.testing.assert_array_equal(core.mask, twin.mask)
+    s = new_streams(4, 99)
+    _play(core, s.copy(), 300)
+    _play(twin, s.copy(), 300)
+    for k in core.state.arrays:
+        np.testing.assert_array_equal(core.state.arrays[k], twin.state.arrays[k])
+
+
+def test_clone_and_restore_replays_identically():
+    env = talon_v0.raw_env()
+    env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        env.step(int(rng.choice(env.legal_actions())))
+    snap = env.clone_state()
+    actions, first = [], []
+    for _ in range(150):
+        if env.core.terminated[0]:
+            break
+        a = int(rng.choice(env.legal_actions()))
+        actions.append(a)
+        env.step(a)
+        first.append(env.observe(env.agent_selection)["observation"].tobytes())
+    env.set_state(snap)
+    second = []
+    for a in actions:
+        env.step(a)
+        second.append(env.observe(env.agent_selection)["observation"].tobytes())
+    assert first == second
+
+
+def test_corrupt_or_foreign_save_file_is_rejected_and_changes_nothing(tmp_path):
+    core = VecGame(game, 2)
+    core.reset(seed=1)
+    good = tmp_path / "good.npz"
+    core.save(good)
+    before = core.clone_state()
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(good.read_bytes()[:200])
+    with pytest.raises(ValueError, match="not a readable wargym save file"):
+        core.load(bad)
+    other = VecGame(game, 2, {"edition": 1})
+    with pytest.raises(ValueError, match="options"):
+        other.load(good)
+    st, _ = BatchState.load(core.spec, good)
+    st.sh[0, 0, 0, R.SH_SHIELD] = 99
+    st.save(tmp_path / "evil.npz", meta={"options": core.options})
+    with pytest.raises(ValueError, match="impossible values"):
+        core.load(tmp_path / "evil.npz")
+    for k in before.arrays:
+        np.testing.assert_array_equal(before.arrays[k], core.state.arrays[k])
+
+
+# -- scenarios ------------------------------------------------------------------------------------
+def test_example_of_play_scenario():
+    # issue 3: Patton, Napoleon, Guderian against Service, Sacrifice, Justice
+    core = VecGame(game, 1)
+    core.reset(seed=0)
+    names = [[game.ship_name(core.cfg, int(core.state.sh[0, p, k, R.SH_CLASS]), int(core.state.sh[0, p, k, R.SH_NAME]))
+              for k in range(3)] for p in range(2)]
+    assert names == [["Patton", "Napoleon", "Guderian"], ["Service", "Sacrifice", "Justice"]]
+
+
+def test_fleet_scenario_respects_the_budget():
+    core = VecGame(game, 16, {"scenario": "fleet", "budget": 300})
+    core.reset(seed=4)
+    sh = core.state.sh
+    for b in range(16):
+        for p in range(2):
+            classes = [int(c) for c in sh[b, p, :, R.SH_CLASS] if c >= 0]
+            pts = sum(core.cfg.classes[c]["points"] for c in classes)
+            assert 0 < pts <= 300
+            race = "terran" if p == 0 else "talon"
+            assert all(core.cfg.classes[c]["race"] == race and not core.cfg.classes[c]["advanced"] for c in classes)
+            cheapest = min(core.cfg.classes[c]["points"] for c in core.cfg.fleet_cls[p] if c >= 0)
+            assert 300 - pts < cheapest or len(classes) == core.cfg.k[R.K_SHIPS]
+
+
+def test_scenario_through_the_aec_reset():
+    env = talon_v0.raw_env()
+    sc = {"players": [{"ships": [{"class": "terran_cl", "name": "Thor", "hex": [8, 4], "facing": "E"}]},
+                      {"ships": [{"class": "talon_ff", "name": "Surprise", "hex": [8, 10], "facing": "W"}]}],
+          "initiative": 1, "rounds": 2}
+    env.reset(seed=0, options={"scenario": sc})
+    assert env.core.state.g[0, R.G_ROUNDS] == 2
+    assert env.agent_selection in env.agents
+
+
+# -- fuzz -------------------------------------------------------------------------------------------
+def _check_invariants(core, b):
+    cfg = core.cfg
+    g, sh = core.state.g[b], core.state.sh[b]
+    n_cells = int(cfg.k[R.K_ROWS] * cfg.k[R.K_COLS])
+    sp = [0, 0]
+    for p in range(2):
+        cells = []
+        for k in range(sh.shape[1]):
+            c = sh[p, k, R.SH_CLASS]
+            st = sh[p, k, R.SH_STATUS]
+            if c < 0:
+                assert st == R.SS_EMPTY
+                continue
+            if st == R.SS_DESTROYED:
+                sp[1 - p] += cfg.classes[c]["points"]
+            if st != R.SS_ACTIVE:
+                continue
+            cells.append(sh[p, k, R.SH_CELL])
+            assert 0 <= sh[p, k, R.SH_CELL] < n_cells
+            for a in range(4):
+                assert 0 <= sh[p, k, R.SH_SHIELD + a] <= cfg.cls[c, R.CL_SHIELD + a]
+            assert 0 <= sh[p, k, R.SH_HULL_HITS] < cfg.cls[c, R.CL_N_HULL]
+            assert (sh[p, k, R.SH_REINF:R.SH_REINF + 4] > 0).sum() <= 2          # 6.2.2 (2nd ed.)
+            if sh[p, k, R.SH_C_SHIELDS]:
+                assert (sh[p, k, R.SH_REINF:R.SH_REINF + 4] == 0).all()
+            for gi in range(3):
+                assert 0 <= sh[p, k, R.SH_RED + gi] <= cfg.grp[c, gi, R.GR_RED]
+                assert 0 <= sh[p, k, R.SH_YEL + gi] <= cfg.grp[c, gi, R.GR_YELLOW]
+            assert 0 <= sh[p, k, R.SH_AB_LEFT] <= cfg.cls[c, R.CL_AFTERBURNERS]
+            assert 0 <= sh[p, k, R.SH_CURVE] < cfg.cls[c, R.CL_N_CURVES]
+            assert sh[p, k, R.SH_POWER] >= 0 or g[R.G_IMPULSE] == 6
+    assert [int(g[R.G_SP0]), int(g[R.G_SP1])] == sp
+    if not g[R.G_DONE]:
+        assert core.mask[b].any()
+        assert g[R.G_CURRENT] in (0, 1) and core.current_player[b] == g[R.G_CURRENT]
+
+
+@pytest.mark.parametrize("options", [{}, {"scenario": "fleet", "budget": 500}, {"edition": 1, "rounds": 4}])
+def test_random_play_fuzz_invariants(options):
+    core = VecGame(game, 20, options)      # B >= 16: the parallel kernels
+    core.reset(seed=11)
+    streams = new_streams(20, 11)
+    actions = np.zeros(20, dtype=np.int64)
+    finished = 0
+    for _ in range(4000):
+        live = ~core.terminated
+        if not live.any():
+            break
+        sample_legal(core.mask, streams, actions)
+        core.step(actions, active=live)
+        for b in range(20):
+            _check_invariants(core, b)
+        finished = int(core.terminated.sum())
+    assert finished > 0
+
+
+def test_truncation_option():
+    core = VecGame(game, 2, {"max_decisions": 30})
+    core.reset(seed=0)
+    streams = new_streams(2, 0)
+    actions = np.zeros(2, dtype=np.int64)
+    for _ in range(30):
+        sample_legal(core.mask, streams, actions)
+        core.step(actions)
+    assert core.truncated.all()
