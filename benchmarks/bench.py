@@ -60,11 +60,12 @@ def aec_random_play(make_env, seconds: float, seed: int = 0) -> float:
     return steps / (time.perf_counter() - t0)
 
 
-def batched_core(batch: int, seconds: float) -> float:
+def batched_core(batch: int, seconds: float, game=None) -> float:
     """Decisions per second of VecGame.step over B games, random legal actions chosen in compiled code."""
     from wargym.envs.core.sampling import new_streams, sample_legal
     from wargym.envs.core.vec import VecGame
-    from wargym.envs.planetoids import game
+    if game is None:
+        from wargym.envs.planetoids import game
     core = VecGame(game, batch, auto_reset=True)
     core.reset(seed=0)
     streams = new_streams(batch)
@@ -101,6 +102,7 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--skip-cold", action="store_true", help="skip the cold-compile measurement")
+    ap.add_argument("--planetoids-only", action="store_true", help="skip the Talon measurements")
     args = ap.parse_args(argv)
     secs = 2.0 if args.quick else 6.0
     import numba
@@ -132,6 +134,18 @@ def main(argv=None):
         rows.append((f"batched core B={batch}, obs+mask each step", batched_core(batch, secs), "decisions/s"))
         print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
     rows.append(("compiled random self-play, B=1024 whole games", compiled_self_play(1024), "decisions/s"))
+    if not args.planetoids_only:
+        from wargym.envs import talon_v0
+        from wargym.envs.talon import game as talon
+        tcore = VecGame(talon, 1)
+        rows.append(("talon_v0 state bytes per game", tcore.state.nbytes_per_game(), "B"))
+        rows.append(("talon_v0 observation + mask bytes per step", tcore.obs[0].nbytes + tcore.mask[0].nbytes, "B"))
+        rows.append(("talon_v0 AEC env, random masked play", aec_random_play(lambda: talon_v0.env(), secs), "steps/s"))
+        print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} steps/s", flush=True)
+        for batch in (1, 64, 1024, 4096):
+            rows.append((f"talon_v0 batched core B={batch}, obs+mask each step", batched_core(batch, secs, talon),
+                         "decisions/s"))
+            print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
     print("\n| measurement | value |\n|---|---|")
     for name, value, unit in rows:
         v = f"{value:,.2f} {unit}" if unit == "s" else f"{value:,.0f} {unit}"

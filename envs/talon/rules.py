@@ -592,59 +592,41 @@ def resolve_explosions(s, cfg, b):
 # The moving map (Talon 7.5)
 # ---------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def shift_fits(s, cfg, b, dq, dr, extra_q, extra_r):
+def best_shift(s, cfg, b, extra_q, extra_r):
+    """The translation that fits every ship and the hex about to be entered on
+    the map and centres them best; (0, 0, False) when none exists (Talon 7.5.1).
+
+    In doubled-width coordinates (x2 = 2q + r = 2 col + row parity) a hex is on
+    the odd-r map iff 0 <= x2 <= 2 cols - 1 and 0 <= r <= rows - 1, so only the
+    bounding box of the pieces matters; a translation (dq, dr) adds 2 dq + dr to x2."""
     rows = cfg.k[K_ROWS]
     cols = cfg.k[K_COLS]
     sh = s.sh
+    xmin = 2 * extra_q + extra_r
+    xmax = xmin
+    ymin = extra_r
+    ymax = extra_r
     for p in range(2):
         for k in range(sh.shape[2]):
             if active(sh, b, p, k):
                 q, r = to_axial(sh[b, p, k, SH_CELL], cols)
-                if from_axial(q + dq, r + dr, rows, cols) < 0:
-                    return False
-    return from_axial(extra_q + dq, extra_r + dr, rows, cols) >= 0
-
-
-@nb.njit(cache=True)
-def best_shift(s, cfg, b, extra_q, extra_r):
-    """The translation that fits every ship and the hex about to be entered on
-    the map and centres them best; (0, 0, False) when none exists (Talon 7.5.1)."""
-    rows = cfg.k[K_ROWS]
-    cols = cfg.k[K_COLS]
-    sh = s.sh
-    # bounding box of everything, in doubled-width coordinates (x2 = 2*col + row parity)
+                x2 = 2 * q + r
+                xmin = min(xmin, x2)
+                xmax = max(xmax, x2)
+                ymin = min(ymin, r)
+                ymax = max(ymax, r)
     best = 1 << 60
     bq = 0
     br = 0
     found = False
-    for dr in range(-rows, rows + 1):
+    for dr in range(-ymin, rows - ymax):
         for dq in range(-(cols + rows), cols + rows + 1):
-            if not shift_fits(s, cfg, b, dq, dr, extra_q, extra_r):
+            dx = 2 * dq + dr
+            if xmin + dx < 0 or xmax + dx > 2 * cols - 1:
                 continue
-            xmin = 1 << 30
-            xmax = -(1 << 30)
-            ymin = 1 << 30
-            ymax = -(1 << 30)
-            for p in range(3):
-                for k in range(sh.shape[2]):
-                    if p < 2:
-                        if not active(sh, b, p, k):
-                            continue
-                        q, r = to_axial(sh[b, p, k, SH_CELL], cols)
-                    else:
-                        if k > 0:
-                            break
-                        q, r = extra_q, extra_r
-                    q += dq
-                    r += dr
-                    x2 = 2 * q + r  # twice the x of the hex centre in half-hex units
-                    xmin = min(xmin, x2)
-                    xmax = max(xmax, x2)
-                    ymin = min(ymin, r)
-                    ymax = max(ymax, r)
             # distance of the box centre from the map centre (x in half hexes, y in rows)
-            cx = (xmin + xmax) - (2 * (cols - 1) + 1)
-            cy = (ymin + ymax) - (rows - 1)
+            cx = (xmin + xmax + 2 * dx) - (2 * (cols - 1) + 1)
+            cy = (ymin + ymax + 2 * dr) - (rows - 1)
             score = (cx * cx + 3 * cy * cy) * 1000 + abs(dq) + abs(dr)
             if score < best:
                 best = score
