@@ -21,7 +21,7 @@ from stable_baselines3.common.vec_env import VecEnv
 from ..envs.core.vec import VecGame
 from .opponents import Opponent
 
-GAMES = {"planetoids": "wargym.envs.planetoids.game"}
+GAMES = {"planetoids": "wargym.envs.planetoids.game", "talon": "wargym.envs.talon.game"}
 
 
 def load_game(game):

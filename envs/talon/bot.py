@@ -1,0 +1,486 @@
+"""Compiled opponents for Talon and the loop that lets them play.
+
+``policy_action`` picks an action for game ``b`` from its legal mask:
+
+* ``RANDOM``: uniform over legal actions, drawn from the game's own policy
+  stream (``s.policy_rng``), so opponents never disturb the game's dice.
+* ``SCRIPTED``: a greedy captain that knows what matters in Talon: spend each
+  AP on the weapon bar closest to full, else on the shield facing the nearest
+  enemy, else on powering through a turn; move each ship to the hex and facing
+  (one move ahead) that puts enemies in its weapons' arcs at their best range
+  while keeping strong shields towards the enemy; fire every charged group at
+  the enemy it damages most, weakened shields first.
+
+``play_turns`` is what the SB3 wrapper calls: it applies the learner's action
+in every game, then plays the opponent until it is the learner's decision
+again, all inside one parallel kernel.
+"""
+from __future__ import annotations
+
+import numba as nb
+
+from ..core.rng import draw_int
+from .rules import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, DQ, DR, G_CURRENT, G_DONE, G_GROUP, G_IMPULSE, G_SHIP, G_STAGE,
+                    GR_ARCS, GR_COUNT, GR_RED, GR_WEAPON, GR_YELLOW, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
+                    K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_SPEED, K_A_TARGET, K_COLS, K_ROWS, M_SLIP_LEFT,
+                    M_SLIP_RIGHT, M_TURN_LEFT, M_TURN_RIGHT, N_MOVES, N_USES, SH_AB_LEFT, SH_C_SHIELDS, SH_CELL,
+                    SH_CLASS, SH_FACING, SH_GROUP_DEAD, SH_HULL_HITS, SH_MOVED, SH_RED, SH_REINF, SH_SHIELD, SH_STATUS,
+                    SH_YEL, SS_ACTIVE, ST_AP, ST_COLLIDE, ST_EXPLODE, ST_FIRE_GROUP, ST_FIRE_SHIP, ST_FIRE_TARGET,
+                    ST_INIT, ST_MOVE, ST_POWER, U_BATTERY, U_CHARGE, U_REINF, U_TURN, ap_source, from_axial, group_full,
+                    must_move, step_game, to_axial)
+
+RANDOM, SCRIPTED = 0, 1
+POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
+
+OFF_MAP = -1000.0  # score of a move whose destination is off the map (the moving map is not modelled)
+
+
+@nb.njit(cache=True)
+def random_action(s, b, mask):
+    n = 0
+    for a in range(mask.shape[0]):
+        n += mask[a]
+    k = draw_int(s.policy_rng, b, max(n, 1))
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@nb.njit(cache=True)
+def _first_legal(mask, lo, hi):
+    for a in range(lo, hi):
+        if mask[a]:
+            return a
+    return -1
+
+
+# ---------------------------------------------------------------------------------
+# Evaluation helpers
+# ---------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _mean_damage(cfg, w, d):
+    """Expected damage of one weapon ``w`` at range ``d`` (cfg.wdmg averaged over a die)."""
+    if d < 1 or d < cfg.wmin[w] or d > cfg.wmax[w] or not cfg.wplay[w]:
+        return 0.0
+    tot = 0
+    for die in range(1, 7):
+        tot += cfg.wdmg[w, d, die]
+    return tot / 6.0
+
+
+@nb.njit(cache=True)
+def _group_damage(cfg, c, gi, fcell, ffacing, tcell):
+    """Expected damage of the whole group ``gi`` of class ``c`` at ``fcell``/``ffacing`` on a ship at ``tcell``."""
+    if fcell < 0 or tcell < 0 or fcell == tcell:
+        return 0.0
+    arc = cfg.arc_of[fcell, tcell, ffacing]
+    if arc < 0 or not (cfg.grp[c, gi, GR_ARCS] >> arc) & 1:
+        return 0.0
+    return cfg.grp[c, gi, GR_COUNT] * _mean_damage(cfg, cfg.grp[c, gi, GR_WEAPON], cfg.dist[fcell, tcell])
+
+
+@nb.njit(cache=True)
+def _group_alive(sh, b, p, k, gi):
+    return not (sh[b, p, k, SH_GROUP_DEAD] >> gi) & 1
+
+
+@nb.njit(cache=True)
+def _arc_protection(sh, b, p, k, arc):
+    """Damage points ship ``k`` absorbs on shield arc ``arc`` before its hull is hit."""
+    if arc < 0 or sh[b, p, k, SH_C_SHIELDS] > 0:
+        return 0
+    return sh[b, p, k, SH_SHIELD + arc] + (1 if sh[b, p, k, SH_REINF + arc] > 0 else 0)
+
+
+@nb.njit(cache=True)
+def _nearest_enemy(s, cfg, b, p, cell):
+    """Slot of the enemy ship nearest to ``cell`` (-1 if none)."""
+    sh = s.sh
+    e = 1 - p
+    best, best_d = -1, 1 << 30
+    for t in range(sh.shape[2]):
+        if sh[b, e, t, SH_STATUS] != SS_ACTIVE:
+            continue
+        d = cfg.dist[cell, sh[b, e, t, SH_CELL]]
+        if d < best_d:
+            best, best_d = t, d
+    return best
+
+
+@nb.njit(cache=True)
+def _ideal_range(cfg, c):
+    """Range (1-4) at which the class's weapons deal the most expected damage."""
+    best_r, best = 2, -1.0
+    for r in range(1, 5):
+        tot = 0.0
+        for gi in range(cfg.cls[c, CL_N_GROUPS]):
+            w = cfg.grp[c, gi, GR_WEAPON]
+            tot += cfg.grp[c, gi, GR_COUNT] * _mean_damage(cfg, w, r)
+        if tot > best + 1e-9:
+            best_r, best = r, tot
+    return best_r
+
+
+@nb.njit(cache=True)
+def _destination(cfg, cell, f, m):
+    """Hex and facing after move ``m`` (Talon 7.2.1 turn then advance, 7.3.1 side slip); hex -1 off the map."""
+    f2 = f
+    if m == M_TURN_LEFT:
+        f2 = (f + 1) % 6
+    elif m == M_TURN_RIGHT:
+        f2 = (f + 5) % 6
+    d = f2
+    if m == M_SLIP_LEFT:
+        d = (f + 1) % 6
+    elif m == M_SLIP_RIGHT:
+        d = (f + 5) % 6
+    cols = cfg.k[K_COLS]
+    q, r = to_axial(cell, cols)
+    return from_axial(q + DQ[d], r + DR[d], cfg.k[K_ROWS], cols), f2
+
+
+@nb.njit(cache=True)
+def _position_score(s, cfg, b, p, k, cell, f):
+    """How good it is for ship ``k`` to stand at ``cell`` facing ``f`` (others where they are)."""
+    if cell < 0:
+        return OFF_MAP
+    sh = s.sh
+    e = 1 - p
+    S = sh.shape[2]
+    c = sh[b, p, k, SH_CLASS]
+    score = 0.0
+    # offence: each group's best expected damage from here (charged groups count fully)
+    for gi in range(cfg.cls[c, CL_N_GROUPS]):
+        if not _group_alive(sh, b, p, k, gi):
+            continue
+        best = 0.0
+        for t in range(S):
+            if sh[b, e, t, SH_STATUS] == SS_ACTIVE:
+                v = _group_damage(cfg, c, gi, cell, f, sh[b, e, t, SH_CELL])
+                best = max(best, v)
+        score += best * (1.0 if group_full(sh, cfg, b, p, k, gi) else 0.4)
+    # defence: expected damage the enemies can put through the shields facing them
+    for t in range(S):
+        if sh[b, e, t, SH_STATUS] != SS_ACTIVE:
+            continue
+        tcell = sh[b, e, t, SH_CELL]
+        tc = sh[b, e, t, SH_CLASS]
+        threat = 0.0
+        for gi in range(cfg.cls[tc, CL_N_GROUPS]):
+            if _group_alive(sh, b, e, t, gi):
+                v = _group_damage(cfg, tc, gi, tcell, sh[b, e, t, SH_FACING], cell)
+                threat += v * (1.0 if group_full(sh, cfg, b, e, t, gi) else 0.3)
+        if threat > 0.0:
+            arc = cfg.arc_of[cell, tcell, f] if cell != tcell else -1
+            prot = _arc_protection(sh, b, p, k, arc)
+            score -= 0.3 * threat + 0.8 * max(0.0, threat - prot)
+    # approach: the nearest enemy at the ideal range, in the front arc
+    t = _nearest_enemy(s, cfg, b, p, cell)
+    if t >= 0:
+        tcell = sh[b, e, t, SH_CELL]
+        d = cfg.dist[cell, tcell]
+        score -= 0.5 * abs(d - _ideal_range(cfg, c))
+        if d == 0:
+            score -= 2.0
+        elif cfg.arc_of[cell, tcell, f] == ARC_FRONT:
+            score += 0.8
+    # collisions with own ships cost 3 damage to each (Talon 7.4)
+    for j in range(S):
+        if j != k and sh[b, p, j, SH_STATUS] == SS_ACTIVE and sh[b, p, j, SH_CELL] == cell:
+            score -= 4.0
+    return score
+
+
+@nb.njit(cache=True)
+def _best_move(s, cfg, b, p, k, mask):
+    """Legal move of ship ``k`` with the best position score (-1 if it has none)."""
+    sh = s.sh
+    cell = sh[b, p, k, SH_CELL]
+    f = sh[b, p, k, SH_FACING]
+    base = cfg.k[K_A_MOVE] + k * N_MOVES
+    best, best_sc = -1, -1e18
+    for m in range(N_MOVES):
+        a = base + m
+        if not mask[a]:
+            continue
+        nc, nf = _destination(cfg, cell, f, m)
+        sc = _position_score(s, cfg, b, p, k, nc, nf)
+        if sc > best_sc:
+            best, best_sc = a, sc
+    return best
+
+
+@nb.njit(cache=True)
+def _front_enemy_close(s, cfg, b, p, cell, f):
+    """An enemy ship in the front arc of ``cell``/``f`` at range 1-3?"""
+    if cell < 0:
+        return False
+    sh = s.sh
+    e = 1 - p
+    for t in range(sh.shape[2]):
+        if sh[b, e, t, SH_STATUS] != SS_ACTIVE:
+            continue
+        tcell = sh[b, e, t, SH_CELL]
+        d = cfg.dist[cell, tcell]
+        if 1 <= d <= 3 and cfg.arc_of[cell, tcell, f] == ARC_FRONT:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _afterburner_move(s, cfg, b, p, k, mask):
+    """Afterburn (Talon 10.2) only to bring an enemy into the front arc at range <= 3 for a charged group."""
+    sh = s.sh
+    c = sh[b, p, k, SH_CLASS]
+    cell = sh[b, p, k, SH_CELL]
+    f = sh[b, p, k, SH_FACING]
+    charged = False
+    for gi in range(cfg.cls[c, CL_N_GROUPS]):
+        if group_full(sh, cfg, b, p, k, gi) and cfg.wplay[cfg.grp[c, gi, GR_WEAPON]] \
+                and (cfg.grp[c, gi, GR_ARCS] >> ARC_FRONT) & 1:
+            charged = True
+    if not charged or _front_enemy_close(s, cfg, b, p, cell, f):
+        return -1
+    base = cfg.k[K_A_MOVE] + k * N_MOVES
+    best, best_sc = -1, -1e18
+    for m in range(N_MOVES):
+        a = base + m
+        if not mask[a]:
+            continue
+        nc, nf = _destination(cfg, cell, f, m)
+        if not _front_enemy_close(s, cfg, b, p, nc, nf):
+            continue
+        sc = _position_score(s, cfg, b, p, k, nc, nf)
+        if sc > best_sc:
+            best, best_sc = a, sc
+    return best
+
+
+@nb.njit(cache=True)
+def _target_score(s, cfg, b, p, k, w, t):
+    """Expected damage of one weapon ``w`` of ship ``k`` on enemy ``t``, more on weakened targets."""
+    sh = s.sh
+    e = 1 - p
+    fc = sh[b, p, k, SH_CELL]
+    tc = sh[b, e, t, SH_CELL]
+    dmg = _mean_damage(cfg, w, cfg.dist[fc, tc])
+    arc = cfg.arc_of[tc, fc, sh[b, e, t, SH_FACING]]
+    prot = _arc_protection(sh, b, e, t, arc)
+    c = sh[b, e, t, SH_CLASS]
+    worn = sh[b, e, t, SH_HULL_HITS] / max(1, cfg.cls[c, CL_N_HULL])
+    return dmg * (1.0 + 2.0 / (1.0 + prot)) + 0.5 * worn
+
+
+# ---------------------------------------------------------------------------------
+# The stages
+# ---------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _ap_action(s, cfg, b, p, mask):
+    """Talon 6.1: bar closest to full, else shield towards the nearest enemy, else power through a turn."""
+    sh = s.sh
+    for k in range(sh.shape[2]):
+        base = cfg.k[K_A_AP] + k * N_USES
+        if _first_legal(mask, base, base + N_USES) < 0:
+            continue
+        chart = ap_source(s, cfg, b, p, k) == 1   # else the AP is the battery's: keep it for the shields
+        c = sh[b, p, k, SH_CLASS]
+        cell = sh[b, p, k, SH_CELL]
+        t = _nearest_enemy(s, cfg, b, p, cell)
+        d = 1 << 30
+        if t >= 0:
+            d = cfg.dist[cell, sh[b, 1 - p, t, SH_CELL]]
+        if chart:
+            best, best_missing = -1, 1 << 30
+            for gi in range(3):
+                a = base + U_CHARGE + gi
+                if mask[a]:
+                    missing = (cfg.grp[c, gi, GR_RED] - sh[b, p, k, SH_RED + gi]
+                               + cfg.grp[c, gi, GR_YELLOW] - sh[b, p, k, SH_YEL + gi])
+                    if missing < best_missing:
+                        best, best_missing = a, missing
+            if best >= 0:
+                return best
+        if t >= 0 and d > 0 and (chart or d <= 4):
+            arc = cfg.arc_of[cell, sh[b, 1 - p, t, SH_CELL], sh[b, p, k, SH_FACING]]
+            if arc >= 0 and mask[base + U_REINF + arc]:
+                return base + U_REINF + arc
+        if chart:
+            if mask[base + U_TURN]:
+                return base + U_TURN
+            if mask[base + U_BATTERY]:
+                return base + U_BATTERY
+    if mask[cfg.k[K_A_DONE]]:
+        return cfg.k[K_A_DONE]
+    return -1
+
+
+@nb.njit(cache=True)
+def _move_action(s, cfg, b, p, mask):
+    sh = s.sh
+    imp = s.g[b, G_IMPULSE]
+    for k in range(sh.shape[2]):
+        if sh[b, p, k, SH_STATUS] == SS_ACTIVE and not sh[b, p, k, SH_MOVED] \
+                and must_move(sh, cfg, b, p, k, imp):
+            a = _best_move(s, cfg, b, p, k, mask)
+            if a >= 0:
+                return a
+    for k in range(sh.shape[2]):
+        if sh[b, p, k, SH_STATUS] == SS_ACTIVE and not sh[b, p, k, SH_MOVED] and sh[b, p, k, SH_AB_LEFT] > 0 \
+                and not must_move(sh, cfg, b, p, k, imp):
+            a = _afterburner_move(s, cfg, b, p, k, mask)
+            if a >= 0:
+                return a
+    if mask[cfg.k[K_A_DONE]]:
+        return cfg.k[K_A_DONE]
+    return -1
+
+
+@nb.njit(cache=True)
+def _group_action(s, cfg, b, p, mask):
+    """The legal group (Talon 8.3 step 1) whose best target takes the most expected damage."""
+    sh = s.sh
+    k = s.g[b, G_SHIP]
+    c = sh[b, p, k, SH_CLASS]
+    best, best_v = -1, -1.0
+    for gi in range(3):
+        a = cfg.k[K_A_GROUP] + gi
+        if not mask[a]:
+            continue
+        v = 0.0
+        for t in range(sh.shape[2]):
+            if sh[b, 1 - p, t, SH_STATUS] == SS_ACTIVE:
+                v = max(v, _group_damage(cfg, c, gi, sh[b, p, k, SH_CELL], sh[b, p, k, SH_FACING],
+                                         sh[b, 1 - p, t, SH_CELL]))
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+@nb.njit(cache=True)
+def _target_action(s, cfg, b, p, mask):
+    sh = s.sh
+    k = s.g[b, G_SHIP]
+    w = cfg.grp[sh[b, p, k, SH_CLASS], s.g[b, G_GROUP], GR_WEAPON]
+    best, best_v = -1, -1e18
+    for t in range(sh.shape[2]):
+        a = cfg.k[K_A_TARGET] + t
+        if not mask[a]:
+            continue
+        v = _target_score(s, cfg, b, p, k, w, t)
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+@nb.njit(cache=True)
+def scripted_action(s, cfg, b, mask):
+    p = s.g[b, G_CURRENT]
+    st = s.g[b, G_STAGE]
+    a = -1
+    if st == ST_AP:
+        a = _ap_action(s, cfg, b, p, mask)
+    elif st == ST_MOVE:
+        a = _move_action(s, cfg, b, p, mask)
+    elif st == ST_FIRE_SHIP:
+        a = _first_legal(mask, cfg.k[K_A_FIRE_SHIP], cfg.k[K_A_GROUP])
+    elif st == ST_FIRE_GROUP:
+        a = _group_action(s, cfg, b, p, mask)
+    elif st == ST_FIRE_TARGET:
+        a = _target_action(s, cfg, b, p, mask)
+    elif st == ST_POWER:
+        a = cfg.k[K_A_SPEED] + 1  # keep the speed
+        if not mask[a]:
+            a = _first_legal(mask, cfg.k[K_A_SPEED], cfg.k[K_A_SPEED] + 3)
+    elif st == ST_INIT:
+        a = cfg.k[K_A_INIT]  # take or keep the initiative
+    elif st == ST_COLLIDE:
+        a = cfg.k[K_A_COLLIDE]  # the moving ship takes its damage first
+    elif st == ST_EXPLODE:
+        a = _first_legal(mask, cfg.k[K_A_EXPLODE], cfg.k[K_A_DONE])
+    if a >= 0 and mask[a]:
+        return a
+    return _first_legal(mask, 0, mask.shape[0])
+
+
+@nb.njit(cache=True)
+def policy_action(s, cfg, b, mask, policy):
+    if policy == SCRIPTED:
+        return scripted_action(s, cfg, b, mask)
+    return random_action(s, b, mask)
+
+
+# ---------------------------------------------------------------------------------
+# Loops (same contract as every wargym game's bot)
+# ---------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _record(s, b, seats, out, acc, auto_reset, alternate):
+    """Add the learner's reward; note the end of its episode.  True = stop here."""
+    if acc[b, 1] != 0 or acc[b, 2] != 0:
+        return False  # already ended: rewards of the next game are not this episode's
+    acc[b, 0] += out.rewards[b, seats[b]]
+    if out.term[b] or out.trunc[b]:
+        acc[b, 1] = out.term[b]
+        acc[b, 2] = out.trunc[b]
+        if not auto_reset:
+            return True
+        if alternate:
+            seats[b] = 1 - seats[b]  # the new game starts with the learner in the other seat
+    return False
+
+
+@nb.njit(cache=True)
+def _play_turn(s, cfg, b, action, seats, policy, out, acc, auto_reset, alternate):
+    acc[b, 0] = 0.0
+    acc[b, 1] = 0.0  # 1 = the learner's episode ended by termination
+    acc[b, 2] = 0.0  # 1 = ... by truncation
+    out.illegal[b] = 0
+    if action >= 0:
+        step_game(s, cfg, b, action, out, auto_reset)
+        if out.illegal[b] != 0 or _record(s, b, seats, out, acc, auto_reset, alternate):
+            return
+    # the opponent plays until the learner must decide (in the next game if this one ended)
+    while s.g[b, G_DONE] == 0 and s.g[b, G_CURRENT] != seats[b]:
+        a = policy_action(s, cfg, b, out.mask[b], policy)
+        step_game(s, cfg, b, a, out, auto_reset)
+        if _record(s, b, seats, out, acc, auto_reset, alternate):
+            return
+
+
+@nb.njit(cache=True, parallel=True)
+def play_turns(states, cfgs, actions, seats, policy, outs, acc, auto_reset, alternate):
+    """Learner action (or -1 for none) then opponent play, for every game.
+
+    ``acc[b] = (learner reward since its last decision, terminated, truncated)``;
+    with ``alternate`` the learner changes seat whenever a game restarts.
+    ``states``/``cfgs``/``outs`` hold one struct per thread (see rules.step_games)."""
+    for b in nb.prange(actions.shape[0]):
+        t = nb.get_thread_id()
+        _play_turn(states[t], cfgs[t], b, actions[b], seats, policy, outs[t], acc, auto_reset, alternate)
+
+
+@nb.njit(cache=True, parallel=True)
+def play_games(states, cfgs, policies, outs, results):
+    """Play every game to the end with a built-in policy per seat (evaluation,
+    benchmarks).  ``results[b]`` gets each player's final reward."""
+    for b in nb.prange(policies.shape[0]):
+        t = nb.get_thread_id()
+        s, cfg, out = states[t], cfgs[t], outs[t]
+        while s.g[b, G_DONE] == 0:
+            p = s.g[b, G_CURRENT]
+            a = policy_action(s, cfg, b, out.mask[b], policies[b, p])
+            step_game(s, cfg, b, a, out, False)
+            for q in range(2):
+                results[b, q] += out.rewards[b, q]
+            if out.trunc[b]:
+                break
+
+
+@nb.njit(cache=True, parallel=True)
+def policy_actions(states, cfgs, masks, policy, actions):
+    """What a built-in policy would play now in every game (for imitation, analysis)."""
+    for b in nb.prange(actions.shape[0]):
+        t = nb.get_thread_id()
+        actions[b] = policy_action(states[t], cfgs[t], b, masks[b], policy)
