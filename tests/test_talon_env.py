@@ -186,8 +186,12 @@ def test_fleet_scenario_respects_the_budget():
             assert 0 < pts <= 300
             race = "terran" if p == 0 else "talon"
             assert all(core.cfg.classes[c]["race"] == race and not core.cfg.classes[c]["advanced"] for c in classes)
-            cheapest = min(core.cfg.classes[c]["points"] for c in core.cfg.fleet_cls[p] if c >= 0)
-            assert 300 - pts < cheapest or len(classes) == core.cfg.k[R.K_SHIPS]
+            # nothing more fits: no class with a counter left is cheap enough
+            left = [c for c in core.cfg.fleet_cls[p] if c >= 0
+                    and classes.count(c) < len(core.cfg.classes[c]["counters"])]
+            assert all(300 - pts < core.cfg.classes[c]["points"] for c in left) or len(classes) == core.cfg.k[R.K_SHIPS]
+            names = [(c, int(n)) for c, n in zip(sh[b, p, :, R.SH_CLASS], sh[b, p, :, R.SH_NAME]) if c >= 0]
+            assert len(set(names)) == len(names)          # each counter once
 
 
 def test_scenario_through_the_aec_reset():

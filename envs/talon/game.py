@@ -301,10 +301,11 @@ def build_config(opts: dict):
         ok = [i for i, c in enumerate(classes) if c.get("race") == race and not c.get("advanced")]
         fleet_cls[p, :len(ok)] = ok
     # fleet formation: a line down the map's west (player 0) and east (player 1) edge
-    order = sorted(range(rows), key=lambda r: (abs(r - rows // 2), r))[::1]
-    lines = [r for r in order if r % 2 == 0][:S] or order[:S]
-    lines = (lines + [r for r in order if r not in lines])[:S]
-    fleet_cells = np.array([[grid.cell(r, 2) for r in lines], [grid.cell(r, cols - 3) for r in lines]],
+    # (every other row from the middle out, then the rows between, then a second column)
+    order = sorted(range(rows), key=lambda r: (abs(r - rows // 2), r))
+    lines = [r for r in order if r % 2 == 0] + [r for r in order if r % 2 == 1]
+    spots = [(r, c) for c in (2, 1, 3, 0) for r in lines][:S]
+    fleet_cells = np.array([[grid.cell(r, c) for r, c in spots], [grid.cell(r, cols - 1 - c) for r, c in spots]],
                            dtype=np.int32)
     fleet_facing = np.array([0, 3], dtype=np.int32)
 
@@ -676,6 +677,17 @@ def ship_name(cfg, c: int, name: int) -> str:
     return counters[name] if 0 <= name < len(counters) else cfg.classes[c]["name"]
 
 
+def scores(state, b: int) -> list[int]:
+    """Ship points each player has destroyed (victory by points, RULES.md 'End of the game')."""
+    return [int(state.g[b, R.G_SP0]), int(state.g[b, R.G_SP1])]
+
+
+def scores_from_obs(obs) -> list[int]:
+    """(own, enemy) ship points destroyed as an observation shows them (in units of 8 SP)."""
+    glob = np.asarray(obs).reshape(-1)[-R.N_GLOBAL:]
+    return [int(glob[R.O_SP_MINE]), int(glob[R.O_SP_THEIRS])]
+
+
 def final_info(core, b: int) -> dict:
     g = core.state.g[b]
     return {"ship_points_destroyed": [int(g[R.G_SP0]), int(g[R.G_SP1])],
@@ -685,3 +697,6 @@ def final_info(core, b: int) -> dict:
 def render(core, b: int, mode: str, viewer: int = 0):
     from .render import render as _render
     return _render(core, b, mode, viewer)
+
+
+from . import bot  # noqa: F401,E402  (game.bot: compiled opponents used by the wrappers)

@@ -1503,7 +1503,7 @@ def place_ship(s, cfg, b, p, k, c, name, cell, facing):
 @nb.njit(cache=True)
 def draw_fleet(s, cfg, b, p):
     """Option scenario="fleet": classes drawn at random among the playable ones of the
-    player's race until the point budget admits no more (issue 3, RULES.md)."""
+    player's race until the point budget admits no more, each counter used once (RULES.md)."""
     sh = s.sh
     S = sh.shape[2]
     left = cfg.k[K_BUDGET]
@@ -1512,16 +1512,16 @@ def draw_fleet(s, cfg, b, p):
         n = 0
         for i in range(cfg.fleet_cls.shape[1]):
             c = cfg.fleet_cls[p, i]
-            if c >= 0 and cfg.cls[c, CL_POINTS] <= left:
+            if c >= 0 and cfg.cls[c, CL_POINTS] <= left and names[c] < cfg.cls[c, CL_N_NAMES]:
                 n += 1
         if n == 0:
             break
         pick = roll_die(s.rng, s.dice_script, s.dice, b, n) - 1
         for i in range(cfg.fleet_cls.shape[1]):
             c = cfg.fleet_cls[p, i]
-            if c >= 0 and cfg.cls[c, CL_POINTS] <= left:
+            if c >= 0 and cfg.cls[c, CL_POINTS] <= left and names[c] < cfg.cls[c, CL_N_NAMES]:
                 if pick == 0:
-                    place_ship(s, cfg, b, p, k, c, names[c] % max(1, cfg.cls[c, CL_N_NAMES]),
+                    place_ship(s, cfg, b, p, k, c, names[c],
                                cfg.fleet_cells[p, k], cfg.fleet_facing[p])
                     names[c] += 1
                     left -= cfg.cls[c, CL_POINTS]
