@@ -270,8 +270,25 @@ def build_config(opts: dict):
     visible_obs = np.zeros((3, N), np.int8)
     for colour in range(3):
         visible_obs[colour, planetoid_cell[planetoid_colour == colour]] = 1
+    # The part of rules.cell_reason that depends only on the map and the colour of
+    # the turn, per colour and kind, for the mask loops: open space (no asteroid
+    # belt, planet, or planetoid of that colour; transports may stand on
+    # planetoids) at the kind's keep-away distance (Seed 004 "Elementi del gioco",
+    # "Astronavi").  open_hex[colour] is the same for a piece that may not enter
+    # planetoids and keeps no distance: hyperspace corridors, shots into space.
+    keep_dist = pdist_colour if opts["keep_away"] == "visible" else np.broadcast_to(pdist_all, (3, N))
+    open_hex = ((terrain == rules.SPACE)[None, :] & (visible_obs == 0)).astype(np.int8)
+    stand = np.zeros((3, 4, N), np.int8)
+    for colour in range(3):
+        for kind in range(4):
+            ok = (terrain == rules.SPACE) & ((kind == rules.TRANSPORT) | (visible_obs[colour] == 0))
+            if kinds[kind, rules.KP_KEEP_AWAY] > 0:
+                ok &= keep_dist[colour] >= kinds[kind, rules.KP_KEEP_AWAY]
+            stand[colour, kind] = ok
+    if base_fp_dirs.shape[1] > 2:
+        raise ValueError("mobile base footprints of more than 3 hexes are not supported")
     tables = dict(
-        static_obs=static_obs, visible_obs=visible_obs,
+        static_obs=static_obs, visible_obs=visible_obs, stand=stand, open_hex=open_hex,
         k=k, nbr=grid.neighbors, dist=dist, fire_dist=fire_dist, cell=cellinfo, kinds=kinds,
         planetoids=np.ascontiguousarray(np.stack([planetoid_cell, planetoid_colour], axis=1).astype(np.int32)),
         ramps=np.ascontiguousarray(np.stack([ramp_cell, ramp_dir], axis=-1).astype(np.int32)),
@@ -303,7 +320,8 @@ class PlanetoidsConfig(structref.StructRefProxy):
 
 
 CONFIG_FIELDS = ("k", "nbr", "dist", "fire_dist", "cell", "kinds", "planetoids", "ramps", "colour_seq",
-                 "slot_kind", "hit_table", "base_fp_dirs", "start_cells", "static_obs", "visible_obs")
+                 "slot_kind", "hit_table", "base_fp_dirs", "start_cells", "static_obs", "visible_obs", "stand",
+                 "open_hex")
 structref.define_proxy(PlanetoidsConfig, PlanetoidsConfigType, list(CONFIG_FIELDS))
 
 

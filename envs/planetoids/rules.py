@@ -138,25 +138,45 @@ def fp_cell(cfg, player, kind, pos, facing, k):
     return cfg.nbr[pos, (facing + 3) % 6]
 
 
+@nb.njit(cache=True, inline="always")
+def fp3(nbr, bfd, ship2, p, kind, pos, face):
+    """``fp_size`` and ``fp_cell`` k=0..2 in one call, for a piece at ``pos >= 0``:
+    (n, c0, c1, c2), unused slots repeating the bow/anchor c0."""
+    if kind == BASE:
+        m = bfd.shape[1]
+        c1 = nbr[pos, bfd[p, 0]] if m > 0 else pos
+        c2 = nbr[pos, bfd[p, 1]] if m > 1 else pos
+        return 1 + m, pos, c1, c2
+    if ship2 and (kind == CRUISER or kind == TRANSPORT):
+        return 2, pos, nbr[pos, (face + 3) % 6], pos
+    return 1, pos, pos, pos
+
+
 @nb.njit(cache=True)
 def build_occupancy(s, cfg, b):
     """occ[p, cell] = number of player p's pieces on the map covering the cell
     (fixed bases included).  Derived data, rebuilt before every decision."""
-    cells = s.cells[b]
-    cells[:, C_OCC] = 0
-    cells[:, C_OCC + 1] = 0
-    P = cfg.slot_kind.shape[0]
+    cb = s.cells[b].reshape(-1)  # flat: hex c's column C_x at N_C * c + C_x
+    for x in range(0, cb.shape[0], N_C):
+        cb[x + C_OCC] = 0
+        cb[x + C_OCC + 1] = 0
+    pc, slot_kind, nbr, bfd = s.pc, cfg.slot_kind, cfg.nbr, cfg.base_fp_dirs
+    ship2 = cfg.k[K_SHIP_LENGTH] == 2
     for p in range(2):
-        for i in range(P):
-            if s.pc[b, p, i, PC_STATUS] != ON_MAP:
+        for i in range(slot_kind.shape[0]):
+            if pc[b, p, i, PC_STATUS] != ON_MAP:
                 continue
-            kind = cfg.slot_kind[i]
-            for k in range(fp_size(cfg, kind)):
-                cells[fp_cell(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING], k), C_OCC + p] += 1
-    for f in range(cfg.planetoids.shape[0]):
+            n, c0, c1, c2 = fp3(nbr, bfd, ship2, p, slot_kind[i], pc[b, p, i, PC_POS], pc[b, p, i, PC_FACING])
+            cb[N_C * c0 + C_OCC + p] += 1
+            if n > 1:
+                cb[N_C * c1 + C_OCC + p] += 1
+            if n > 2:
+                cb[N_C * c2 + C_OCC + p] += 1
+    planetoids = cfg.planetoids
+    for f in range(planetoids.shape[0]):
         o = s.fx[b, f, FX_OWNER]
         if o >= 0:
-            cells[cfg.planetoids[f, PL_CELL], C_OCC + o] += 1
+            cb[N_C * planetoids[f, PL_CELL] + C_OCC + o] += 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -604,129 +624,219 @@ def _mask_span(s, cfg, b, mask, lo, hi):
             mask[a] = 1
 
 
+# ----------------------------------------------------------------------------
+# the legal-action mask
+#
+# The mask loops below restate the legality functions above over local arrays,
+# one family at a time, because building the mask is the hottest part of every
+# step: each piece, hex or direction is tested with a few loads instead of one
+# call chain per action.  The mask-oracle test checks at every step of random
+# play that mask[a] == (action_reason(a) == OK) for every action a, and that both
+# agree with an independent statement of the rules in plain Python.
+# ----------------------------------------------------------------------------
+@nb.njit(cache=True, inline="always")
+def hex_ok(stand_k, cells, b, q, c):
+    """cell_reason(...) == OK: ``stand_k`` = cfg.stand[colour, kind] holds the
+    map part (terrain, visible planetoids, keep-away); q is the enemy."""
+    return c >= 0 and stand_k[c] != 0 and not cells[b, c, C_OCC + q] > 0 and not cells[b, c, C_BLOCKED] >= 0
+
+
+@nb.njit(cache=True, inline="always")
+def pos_ok(stand_k, cells, nbr, bfd, ship2, b, p, kind, pos, face):
+    """position_reason(...) == OK (Seed 004 "Movimento", "Astronavi")."""
+    if pos < 0:
+        return False
+    n, c0, c1, c2 = fp3(nbr, bfd, ship2, p, kind, pos, face)
+    q = 1 - p
+    return (hex_ok(stand_k, cells, b, q, c0) and (n < 2 or hex_ok(stand_k, cells, b, q, c1))
+            and (n < 3 or hex_ok(stand_k, cells, b, q, c2)))
+
+
+@nb.njit(cache=True, inline="always")
+def corridor_ok(open_c, cells, nbr, b, q, start, d):
+    """corridor_clear: Seed 004 "Iperspazio", 9 hexes straight ahead with no enemy,
+    obstacle or explosion (``open_c`` = cfg.open_hex[colour])."""
+    c = start
+    for _ in range(HYPER_CORRIDOR):
+        c = nbr[c, d]
+        if c < 0 or open_c[c] == 0 or cells[b, c, C_OCC + q] > 0 or cells[b, c, C_BLOCKED] >= 0:
+            return False
+    return True
+
+
 @nb.njit(cache=True)
 def write_mask(s, cfg, b, mask):
     """Legal-action mask of the player to decide; only the action families the
     current phase allows are examined."""
     mask[:] = 0
-    if s.g[b, G_DONE]:
+    g = s.g
+    if g[b, G_DONE]:
         return
-    ph = s.g[b, G_PHASE]
-    if ph == SETUP or ph == EXIT_HEX:
-        _mask_span(s, cfg, b, mask, cfg.k[K_A_HEX], cfg.k[K_A_MOVE])
-    elif ph == EXIT_FACE:
-        _mask_span(s, cfg, b, mask, cfg.k[K_A_FACE], cfg.k[K_A_HYPER])
-    elif ph == SELECT:
+    ph = g[b, G_PHASE]
+    k = cfg.k
+    if ph == SELECT:
         _mask_select(s, cfg, b, mask)
-        _mask_span(s, cfg, b, mask, cfg.k[K_A_LAUNCH], cfg.k[K_A_COLONISE])
-        mask[cfg.k[K_A_END_TURN]] = 1
     elif ph == ACT:
-        _mask_fire_targets(s, cfg, b, mask)
-        _mask_fire_hex(s, cfg, b, mask)
-        _mask_span(s, cfg, b, mask, cfg.k[K_A_MOVE], cfg.k[K_A_LAUNCH])
-        _mask_span(s, cfg, b, mask, cfg.k[K_A_COLONISE], cfg.k[K_A_END_TURN])
+        _mask_act(s, cfg, b, mask)
+    elif ph == SETUP or ph == EXIT_HEX:
+        _mask_span(s, cfg, b, mask, k[K_A_HEX], k[K_A_MOVE])
+    elif ph == EXIT_FACE:
+        _mask_span(s, cfg, b, mask, k[K_A_FACE], k[K_A_HYPER])
 
 
 @nb.njit(cache=True)
 def _mask_select(s, cfg, b, mask):
-    """The 'select piece' family: select_reason per piece, with the costly
-    hyperspace-exit search done once per kind instead of once per ship."""
-    p = s.g[b, G_CURRENT]
-    exit_known = np.zeros(4, np.int8)  # 0 unknown, 1 some exit, 2 none
-    for i in range(cfg.slot_kind.shape[0]):
-        st = s.pc[b, p, i, PC_STATUS]
-        if (st != ON_MAP and st != HYPER) or s.pc[b, p, i, PC_ACTIVATED] or s.pc[b, p, i, PC_REPAIRED]:
+    """Phase SELECT: select a piece (select_reason, with the costly hyperspace-exit
+    search done once per kind instead of once per ship), launch (launch_reason),
+    end the turn."""
+    g, pc, cells = s.g, s.pc, s.cells
+    slot_kind, k, nbr, bfd, ramps = cfg.slot_kind, cfg.k, cfg.nbr, cfg.base_fp_dirs, cfg.ramps
+    p = g[b, G_CURRENT]
+    P = slot_kind.shape[0]
+    a_piece = k[K_A_PIECE]
+    exit_known = 0  # bit per kind: exit search done ...
+    exit_found = 0  # ... and found an exit
+    reserve = 0     # bit per kind: a piece of that kind is in reserve
+    for i in range(P):
+        st = pc[b, p, i, PC_STATUS]
+        kind = slot_kind[i]
+        if st == RESERVE:
+            reserve |= 1 << kind
+        if (st != ON_MAP and st != HYPER) or pc[b, p, i, PC_ACTIVATED] or pc[b, p, i, PC_REPAIRED]:
             continue
         if st == HYPER:
-            kind = cfg.slot_kind[i]
-            if exit_known[kind] == 0:
-                exit_known[kind] = 1 if any_exit(s, cfg, b, p, i) else 2
-            if exit_known[kind] == 2:
+            if not exit_known & (1 << kind):
+                exit_known |= 1 << kind
+                if any_exit(s, cfg, b, p, i):
+                    exit_found |= 1 << kind
+            if not exit_found & (1 << kind):
                 continue
-        mask[cfg.k[K_A_PIECE] + i] = 1
+        mask[a_piece + i] = 1
+    # Seed 004 "Fasi del gioco": per turn 1 transport, or 1 cruiser, or 3 fighters, from the ramps.
+    launched = g[b, G_LAUNCHED]
+    colour = cfg.colour_seq[min(g[b, G_TURN], cfg.colour_seq.shape[0] - 1)]
+    ship2 = k[K_SHIP_LENGTH] == 2
+    a_launch = k[K_A_LAUNCH]
+    for kind in range(CRUISER, FIGHTER + 1):
+        if launched >= 0 and (launched != FIGHTER or kind != FIGHTER or g[b, G_LAUNCH_COUNT] >= 3):
+            continue
+        if not reserve & (1 << kind):
+            continue
+        stand_k = cfg.stand[colour, kind]
+        for ramp in range(3):
+            # launch_position: the stern on the ramp, facing away from the planet
+            pos = ramps[p, ramp, 0]
+            facing = ramps[p, ramp, 1]
+            if ship2 and kind != FIGHTER:
+                pos = nbr[pos, facing]
+            if pos_ok(stand_k, cells, nbr, bfd, ship2, b, p, kind, pos, facing):
+                mask[a_launch + 3 * (kind - CRUISER) + ramp] = 1
+    mask[k[K_A_END_TURN]] = 1
 
 
 @nb.njit(cache=True)
-def firer_cells(s, cfg, b, p, i):
-    """The (up to 3) hexes of piece i, repeated to fill three slots, for the mask loops."""
-    kind = cfg.slot_kind[i]
-    pos = s.pc[b, p, i, PC_POS]
-    face = s.pc[b, p, i, PC_FACING]
-    n = fp_size(cfg, kind)
-    f1 = fp_cell(cfg, p, kind, pos, face, 1) if n > 1 else pos
-    f2 = fp_cell(cfg, p, kind, pos, face, 2) if n > 2 else pos
-    return pos, f1, f2
-
-
-@nb.njit(cache=True)
-def _mask_fire_targets(s, cfg, b, mask):
-    """The 'fire at enemy piece' and 'fire at fixed base' families in one pass
-    (same rules as fire_piece_reason / fire_fixed_reason; the mask-oracle test
-    checks they agree)."""
-    p = s.g[b, G_CURRENT]
+def _mask_act(s, cfg, b, mask):
+    """Phase ACT: the active piece's shots (fire_piece_reason, fire_fixed_reason,
+    fire_hex_reason), moves (move_reason), pivots (pivot_reason), hyperspace
+    (hyper_reason), colonising, repair, end of activation."""
+    g, pc, fx, cells = s.g, s.pc, s.fx, s.cells
+    slot_kind, k, nbr, bfd, kinds = cfg.slot_kind, cfg.k, cfg.nbr, cfg.base_fp_dirs, cfg.kinds
+    p = g[b, G_CURRENT]
     q = 1 - p
-    i = s.g[b, G_ACTIVE]
-    kind = cfg.slot_kind[i]
-    if fire_common_reason(s, cfg, b) != OK:
-        return
-    fd = cfg.fire_dist[colour_now(s, cfg, b)]
-    f0, f1, f2 = firer_cells(s, cfg, b, p, i)
-    is_base = kind == BASE
-    for j in range(cfg.slot_kind.shape[0]):
-        if s.pc[b, q, j, PC_STATUS] != ON_MAP or (is_base and s.pc[b, q, j, PC_SHOT]):
-            continue
-        tk = cfg.slot_kind[j]
-        tpos = s.pc[b, q, j, PC_POS]
-        tface = s.pc[b, q, j, PC_FACING]
-        d = 999
-        for m in range(fp_size(cfg, tk)):
-            t = fp_cell(cfg, q, tk, tpos, tface, m)
-            d = min(d, fd[f0, t], fd[f1, t], fd[f2, t])
-        if to_hit(cfg, kind, tk, d) > 0:
-            mask[cfg.k[K_A_TARGET] + j] = 1
-    for f in range(cfg.planetoids.shape[0]):
-        if s.fx[b, f, FX_OWNER] != q or (is_base and s.fx[b, f, FX_SHOT]):
-            continue
-        t = cfg.planetoids[f, PL_CELL]
-        d = min(fd[f0, t], fd[f1, t], fd[f2, t])
-        if kind == FIGHTER and d != 1:
-            continue  # Seed 004 "Distruzione Basi Fisse": fighters only at range 1
-        if to_hit(cfg, kind, FIXED, d) > 0:
-            mask[cfg.k[K_A_FIXED] + f] = 1
+    i = g[b, G_ACTIVE]
+    kind = slot_kind[i]
+    colour = cfg.colour_seq[min(g[b, G_TURN], cfg.colour_seq.shape[0] - 1)]
+    ship2 = k[K_SHIP_LENGTH] == 2
+    pos = pc[b, p, i, PC_POS]
+    face = pc[b, p, i, PC_FACING]
+    steps = g[b, G_STEPS]
+    move_done = g[b, G_MOVE_DONE]
+    n_me, f0, f1, f2 = fp3(nbr, bfd, ship2, p, kind, pos, face)
 
+    # -- shots: fire_common_reason, then each target family (Seed 004 "Combattimento")
+    if (i >= 0 and kinds[kind, KP_SHOTS] != 0 and not g[b, G_NO_FIRE]
+            and (kind == BASE or g[b, G_SHOTS] < kinds[kind, KP_SHOTS])):
+        fd = cfg.fire_dist[colour]
+        is_base = kind == BASE  # Seed 004 "Astronavi": a mobile base fires once at each target
+        hit_table = cfg.hit_table
+        max_rng = hit_table.shape[2]
+        a_target = k[K_A_TARGET]
+        for j in range(slot_kind.shape[0]):
+            if pc[b, q, j, PC_STATUS] != ON_MAP or (is_base and pc[b, q, j, PC_SHOT]):
+                continue
+            tk = slot_kind[j]
+            n, t0, t1, t2 = fp3(nbr, bfd, ship2, q, tk, pc[b, q, j, PC_POS], pc[b, q, j, PC_FACING])
+            d = min(fd[f0, t0], fd[f1, t0], fd[f2, t0])
+            if n > 1:
+                d = min(d, fd[f0, t1], fd[f1, t1], fd[f2, t1])
+            if n > 2:
+                d = min(d, fd[f0, t2], fd[f1, t2], fd[f2, t2])
+            if 1 <= d < max_rng and hit_table[kind, tk, d] > 0:
+                mask[a_target + j] = 1
+        a_fixed = k[K_A_FIXED]
+        planetoids = cfg.planetoids
+        for f in range(planetoids.shape[0]):
+            if fx[b, f, FX_OWNER] != q or (is_base and fx[b, f, FX_SHOT]):
+                continue
+            t = planetoids[f, PL_CELL]
+            d = min(fd[f0, t], fd[f1, t], fd[f2, t])
+            if kind == FIGHTER and d != 1:
+                continue  # Seed 004 "Distruzione Basi Fisse": fighters only at range 1
+            if 1 <= d < max_rng and hit_table[kind, FIXED, d] > 0:
+                mask[a_fixed + f] = 1
+        # shots into space: an open hex in reach (hit at range d when bit d of
+        # ``hits`` is set; fire_dist is 0..999 and the table has 11 columns) ...
+        open_c = cfg.open_hex[colour]
+        ht = hit_table[kind, kind]
+        hits = 0
+        for r in range(1, max_rng):
+            if ht[r] > 0:
+                hits |= 1 << r
+        d0, d1, d2 = fd[f0], fd[f1], fd[f2]
+        N = open_c.shape[0]
+        m = mask[k[K_A_HEX]:k[K_A_HEX] + N]
+        # ... that is empty, not blocked and (for a base) not yet shot at.  The
+        # loop is branch-free over flat arrays so that it vectorises.
+        cb = cells[b].reshape(-1)  # hex c's columns C_* at N_C * c + C_*
+        not_base = not is_base
+        for c in range(N):
+            d = max(0, min(d0[c], d1[c], d2[c], 63))
+            x = N_C * c
+            m[c] = ((open_c[c] != 0) & (((hits >> d) & 1) != 0) & (cb[x + C_OCC] <= 0) & (cb[x + C_OCC + 1] <= 0)
+                    & (cb[x + C_BLOCKED] < 0) & ((cb[x + C_SHOT] == 0) | not_base))
 
-@nb.njit(cache=True)
-def _mask_fire_hex(s, cfg, b, mask):
-    """The 'fire into space' family, hex by hex.  Same rule as fire_hex_reason,
-    written as one loop over local arrays because it is the hottest part of the
-    mask (the mask-oracle test checks that both always agree)."""
-    p = s.g[b, G_CURRENT]
-    i = s.g[b, G_ACTIVE]
-    kind = cfg.slot_kind[i]
-    if fire_common_reason(s, cfg, b) != OK:
-        return
-    colour = colour_now(s, cfg, b)
-    fd = cfg.fire_dist[colour]
-    cells = s.cells[b]
-    info = cfg.cell
-    ht = cfg.hit_table[kind, kind]
-    max_rng = ht.shape[0]
-    f0, f1, f2 = firer_cells(s, cfg, b, p, i)
-    a0 = cfg.k[K_A_HEX]
-    is_base = kind == BASE
-    for c in range(info.shape[0]):
-        if info[c, CI_TERRAIN] != SPACE:
-            continue
-        f = info[c, CI_PLANETOID]
-        if f >= 0 and cfg.planetoids[f, PL_COLOUR] == colour:
-            continue
-        if cells[c, C_OCC] > 0 or cells[c, C_OCC + 1] > 0 or cells[c, C_BLOCKED] >= 0:
-            continue
-        if is_base and cells[c, C_SHOT]:
-            continue
-        d = min(fd[f0, c], fd[f1, c], fd[f2, c])
-        if 1 <= d < max_rng and ht[d] > 0:
-            mask[a0 + c] = 1
+    # -- movement (Seed 004 "Movimento", "Astronavi")
+    stand_k = cfg.stand[colour, kind]
+    ship = kind == CRUISER or kind == TRANSPORT
+    if not move_done and steps < kinds[kind, KP_MAX_STEPS]:
+        a_move = k[K_A_MOVE]
+        for d in range(6):
+            if ship and d != face:
+                continue  # cruisers and transports move straight ahead only
+            nxt = nbr[pos, d]
+            if nxt >= 0 and pos_ok(stand_k, cells, nbr, bfd, ship2, b, p, kind, nxt, face):
+                mask[a_move + d] = 1
+    if ship and not move_done:  # a free pivot on the bow, once, at the end of the move
+        a_face = k[K_A_FACE]
+        for f in range(6):
+            if f != face and pos_ok(stand_k, cells, nbr, bfd, ship2, b, p, kind, pos, f):
+                mask[a_face + f] = 1
+    # -- hyperspace (Seed 004 "Iperspazio"; "Colonizzazione": not after colonising)
+    if (kind != BASE and pc[b, p, i, PC_DAMAGE] <= 0 and g[b, G_SHOTS] <= 0 and not g[b, G_COLONISED]):
+        open_c = cfg.open_hex[colour]
+        a_hyper = k[K_A_HYPER]
+        for d in range(6):
+            if (kind == FIGHTER or d == face) and corridor_ok(open_c, cells, nbr, b, q, pos, d):
+                mask[a_hyper + d] = 1
+    # -- colonise (Seed 004 "Colonizzazione"): an undamaged transport on a visible, free planetoid
+    if kind == TRANSPORT and pc[b, p, i, PC_DAMAGE] <= 0:
+        f = cfg.cell[pos, CI_PLANETOID]
+        if f >= 0 and cfg.planetoids[f, PL_COLOUR] == colour and fx[b, f, FX_OWNER] < 0:
+            mask[k[K_A_COLONISE]] = 1
+    # -- repair (Seed 004 "Riparazione navi"): a base that has not moved, next to a damaged ship
+    if kind == BASE and steps <= 0 and not move_done and repair_targets(s, cfg, b, p, i, False) > 0:
+        mask[k[K_A_REPAIR]] = 1
+    mask[k[K_A_END_ACT]] = 1
 
 
 # ----------------------------------------------------------------------------
@@ -996,34 +1106,63 @@ def apply_action(s, cfg, b, a):
 # ----------------------------------------------------------------------------
 # observation
 # ----------------------------------------------------------------------------
+@nb.njit(cache=True, inline="always")
+def _obs_cell(obs, side, kind, dmg, done, c):
+    obs[10 + 4 * side + kind, c] += 1
+    obs[20 + side, c] += dmg
+    if done:
+        obs[24, c] += 1
+
+
 @nb.njit(cache=True)
 def write_obs(s, cfg, b, me, obs):
     """Observation planes of game ``b`` from player ``me``'s side; channel list in
-    ``game.OBS_CHANNELS`` (documented in RULES.md, "Observation")."""
-    obs[:, :] = 0
+    ``game.OBS_CHANNELS`` (documented in RULES.md, "Observation").  Every plane
+    is written in full: copied, filled or zeroed and then marked piece by piece."""
+    g, pc, fx = s.g, s.pc, s.fx
     en = 1 - me
-    colour = colour_now(s, cfg, b)
-    nxt = cfg.colour_seq[min(s.g[b, G_TURN] + 1, cfg.colour_seq.shape[0] - 1)]
-    N = cfg.cell.shape[0]
-    # channels 0-6 never change: copied from the per-viewer template
-    obs[:N_STATIC_OBS, :] = cfg.static_obs[me]
-    obs[7, :] = cfg.visible_obs[colour]
-    obs[8, :] = cfg.visible_obs[nxt]
-    cells = s.cells[b]
+    cs = cfg.colour_seq
+    turn = g[b, G_TURN]
+    colour = cs[min(turn, cs.shape[0] - 1)]
+    nxt = cs[min(turn + 1, cs.shape[0] - 1)]
+    N = obs.shape[1]
+    # channels 0-6 never change: copied from the per-viewer template; 7-8 by colour
+    static_obs, visible_obs = cfg.static_obs, cfg.visible_obs
+    for ch in range(N_STATIC_OBS):
+        for c in range(N):
+            obs[ch, c] = static_obs[me, ch, c]
     for c in range(N):
-        bl = cells[c, C_BLOCKED]
-        if bl >= 0:
-            obs[9, c] = 1 if bl == me else 2
-    for f in range(cfg.planetoids.shape[0]):
-        o = s.fx[b, f, FX_OWNER]
+        obs[7, c] = visible_obs[colour, c]
+        obs[8, c] = visible_obs[nxt, c]
+    cb = s.cells[b].reshape(-1)  # flat: hex c's column C_x at N_C * c + C_x
+    for c in range(N):
+        bl = cb[N_C * c + C_BLOCKED]
+        obs[9, c] = 0 if bl < 0 else (1 if bl == me else 2)
+    for ch in range(10, 26):
+        for c in range(N):
+            obs[ch, c] = 0
+    for ch in range(32, 44):
+        obs[ch, 0] = 0  # counters, spread over their planes below
+    planetoids = cfg.planetoids
+    score_me = 0
+    score_en = 0
+    for f in range(planetoids.shape[0]):
+        o = fx[b, f, FX_OWNER]
         if o >= 0:
-            obs[22 if o == me else 23, cfg.planetoids[f, PL_CELL]] = s.fx[b, f, FX_HITS] + 1
-    P = cfg.slot_kind.shape[0]
+            obs[22 if o == me else 23, planetoids[f, PL_CELL]] = fx[b, f, FX_HITS] + 1
+            # Seed 004 "Punteggio": 4 points per fixed base, minus 1 per hit it took (as score())
+            if o == me:
+                score_me += 4 - fx[b, f, FX_HITS]
+            if o == en:
+                score_en += 4 - fx[b, f, FX_HITS]
+    slot_kind, nbr, bfd = cfg.slot_kind, cfg.nbr, cfg.base_fp_dirs
+    ship2 = cfg.k[K_SHIP_LENGTH] == 2
+    active = g[b, G_ACTIVE] if g[b, G_CURRENT] == me else -1
     for side in range(2):
         p = me if side == 0 else en
-        for i in range(P):
-            st = s.pc[b, p, i, PC_STATUS]
-            kind = cfg.slot_kind[i]
+        for i in range(slot_kind.shape[0]):
+            st = pc[b, p, i, PC_STATUS]
+            kind = slot_kind[i]
             if st == HYPER:
                 obs[38 + 3 * side + kind - 1, 0] += 1
                 continue
@@ -1033,34 +1172,48 @@ def write_obs(s, cfg, b, me, obs):
                 continue
             if st != ON_MAP:
                 continue
-            n = fp_size(cfg, kind)
-            for k in range(n):
-                c = fp_cell(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING], k)
-                obs[10 + 4 * side + kind, c] += 1
-                obs[20 + side, c] += s.pc[b, p, i, PC_DAMAGE]
-                if side == 0 and (s.pc[b, p, i, PC_ACTIVATED] or s.pc[b, p, i, PC_REPAIRED]):
-                    obs[24, c] += 1
+            pos = pc[b, p, i, PC_POS]
+            face = pc[b, p, i, PC_FACING]
+            dmg = pc[b, p, i, PC_DAMAGE]
+            done = side == 0 and (pc[b, p, i, PC_ACTIVATED] != 0 or pc[b, p, i, PC_REPAIRED] != 0)
+            n, c0, c1, c2 = fp3(nbr, bfd, ship2, p, kind, pos, face)
+            _obs_cell(obs, side, kind, dmg, done, c0)
+            if n > 1:
+                _obs_cell(obs, side, kind, dmg, done, c1)
+            if n > 2:
+                _obs_cell(obs, side, kind, dmg, done, c2)
             if kind == CRUISER or kind == TRANSPORT:
-                obs[18 + side, s.pc[b, p, i, PC_POS]] = s.pc[b, p, i, PC_FACING] + 1
-            if side == 0 and i == s.g[b, G_ACTIVE] and s.g[b, G_CURRENT] == me:
-                for k in range(n):
-                    obs[25, fp_cell(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING], k)] = 1
-                obs[25, s.pc[b, p, i, PC_POS]] = 2
-    if s.g[b, G_PHASE] == EXIT_FACE and s.g[b, G_CURRENT] == me:
-        obs[25, s.g[b, G_EXIT_CELL]] = 3
+                obs[18 + side, pos] = face + 1
+            if side == 0 and i == active:
+                obs[25, c0] = 1
+                if n > 1:
+                    obs[25, c1] = 1
+                if n > 2:
+                    obs[25, c2] = 1
+                obs[25, pos] = 2
+    if g[b, G_PHASE] == EXIT_FACE and g[b, G_CURRENT] == me:
+        obs[25, g[b, G_EXIT_CELL]] = 3
     # scalar channels: the value fills the whole plane
     for ch in range(32, 44):
         v = obs[ch, 0]
-        obs[ch, :] = v
-    obs[26, :] = s.g[b, G_TURN]
-    obs[27, :] = s.g[b, G_PHASE]
-    obs[28, :] = s.g[b, G_STEPS]
-    obs[29, :] = s.g[b, G_SHOTS]
-    obs[30, :] = s.g[b, G_LAUNCHED] + 1
-    obs[31, :] = s.g[b, G_LAUNCH_COUNT]
-    obs[44, :] = score(s, cfg, b, me)
-    obs[45, :] = score(s, cfg, b, en)
-    obs[46, :] = me
+        for c in range(N):
+            obs[ch, c] = v
+    _fill(obs, 26, turn)
+    _fill(obs, 27, g[b, G_PHASE])
+    _fill(obs, 28, g[b, G_STEPS])
+    _fill(obs, 29, g[b, G_SHOTS])
+    _fill(obs, 30, g[b, G_LAUNCHED] + 1)
+    _fill(obs, 31, g[b, G_LAUNCH_COUNT])
+    _fill(obs, 44, score_me)
+    _fill(obs, 45, score_en)
+    _fill(obs, 46, me)
+
+
+@nb.njit(cache=True, inline="always")
+def _fill(obs, ch, value):
+    v = np.int8(value)
+    for c in range(obs.shape[1]):
+        obs[ch, c] = v
 
 
 @nb.njit(cache=True)
