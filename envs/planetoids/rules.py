@@ -138,24 +138,15 @@ def fp_cell(cfg, player, kind, pos, facing, k):
     return cfg.nbr[pos, (facing + 3) % 6]
 
 
-@nb.njit(cache=True, inline="always")
-def fp3(nbr, bfd, ship2, p, kind, pos, face):
-    """``fp_size`` and ``fp_cell`` k=0..2 in one call, for a piece at ``pos >= 0``:
-    (n, c0, c1, c2), unused slots repeating the bow/anchor c0."""
-    if kind == BASE:
-        m = bfd.shape[1]
-        c1 = nbr[pos, bfd[p, 0]] if m > 0 else pos
-        c2 = nbr[pos, bfd[p, 1]] if m > 1 else pos
-        return 1 + m, pos, c1, c2
-    if ship2 and (kind == CRUISER or kind == TRANSPORT):
-        return 2, pos, nbr[pos, (face + 3) % 6], pos
-    return 1, pos, pos, pos
-
-
 @nb.njit(cache=True)
 def build_occupancy(s, cfg, b):
     """occ[p, cell] = number of player p's pieces on the map covering the cell
     (fixed bases included).  Derived data, rebuilt before every decision."""
+    # Hot code here and in the mask and observation builders is written without
+    # helper calls that take arrays: each such call costs a reference-count
+    # increment and decrement per array.  A piece's hexes (fp_size / fp_cell)
+    # are therefore spelled out where they are needed: the bow/anchor, then a
+    # mobile base's neighbours in base_fp_dirs or a 2-hex ship's stern.
     cb = s.cells[b].reshape(-1)  # flat: hex c's column C_x at N_C * c + C_x
     for x in range(0, cb.shape[0], N_C):
         cb[x + C_OCC] = 0
@@ -166,12 +157,16 @@ def build_occupancy(s, cfg, b):
         for i in range(slot_kind.shape[0]):
             if pc[b, p, i, PC_STATUS] != ON_MAP:
                 continue
-            n, c0, c1, c2 = fp3(nbr, bfd, ship2, p, slot_kind[i], pc[b, p, i, PC_POS], pc[b, p, i, PC_FACING])
-            cb[N_C * c0 + C_OCC + p] += 1
-            if n > 1:
-                cb[N_C * c1 + C_OCC + p] += 1
-            if n > 2:
-                cb[N_C * c2 + C_OCC + p] += 1
+            kind = slot_kind[i]
+            pos = pc[b, p, i, PC_POS]
+            cb[N_C * pos + C_OCC + p] += 1
+            if pos < 0:  # never on the map; fp_cell repeats pos for every k
+                cb[N_C * pos + C_OCC + p] += fp_size(cfg, kind) - 1
+            elif kind == BASE:
+                for x in range(bfd.shape[1]):
+                    cb[N_C * nbr[pos, bfd[p, x]] + C_OCC + p] += 1
+            elif ship2 and (kind == CRUISER or kind == TRANSPORT):
+                cb[N_C * nbr[pos, (pc[b, p, i, PC_FACING] + 3) % 6] + C_OCC + p] += 1
     planetoids = cfg.planetoids
     for f in range(planetoids.shape[0]):
         o = s.fx[b, f, FX_OWNER]
@@ -634,36 +629,6 @@ def _mask_span(s, cfg, b, mask, lo, hi):
 # play that mask[a] == (action_reason(a) == OK) for every action a, and that both
 # agree with an independent statement of the rules in plain Python.
 # ----------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
-def hex_ok(stand_k, cells, b, q, c):
-    """cell_reason(...) == OK: ``stand_k`` = cfg.stand[colour, kind] holds the
-    map part (terrain, visible planetoids, keep-away); q is the enemy."""
-    return c >= 0 and stand_k[c] != 0 and not cells[b, c, C_OCC + q] > 0 and not cells[b, c, C_BLOCKED] >= 0
-
-
-@nb.njit(cache=True, inline="always")
-def pos_ok(stand_k, cells, nbr, bfd, ship2, b, p, kind, pos, face):
-    """position_reason(...) == OK (Seed 004 "Movimento", "Astronavi")."""
-    if pos < 0:
-        return False
-    n, c0, c1, c2 = fp3(nbr, bfd, ship2, p, kind, pos, face)
-    q = 1 - p
-    return (hex_ok(stand_k, cells, b, q, c0) and (n < 2 or hex_ok(stand_k, cells, b, q, c1))
-            and (n < 3 or hex_ok(stand_k, cells, b, q, c2)))
-
-
-@nb.njit(cache=True, inline="always")
-def corridor_ok(open_c, cells, nbr, b, q, start, d):
-    """corridor_clear: Seed 004 "Iperspazio", 9 hexes straight ahead with no enemy,
-    obstacle or explosion (``open_c`` = cfg.open_hex[colour])."""
-    c = start
-    for _ in range(HYPER_CORRIDOR):
-        c = nbr[c, d]
-        if c < 0 or open_c[c] == 0 or cells[b, c, C_OCC + q] > 0 or cells[b, c, C_BLOCKED] >= 0:
-            return False
-    return True
-
-
 @nb.njit(cache=True)
 def write_mask(s, cfg, b, mask):
     """Legal-action mask of the player to decide; only the action families the
@@ -689,15 +654,15 @@ def _mask_select(s, cfg, b, mask):
     """Phase SELECT: select a piece (select_reason, with the costly hyperspace-exit
     search done once per kind instead of once per ship), launch (launch_reason),
     end the turn."""
-    g, pc, cells = s.g, s.pc, s.cells
-    slot_kind, k, nbr, bfd, ramps = cfg.slot_kind, cfg.k, cfg.nbr, cfg.base_fp_dirs, cfg.ramps
+    g, pc = s.g, s.pc
+    slot_kind, k, nbr, ramps, stand = cfg.slot_kind, cfg.k, cfg.nbr, cfg.ramps, cfg.stand
     p = g[b, G_CURRENT]
-    P = slot_kind.shape[0]
+    q = 1 - p
     a_piece = k[K_A_PIECE]
     exit_known = 0  # bit per kind: exit search done ...
     exit_found = 0  # ... and found an exit
     reserve = 0     # bit per kind: a piece of that kind is in reserve
-    for i in range(P):
+    for i in range(slot_kind.shape[0]):
         st = pc[b, p, i, PC_STATUS]
         kind = slot_kind[i]
         if st == RESERVE:
@@ -717,19 +682,29 @@ def _mask_select(s, cfg, b, mask):
     colour = cfg.colour_seq[min(g[b, G_TURN], cfg.colour_seq.shape[0] - 1)]
     ship2 = k[K_SHIP_LENGTH] == 2
     a_launch = k[K_A_LAUNCH]
+    cb = s.cells[b].reshape(-1)  # flat: hex c's column C_x at N_C * c + C_x
     for kind in range(CRUISER, FIGHTER + 1):
         if launched >= 0 and (launched != FIGHTER or kind != FIGHTER or g[b, G_LAUNCH_COUNT] >= 3):
             continue
         if not reserve & (1 << kind):
             continue
-        stand_k = cfg.stand[colour, kind]
+        two = ship2 and kind != FIGHTER  # a bow and a stern hex
         for ramp in range(3):
             # launch_position: the stern on the ramp, facing away from the planet
             pos = ramps[p, ramp, 0]
             facing = ramps[p, ramp, 1]
-            if ship2 and kind != FIGHTER:
+            if two:
                 pos = nbr[pos, facing]
-            if pos_ok(stand_k, cells, nbr, bfd, ship2, b, p, kind, pos, facing):
+            if pos < 0:
+                continue
+            # position_reason == OK: every hex passes cell_reason
+            ok = True
+            for kk in range(2 if two else 1):
+                c = pos if kk == 0 else nbr[pos, (facing + 3) % 6]
+                if c < 0 or stand[colour, kind, c] == 0 or cb[N_C * c + C_OCC + q] > 0 or cb[N_C * c + C_BLOCKED] >= 0:
+                    ok = False
+                    break
+            if ok:
                 mask[a_launch + 3 * (kind - CRUISER) + ramp] = 1
     mask[k[K_A_END_TURN]] = 1
 
@@ -739,24 +714,34 @@ def _mask_act(s, cfg, b, mask):
     """Phase ACT: the active piece's shots (fire_piece_reason, fire_fixed_reason,
     fire_hex_reason), moves (move_reason), pivots (pivot_reason), hyperspace
     (hyper_reason), colonising, repair, end of activation."""
-    g, pc, fx, cells = s.g, s.pc, s.fx, s.cells
+    g, pc, fx = s.g, s.pc, s.fx
     slot_kind, k, nbr, bfd, kinds = cfg.slot_kind, cfg.k, cfg.nbr, cfg.base_fp_dirs, cfg.kinds
+    cb = s.cells[b].reshape(-1)  # flat: hex c's column C_x at N_C * c + C_x
     p = g[b, G_CURRENT]
     q = 1 - p
     i = g[b, G_ACTIVE]
     kind = slot_kind[i]
     colour = cfg.colour_seq[min(g[b, G_TURN], cfg.colour_seq.shape[0] - 1)]
     ship2 = k[K_SHIP_LENGTH] == 2
+    ship = kind == CRUISER or kind == TRANSPORT
     pos = pc[b, p, i, PC_POS]
     face = pc[b, p, i, PC_FACING]
     steps = g[b, G_STEPS]
     move_done = g[b, G_MOVE_DONE]
-    n_me, f0, f1, f2 = fp3(nbr, bfd, ship2, p, kind, pos, face)
+    # the active piece's hexes f0, f1, f2 (fp_cell, unused slots repeat the bow/anchor)
+    f0 = f1 = f2 = pos
+    if pos >= 0 and kind == BASE:
+        if bfd.shape[1] > 0:
+            f1 = nbr[pos, bfd[p, 0]]
+        if bfd.shape[1] > 1:
+            f2 = nbr[pos, bfd[p, 1]]
+    elif pos >= 0 and ship and ship2:
+        f1 = nbr[pos, (face + 3) % 6]
 
     # -- shots: fire_common_reason, then each target family (Seed 004 "Combattimento")
     if (i >= 0 and kinds[kind, KP_SHOTS] != 0 and not g[b, G_NO_FIRE]
             and (kind == BASE or g[b, G_SHOTS] < kinds[kind, KP_SHOTS])):
-        fd = cfg.fire_dist[colour]
+        fd = cfg.fire_dist
         is_base = kind == BASE  # Seed 004 "Astronavi": a mobile base fires once at each target
         hit_table = cfg.hit_table
         max_rng = hit_table.shape[2]
@@ -765,12 +750,18 @@ def _mask_act(s, cfg, b, mask):
             if pc[b, q, j, PC_STATUS] != ON_MAP or (is_base and pc[b, q, j, PC_SHOT]):
                 continue
             tk = slot_kind[j]
-            n, t0, t1, t2 = fp3(nbr, bfd, ship2, q, tk, pc[b, q, j, PC_POS], pc[b, q, j, PC_FACING])
-            d = min(fd[f0, t0], fd[f1, t0], fd[f2, t0])
-            if n > 1:
-                d = min(d, fd[f0, t1], fd[f1, t1], fd[f2, t1])
-            if n > 2:
-                d = min(d, fd[f0, t2], fd[f1, t2], fd[f2, t2])
+            tpos = pc[b, q, j, PC_POS]
+            t1 = t2 = tpos
+            if tpos >= 0 and tk == BASE:
+                if bfd.shape[1] > 0:
+                    t1 = nbr[tpos, bfd[q, 0]]
+                if bfd.shape[1] > 1:
+                    t2 = nbr[tpos, bfd[q, 1]]
+            elif tpos >= 0 and ship2 and (tk == CRUISER or tk == TRANSPORT):
+                t1 = nbr[tpos, (pc[b, q, j, PC_FACING] + 3) % 6]
+            d = min(fd[colour, f0, tpos], fd[colour, f1, tpos], fd[colour, f2, tpos],
+                    fd[colour, f0, t1], fd[colour, f1, t1], fd[colour, f2, t1],
+                    fd[colour, f0, t2], fd[colour, f1, t2], fd[colour, f2, t2])
             if 1 <= d < max_rng and hit_table[kind, tk, d] > 0:
                 mask[a_target + j] = 1
         a_fixed = k[K_A_FIXED]
@@ -779,55 +770,84 @@ def _mask_act(s, cfg, b, mask):
             if fx[b, f, FX_OWNER] != q or (is_base and fx[b, f, FX_SHOT]):
                 continue
             t = planetoids[f, PL_CELL]
-            d = min(fd[f0, t], fd[f1, t], fd[f2, t])
+            d = min(fd[colour, f0, t], fd[colour, f1, t], fd[colour, f2, t])
             if kind == FIGHTER and d != 1:
                 continue  # Seed 004 "Distruzione Basi Fisse": fighters only at range 1
             if 1 <= d < max_rng and hit_table[kind, FIXED, d] > 0:
                 mask[a_fixed + f] = 1
         # shots into space: an open hex in reach (hit at range d when bit d of
-        # ``hits`` is set; fire_dist is 0..999 and the table has 11 columns) ...
-        open_c = cfg.open_hex[colour]
-        ht = hit_table[kind, kind]
+        # ``hits`` is set; fire_dist is 0..999 and the table has 11 columns)
+        # that is empty, not blocked and (for a base) not yet shot at.  The
+        # loop is branch-free over flat arrays so that it vectorises.
         hits = 0
         for r in range(1, max_rng):
-            if ht[r] > 0:
+            if hit_table[kind, kind, r] > 0:
                 hits |= 1 << r
-        d0, d1, d2 = fd[f0], fd[f1], fd[f2]
-        N = open_c.shape[0]
-        m = mask[k[K_A_HEX]:k[K_A_HEX] + N]
-        # ... that is empty, not blocked and (for a base) not yet shot at.  The
-        # loop is branch-free over flat arrays so that it vectorises.
-        cb = cells[b].reshape(-1)  # hex c's columns C_* at N_C * c + C_*
+        open_hex = cfg.open_hex
         not_base = not is_base
-        for c in range(N):
-            d = max(0, min(d0[c], d1[c], d2[c], 63))
+        a_hex = k[K_A_HEX]
+        for c in range(open_hex.shape[1]):
+            d = max(0, min(fd[colour, f0, c], fd[colour, f1, c], fd[colour, f2, c], 63))
             x = N_C * c
-            m[c] = ((open_c[c] != 0) & (((hits >> d) & 1) != 0) & (cb[x + C_OCC] <= 0) & (cb[x + C_OCC + 1] <= 0)
-                    & (cb[x + C_BLOCKED] < 0) & ((cb[x + C_SHOT] == 0) | not_base))
+            mask[a_hex + c] = ((open_hex[colour, c] != 0) & (((hits >> d) & 1) != 0)
+                               & (cb[x + C_OCC] <= 0) & (cb[x + C_OCC + 1] <= 0) & (cb[x + C_BLOCKED] < 0)
+                               & ((cb[x + C_SHOT] == 0) | not_base))
 
-    # -- movement (Seed 004 "Movimento", "Astronavi")
-    stand_k = cfg.stand[colour, kind]
-    ship = kind == CRUISER or kind == TRANSPORT
-    if not move_done and steps < kinds[kind, KP_MAX_STEPS]:
-        a_move = k[K_A_MOVE]
+    # -- moves and pivots (Seed 004 "Movimento", "Astronavi"): cruisers and
+    # transports move straight ahead only and pivot once on the bow, for free,
+    # at the end of the move.  Candidate t < 6 is the move in direction t,
+    # t >= 6 the pivot to facing t - 6; it is legal when every hex of the piece
+    # at its new position and facing passes cell_reason (position_reason).
+    can_move = not move_done and steps < kinds[kind, KP_MAX_STEPS]
+    can_pivot = ship and not move_done
+    n_fp = 1 + bfd.shape[1] if kind == BASE else (2 if ship and ship2 else 1)
+    stand = cfg.stand
+    for t in range(12):
+        if t < 6:
+            if not can_move or (ship and t != face):
+                continue
+            cpos = nbr[pos, t]
+            if cpos < 0:
+                continue
+            cface = face
+            a = k[K_A_MOVE] + t
+        else:
+            if not can_pivot or t - 6 == face:
+                continue
+            cpos = pos
+            cface = t - 6
+            a = k[K_A_FACE] + t - 6
+        ok = True
+        for kk in range(n_fp):
+            if kk == 0 or cpos < 0:
+                c = cpos
+            elif kind == BASE:
+                c = nbr[cpos, bfd[p, kk - 1]]
+            else:
+                c = nbr[cpos, (cface + 3) % 6]
+            if c < 0 or stand[colour, kind, c] == 0 or cb[N_C * c + C_OCC + q] > 0 or cb[N_C * c + C_BLOCKED] >= 0:
+                ok = False
+                break
+        if ok:
+            mask[a] = 1
+    # -- hyperspace (Seed 004 "Iperspazio": not bases, only undamaged ships, not in
+    # a move with shots; "Colonizzazione": not after colonising): a corridor of 9
+    # open hexes straight ahead (any direction for fighters) without enemies or
+    # blocked hexes (corridor_clear)
+    if kind != BASE and pc[b, p, i, PC_DAMAGE] <= 0 and g[b, G_SHOTS] <= 0 and not g[b, G_COLONISED]:
+        open_hex = cfg.open_hex
         for d in range(6):
-            if ship and d != face:
-                continue  # cruisers and transports move straight ahead only
-            nxt = nbr[pos, d]
-            if nxt >= 0 and pos_ok(stand_k, cells, nbr, bfd, ship2, b, p, kind, nxt, face):
-                mask[a_move + d] = 1
-    if ship and not move_done:  # a free pivot on the bow, once, at the end of the move
-        a_face = k[K_A_FACE]
-        for f in range(6):
-            if f != face and pos_ok(stand_k, cells, nbr, bfd, ship2, b, p, kind, pos, f):
-                mask[a_face + f] = 1
-    # -- hyperspace (Seed 004 "Iperspazio"; "Colonizzazione": not after colonising)
-    if (kind != BASE and pc[b, p, i, PC_DAMAGE] <= 0 and g[b, G_SHOTS] <= 0 and not g[b, G_COLONISED]):
-        open_c = cfg.open_hex[colour]
-        a_hyper = k[K_A_HYPER]
-        for d in range(6):
-            if (kind == FIGHTER or d == face) and corridor_ok(open_c, cells, nbr, b, q, pos, d):
-                mask[a_hyper + d] = 1
+            if kind != FIGHTER and d != face:
+                continue
+            c = pos
+            ok = True
+            for _ in range(HYPER_CORRIDOR):
+                c = nbr[c, d]
+                if c < 0 or open_hex[colour, c] == 0 or cb[N_C * c + C_OCC + q] > 0 or cb[N_C * c + C_BLOCKED] >= 0:
+                    ok = False
+                    break
+            if ok:
+                mask[k[K_A_HYPER] + d] = 1
     # -- colonise (Seed 004 "Colonizzazione"): an undamaged transport on a visible, free planetoid
     if kind == TRANSPORT and pc[b, p, i, PC_DAMAGE] <= 0:
         f = cfg.cell[pos, CI_PLANETOID]
@@ -1106,14 +1126,6 @@ def apply_action(s, cfg, b, a):
 # ----------------------------------------------------------------------------
 # observation
 # ----------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
-def _obs_cell(obs, side, kind, dmg, done, c):
-    obs[10 + 4 * side + kind, c] += 1
-    obs[20 + side, c] += dmg
-    if done:
-        obs[24, c] += 1
-
-
 @nb.njit(cache=True)
 def write_obs(s, cfg, b, me, obs):
     """Observation planes of game ``b`` from player ``me``'s side; channel list in
@@ -1176,44 +1188,53 @@ def write_obs(s, cfg, b, me, obs):
             face = pc[b, p, i, PC_FACING]
             dmg = pc[b, p, i, PC_DAMAGE]
             done = side == 0 and (pc[b, p, i, PC_ACTIVATED] != 0 or pc[b, p, i, PC_REPAIRED] != 0)
-            n, c0, c1, c2 = fp3(nbr, bfd, ship2, p, kind, pos, face)
-            _obs_cell(obs, side, kind, dmg, done, c0)
-            if n > 1:
-                _obs_cell(obs, side, kind, dmg, done, c1)
-            if n > 2:
-                _obs_cell(obs, side, kind, dmg, done, c2)
+            is_active = side == 0 and i == active
+            # the piece's hexes (fp_size / fp_cell, see build_occupancy)
+            n = 1 + bfd.shape[1] if kind == BASE else (2 if ship2 and (kind == CRUISER or kind == TRANSPORT) else 1)
+            for kk in range(n):
+                if kk == 0 or pos < 0:
+                    c = pos
+                elif kind == BASE:
+                    c = nbr[pos, bfd[p, kk - 1]]
+                else:
+                    c = nbr[pos, (face + 3) % 6]
+                obs[10 + 4 * side + kind, c] += 1
+                obs[20 + side, c] += dmg
+                if done:
+                    obs[24, c] += 1
+                if is_active:
+                    obs[25, c] = 1
             if kind == CRUISER or kind == TRANSPORT:
                 obs[18 + side, pos] = face + 1
-            if side == 0 and i == active:
-                obs[25, c0] = 1
-                if n > 1:
-                    obs[25, c1] = 1
-                if n > 2:
-                    obs[25, c2] = 1
+            if is_active:
                 obs[25, pos] = 2
     if g[b, G_PHASE] == EXIT_FACE and g[b, G_CURRENT] == me:
         obs[25, g[b, G_EXIT_CELL]] = 3
     # scalar channels: the value fills the whole plane
-    for ch in range(32, 44):
-        v = obs[ch, 0]
+    for ch in range(26, 47):
+        if ch == 26:
+            v = turn
+        elif ch == 27:
+            v = g[b, G_PHASE]
+        elif ch == 28:
+            v = g[b, G_STEPS]
+        elif ch == 29:
+            v = g[b, G_SHOTS]
+        elif ch == 30:
+            v = g[b, G_LAUNCHED] + 1
+        elif ch == 31:
+            v = g[b, G_LAUNCH_COUNT]
+        elif ch < 44:
+            v = obs[ch, 0]  # the counters above
+        elif ch == 44:
+            v = score_me
+        elif ch == 45:
+            v = score_en
+        else:
+            v = me
+        v8 = np.int8(v)
         for c in range(N):
-            obs[ch, c] = v
-    _fill(obs, 26, turn)
-    _fill(obs, 27, g[b, G_PHASE])
-    _fill(obs, 28, g[b, G_STEPS])
-    _fill(obs, 29, g[b, G_SHOTS])
-    _fill(obs, 30, g[b, G_LAUNCHED] + 1)
-    _fill(obs, 31, g[b, G_LAUNCH_COUNT])
-    _fill(obs, 44, score_me)
-    _fill(obs, 45, score_en)
-    _fill(obs, 46, me)
-
-
-@nb.njit(cache=True, inline="always")
-def _fill(obs, ch, value):
-    v = np.int8(value)
-    for c in range(obs.shape[1]):
-        obs[ch, c] = v
+            obs[ch, c] = v8
 
 
 @nb.njit(cache=True)
