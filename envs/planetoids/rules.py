@@ -148,9 +148,9 @@ def build_occupancy(s, cfg, b):
     # are therefore spelled out where they are needed: the bow/anchor, then a
     # mobile base's neighbours in base_fp_dirs or a 2-hex ship's stern.
     cb = s.cells[b].reshape(-1)  # flat: hex c's column C_x at N_C * c + C_x
-    for x in range(0, cb.shape[0], N_C):
-        cb[x + C_OCC] = 0
-        cb[x + C_OCC + 1] = 0
+    for c in range(cb.shape[0] // N_C):
+        cb[N_C * c + C_OCC] = 0
+        cb[N_C * c + C_OCC + 1] = 0
     pc, slot_kind, nbr, bfd = s.pc, cfg.slot_kind, cfg.nbr, cfg.base_fp_dirs
     ship2 = cfg.k[K_SHIP_LENGTH] == 2
     for p in range(2):
@@ -1316,10 +1316,11 @@ def step_game(s, cfg, b, a, out, auto_reset):
     out.illegal[b] = code
     if code != OK:
         return
-    before = score(s, cfg, b, 0) - score(s, cfg, b, 1)
+    score_reward = cfg.k[K_REWARD_SCORE] != 0
+    before = score(s, cfg, b, 0) - score(s, cfg, b, 1) if score_reward else 0
     apply_action(s, cfg, b, a)
     s.g[b, G_DECISIONS] += 1
-    if cfg.k[K_REWARD_SCORE]:
+    if score_reward:
         # Option reward="score": the change of the score difference, every step.
         d = (score(s, cfg, b, 0) - score(s, cfg, b, 1)) - before
         out.rewards[b, 0] = d
