@@ -105,7 +105,8 @@ class VecGame:
                                          self._outs, self.auto_reset)
         else:
             self.game.kernels.step_games_serial(self.state.view, self._k, actions, active, self._out, self.auto_reset)
-        if self.illegal.any():
+        # (one game: reading the flag is cheaper than ndarray.any())
+        if self.illegal[0] if self.num_envs == 1 else self.illegal.any():
             b = int(np.flatnonzero(self.illegal)[0])
             raise ValueError(f"game {b}: {self.describe_illegal(int(actions[b]), int(self.illegal[b]))}")
 
