@@ -41,7 +41,9 @@ class VecGame:
         self.cfg = game.build_config(self.options)
         self.spec = game.state_spec(self.cfg)
         self.num_envs = num_envs
-        self.num_players = game.num_players
+        # a game whose player count is an option (2-6 players) computes it from its config
+        n = game.num_players
+        self.num_players = int(n(self.cfg) if callable(n) else n)
         self.num_actions = game.num_actions(self.cfg)
         self.obs_shape = game.obs_shape(self.cfg)
         self.auto_reset = bool(auto_reset)
