@@ -1772,8 +1772,11 @@ def mask_range(s, cfg, b, mask, lo, hi):
 
 
 @nb.njit(cache=True)
-def write_mask(s, cfg, b, mask):
-    """Legal actions of the player to decide: only the current stage's families can be legal."""
+def write_mask_ref(s, cfg, b, mask):
+    """Reference mask: ``action_reason`` for every action of the current stage's families.
+
+    Slow (one call per action); kept for the tests, which check on random-play
+    states that ``write_mask`` gives exactly this."""
     mask[:] = 0
     if s.g[b, G_DONE]:
         return
@@ -1798,6 +1801,239 @@ def write_mask(s, cfg, b, mask):
     elif st == ST_EXPLODE:
         mask_range(s, cfg, b, mask, k[K_A_EXPLODE], k[K_A_DONE])
     mask_range(s, cfg, b, mask, k[K_A_DONE], k[K_A_DONE] + 1)
+
+
+# The fast mask below states the same conditions as ap_reason, unreinforce_reason,
+# move_reason, can_fire, group_reason, target_reason and speed_reason, once per
+# ship instead of once per action, and without helper calls that take arrays (each
+# costs a reference-count increment and decrement per array).  A change to one of
+# those rules must be made in both places; tests/test_talon_mask.py checks on
+# random-play states that write_mask == write_mask_ref bit for bit.
+@nb.njit(cache=True)
+def _mask_ap(s, cfg, b, p, mask):
+    """Stage ST_AP: the 12 AP uses (ap_reason) and the 4 removals (unreinforce_reason) of every ship."""
+    sh = s.sh
+    cls = cfg.cls
+    grp = cfg.grp
+    chart = cfg.chart
+    k_ = cfg.k
+    a_ap = k_[K_A_AP]
+    a_un = k_[K_A_UNREINF]
+    ed1 = k_[K_EDITION] == 1
+    imp = s.g[b, G_IMPULSE]
+    for k in range(sh.shape[2]):
+        if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
+            continue
+        n_reinf = 0
+        for a in range(4):
+            if sh[b, p, k, SH_REINF + a] > 0:
+                mask[a_un + 4 * k + a] = 1
+                n_reinf += 1
+        pw = sh[b, p, k, SH_POWER]
+        if 1 <= pw <= 6 and imp <= 5 and chart[imp, pw] != 0:
+            src = 1
+        elif sh[b, p, k, SH_BATTERY]:
+            src = 2
+        else:
+            continue
+        if sh[b, p, k, SH_AP_SPENT]:
+            continue
+        o = a_ap + N_USES * k
+        c = sh[b, p, k, SH_CLASS]
+        if not sh[b, p, k, SH_SLIP]:
+            mask[o + U_SLIP] = 1
+        if sh[b, p, k, SH_TURN_LEFT] > 0:
+            mask[o + U_TURN] = 1
+        ng = cls[c, CL_N_GROUPS]
+        dead = sh[b, p, k, SH_GROUP_DEAD]
+        for gi in range(3):
+            if gi < ng and not (dead >> gi) & 1 and sh[b, p, k, SH_YEL + gi] < grp[c, gi, GR_YELLOW]:
+                mask[o + U_CHARGE + gi] = 1
+        if cls[c, CL_BATTERY] and not sh[b, p, k, SH_BATTERY] and src == 1:
+            mask[o + U_BATTERY] = 1
+        if sh[b, p, k, SH_C_SHIELDS] <= 0:
+            limit = max(1, pw // 2) if ed1 else 2
+            if n_reinf < limit:
+                for a in range(4):
+                    if sh[b, p, k, SH_REINF + a] <= 0 and not (ed1 and sh[b, p, k, SH_SHIELD + a] == 0):
+                        mask[o + U_REINF + a] = 1
+        if sh[b, p, k, SH_INIT_MARK] == 0:
+            mask[o + U_CHANGE] = 1
+            mask[o + U_DEFEND] = 1
+
+
+@nb.njit(cache=True)
+def _mask_move(s, cfg, b, p, mask):
+    """Stage ST_MOVE: the 5 moves of every ship (move_reason) and done (no ship that must move is left)."""
+    sh = s.sh
+    curve = cfg.curve
+    chart = cfg.chart
+    a_mv = cfg.k[K_A_MOVE]
+    imp = s.g[b, G_IMPULSE]
+    done_ok = True
+    for k in range(sh.shape[2]):
+        if sh[b, p, k, SH_STATUS] != SS_ACTIVE or sh[b, p, k, SH_MOVED]:
+            continue
+        sp = curve[sh[b, p, k, SH_CLASS], sh[b, p, k, SH_CURVE], 1]
+        if 1 <= sp <= 6 and imp <= 5 and chart[imp, sp] != 0:
+            done_ok = False
+        elif sh[b, p, k, SH_AB_LEFT] <= 0:
+            continue
+        o = a_mv + N_MOVES * k
+        mask[o + M_STRAIGHT] = 1
+        if sh[b, p, k, SH_C_HELM] > 0:
+            continue
+        if sh[b, p, k, SH_TURN_LEFT] == 0:
+            mask[o + M_TURN_LEFT] = 1
+            mask[o + M_TURN_RIGHT] = 1
+        if sh[b, p, k, SH_SLIP]:
+            mask[o + M_SLIP_LEFT] = 1
+            mask[o + M_SLIP_RIGHT] = 1
+    if done_ok:
+        mask[cfg.k[K_A_DONE]] = 1
+
+
+@nb.njit(cache=True)
+def _mask_fire(s, cfg, b, p, st, mask):
+    """Stages ST_FIRE_SHIP (can_fire of every ship), ST_FIRE_GROUP (group_reason of the
+    firing ship's groups) and ST_FIRE_TARGET (target_reason of every enemy ship)."""
+    sh = s.sh
+    g = s.g
+    cls = cfg.cls
+    grp = cfg.grp
+    wplay = cfg.wplay
+    wmin = cfg.wmin
+    wmax = cfg.wmax
+    dist = cfg.dist
+    arc_of = cfg.arc_of
+    k_ = cfg.k
+    S = sh.shape[2]
+    e = 1 - p
+    if st == ST_FIRE_TARGET:
+        k = g[b, G_SHIP]
+        gi = g[b, G_GROUP]
+        c = sh[b, p, k, SH_CLASS]
+        w = grp[c, gi, GR_WEAPON]
+        if not wplay[w]:
+            return
+        fc = sh[b, p, k, SH_CELL]
+        f = sh[b, p, k, SH_FACING]
+        arcs = grp[c, gi, GR_ARCS]
+        a_t = k_[K_A_TARGET]
+        for t in range(S):
+            if sh[b, e, t, SH_STATUS] != SS_ACTIVE:
+                continue
+            tc = sh[b, e, t, SH_CELL]
+            d = dist[fc, tc]
+            if d < wmin[w] or d > wmax[w] or d == 0:
+                continue
+            if (arcs >> arc_of[fc, tc, f]) & 1:
+                mask[a_t + t] = 1
+        return
+    ship_stage = st == ST_FIRE_SHIP
+    if ship_stage:
+        k_lo = 0
+        k_hi = S
+        a_base = k_[K_A_FIRE_SHIP]
+    else:
+        k_lo = g[b, G_SHIP]
+        k_hi = k_lo + 1
+        a_base = k_[K_A_GROUP]
+    for k in range(k_lo, k_hi):
+        if ship_stage and (sh[b, p, k, SH_STATUS] != SS_ACTIVE or sh[b, p, k, SH_FIRED]):
+            continue
+        c = sh[b, p, k, SH_CLASS]
+        ng = cls[c, CL_N_GROUPS]
+        dead = sh[b, p, k, SH_GROUP_DEAD]
+        fc = sh[b, p, k, SH_CELL]
+        f = sh[b, p, k, SH_FACING]
+        for gi in range(ng if ship_stage else 3):
+            if gi >= ng or (dead >> gi) & 1:
+                continue
+            if sh[b, p, k, SH_RED + gi] < grp[c, gi, GR_RED] or sh[b, p, k, SH_YEL + gi] < grp[c, gi, GR_YELLOW]:
+                continue
+            w = grp[c, gi, GR_WEAPON]
+            if not wplay[w]:
+                continue
+            arcs = grp[c, gi, GR_ARCS]
+            lo = wmin[w]
+            hi = wmax[w]
+            ok = False
+            for t in range(S):
+                if sh[b, e, t, SH_STATUS] != SS_ACTIVE:
+                    continue
+                tc = sh[b, e, t, SH_CELL]
+                d = dist[fc, tc]
+                if d < lo or d > hi or d == 0:
+                    continue
+                if (arcs >> arc_of[fc, tc, f]) & 1:
+                    ok = True
+                    break
+            if ok:
+                if ship_stage:
+                    mask[a_base + k] = 1
+                    break
+                mask[a_base + gi] = 1
+    if st == ST_FIRE_SHIP or st == ST_FIRE_GROUP:
+        mask[k_[K_A_DONE]] = 1
+
+
+@nb.njit(cache=True)
+def _mask_power(s, cfg, b, p, mask):
+    """Stage ST_POWER: the 3 speeds of the ship in the power phase (speed_reason)."""
+    sh = s.sh
+    cls = cfg.cls
+    k = s.g[b, G_SHIP]
+    c = sh[b, p, k, SH_CLASS]
+    h = sh[b, p, k, SH_HULL_HITS]
+    hm = 0 if h >= cls[c, CL_N_HULL] else cfg.hull[c, h, 0]
+    base = hm - sh[b, p, k, SH_C_POWER]
+    ploss = sh[b, p, k, SH_C_PLOSS] > 0
+    a_sp = cfg.k[K_A_SPEED]
+    curve = cfg.curve
+    for d in range(3):
+        if ploss and d != 1:
+            continue
+        cv = sh[b, p, k, SH_CURVE] + (1 - d)
+        if cv < 0 or cv >= cls[c, CL_N_CURVES]:
+            continue
+        if curve[c, cv, 0] + base >= 0:
+            mask[a_sp + d] = 1
+
+
+@nb.njit(cache=True)
+def write_mask(s, cfg, b, mask):
+    """Legal actions of the player to decide (``action_reason(a) == OK`` for every ``a``):
+    only the current stage's families can be legal."""
+    mask[:] = 0
+    g = s.g
+    if g[b, G_DONE]:
+        return
+    st = g[b, G_STAGE]
+    p = g[b, G_CURRENT]
+    if st == ST_AP:
+        _mask_ap(s, cfg, b, p, mask)
+        mask[cfg.k[K_A_DONE]] = 1
+    elif st == ST_MOVE:
+        _mask_move(s, cfg, b, p, mask)
+    elif st == ST_FIRE_SHIP or st == ST_FIRE_GROUP or st == ST_FIRE_TARGET:
+        _mask_fire(s, cfg, b, p, st, mask)
+    elif st == ST_POWER:
+        _mask_power(s, cfg, b, p, mask)
+    elif st == ST_INIT:
+        a = cfg.k[K_A_INIT]
+        mask[a] = 1
+        mask[a + 1] = 1
+    elif st == ST_COLLIDE:
+        a = cfg.k[K_A_COLLIDE]
+        mask[a] = 1
+        mask[a + 1] = 1
+    elif st == ST_EXPLODE:
+        sh = s.sh
+        a = cfg.k[K_A_EXPLODE]
+        for k in range(sh.shape[2]):
+            if sh[b, p, k, SH_PENDING]:
+                mask[a + k] = 1
 
 
 @nb.njit(cache=True)
