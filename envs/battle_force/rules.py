@@ -82,8 +82,8 @@ AK_NONE, AK_SHIP, AK_FIGHTERS, AK_PBF, AK_PF, AK_MUTINY = 0, 1, 2, 3, 4, 5
  G_PASSES, G_PENDING, G_RETURN, G_DMG_LEFT, G_DMG_SHIP, G_DMG_BY, G_RESUME, G_REP_LEFT, G_REP_SHIP,
  G_SETUP_P, G_SETUP_LEFT, G_DRAWN, G_DREW_DISCARD, G_PF_FIRER, G_PF_SHOTS, G_PF_LEFT, G_REDRAW_N,
  G_SEQ, G_POS, G_END_AT_TURN_END, G_ENDED, G_DUEL, G_TRUNC, G_NO_MORE_ATTACKS, G_PICK_PHASE, G_DIE1,
- G_DIE2, G_FTR_LOST, G_DEF_BITS, G_HELPER, G_PT_SUB, G_CEASE_LEFT, G_LAST_ROLL) = range(62)
-N_G = 62
+ G_DIE2, G_FTR_LOST, G_DEF_BITS, G_HELPER, G_PT_SUB, G_CEASE_LEFT, G_LAST_ROLL, G_TABLE_N) = range(63)
+N_G = 63
 # G_DEF_BITS: defences played in the current attack (one of WW / EM per attack, SFBF 4.4 B, F)
 DB_WW, DB_EM, DB_DISENGAGE = 1, 2, 4
 # G_CANCELS bits: Prime Team or Tractor Beam cancelled these effects for the current attack
@@ -251,6 +251,8 @@ def set_card(s, b, c, loc, who):
         s.pl[b, ow, PL_HAND] -= 1
     elif old == CL_RES:
         s.pl[b, ow, PL_RES] -= 1
+    elif old == CL_ATK or old == CL_DEF:
+        s.g[b, G_TABLE_N] -= 1
     s.cd[b, c, CD_LOC] = loc
     s.cd[b, c, CD_WHO] = who
     s.cd[b, c, CD_LINK] = -1
@@ -261,6 +263,8 @@ def set_card(s, b, c, loc, who):
         s.pl[b, who, PL_HAND] += 1
     elif loc == CL_RES:
         s.pl[b, who, PL_RES] += 1
+    elif loc == CL_ATK or loc == CL_DEF:
+        s.g[b, G_TABLE_N] += 1      # cards on the table (ship_fires skips the scan when none)
 
 
 @nb.njit(cache=True)
@@ -419,7 +423,7 @@ def ship_fires(s, cfg, b, i, extra):
     for k in range(N_KIND):
         avail[k] = symbols(s, cfg, b, i, k)
     cnt = np.zeros(N_WEAPONS, dtype=np.int32)
-    NC = cfg.k[K_NC]
+    NC = cfg.k[K_NC] if s.g[b, G_TABLE_N] > 0 else 0
     for c in range(NC):
         loc = s.cd[b, c, CD_LOC]
         if (loc == CL_ATK or loc == CL_DEF) and s.cd[b, c, CD_SHIP] == i:
@@ -443,6 +447,12 @@ def attack_card_reason(s, cfg, b, ship, target, t):
     """May ``ship`` fire a weapon card of type t at ``target`` in a normal attack?"""
     if not ship_fires(s, cfg, b, ship, t):
         return R_NO_WEAPON
+    return attack_limits_reason(s, cfg, b, ship, target, t)
+
+
+@nb.njit(cache=True)
+def attack_limits_reason(s, cfg, b, ship, target, t):
+    """The conditions of attack_card_reason other than a free weapon (cheap, checked first)."""
     if webbed(s, b, ship) and is_phaser(t):
         return R_SHIP_STATE      # SFBF Ragnatela: a webbed ship cannot fire phasers
     if uses_formation(cfg) and range_limited(t) and (s.sh[b, ship, SH_LINE] == L_MAIN
@@ -459,7 +469,8 @@ def has_attack_card(s, cfg, b, p, ship, target):
     for c in range(NC):
         if s.cd[b, c, CD_LOC] == CL_HAND and s.cd[b, c, CD_WHO] == p:
             t = cfg.card[c, CC_TYPE]
-            if t < N_WEAPONS and attack_card_reason(s, cfg, b, ship, target, t) == OK:
+            if t < N_WEAPONS and attack_limits_reason(s, cfg, b, ship, target, t) == OK \
+                    and ship_fires(s, cfg, b, ship, t):
                 return True
     return False
 
@@ -562,7 +573,7 @@ def ship_attack_reason(s, cfg, b, p, i):
         if target_reason(s, cfg, b, p, j) != OK:
             continue
         for t in range(N_WEAPONS):
-            if fires[t] and attack_card_reason(s, cfg, b, i, j, t) == OK:
+            if fires[t] and attack_limits_reason(s, cfg, b, i, j, t) == OK:
                 return OK
     return R_NEED_WEAPON
 
@@ -1730,7 +1741,10 @@ def pt_cancel_possible(s, cfg, b):
         return False
     if s.sh[b, t, SH_CLOAK] or s.sh[b, t, SH_WEB]:
         return True
-    return s.g[b, G_STAGE] == ST_REACT and ww_active(s, b)
+    st = s.g[b, G_STAGE]
+    if st == ST_PT_MODE:
+        st = s.g[b, G_RETURN]
+    return st == ST_REACT and ww_active(s, b)
 
 
 @nb.njit(cache=True)
@@ -2854,20 +2868,86 @@ def dispatch(s, cfg, b, a):
         apply_other(s, cfg, b, a)
 
 
+F_CARDS, F_SHIPS, F_LINES, F_KINDS, F_NUMS, F_RACES, F_NAMED = 1, 2, 4, 8, 16, 32, 64
+
+
 @nb.njit(cache=True)
-def count_legal(s, cfg, b):
-    """(number of legal actions, the first one) for the player to decide."""
+def stage_families(st):
+    """The action families that can be legal at a stage (the mask only looks at those)."""
+    if st == ST_PICK or st == ST_CLOAK_SETUP:
+        return F_SHIPS | F_NAMED
+    if st == ST_RACE:
+        return F_RACES
+    if st == ST_RES_SETUP or st == ST_LINK:
+        return F_CARDS
+    if st == ST_LINE_SETUP:
+        return F_LINES
+    if st == ST_KEEP or st == ST_PT_MODE or st == ST_DISC_DEST:
+        return F_NAMED
+    if st == ST_REPAIR_SHIP or st == ST_CARRIER or st == ST_TARGET or st == ST_SHIP_FOR or st == ST_DUEL_PICK:
+        return F_SHIPS
+    if st == ST_UNMARK or st == ST_PLACE:
+        return F_KINDS
+    if st == ST_FORMATION or st == ST_ATTACK:
+        return F_CARDS | F_SHIPS | F_NAMED
+    if st == ST_FORM_DEST:
+        return F_LINES | F_NAMED
+    if st == ST_SQUADRONS:
+        return F_NUMS
+    if st == ST_OVER:
+        return 0
+    return F_CARDS | F_NAMED
+
+
+@nb.njit(cache=True)
+def scan_legal(s, cfg, b, mask, write, limit):
+    """Legal actions of the player to decide: (count, first); written into ``mask`` if
+    ``write``; stops after ``limit`` of them.  Cards are only looked at where they can matter:
+    the decider's hand and reserve, or the table and ships when linking a card."""
+    k = cfg.k
+    st = s.g[b, G_STAGE]
+    fam = stage_families(st)
+    p = s.g[b, G_DECIDER]
     n = 0
     first = -1
-    k = cfg.k
-    for a in range(k[K_N_ACTIONS]):
-        if action_reason(s, cfg, b, a) == OK:
-            n += 1
-            if first < 0:
-                first = a
-            if n > 1:
-                break
+    a0 = k[K_A_CARD]
+    if fam & F_CARDS:
+        for c in range(k[K_NC]):
+            loc = s.cd[b, c, CD_LOC]
+            if st == ST_LINK:
+                if loc != CL_ATK and loc != CL_DEF and loc != CL_SHIP:
+                    continue
+            elif not ((loc == CL_HAND or loc == CL_RES) and s.cd[b, c, CD_WHO] == p):
+                continue
+            if card_reason(s, cfg, b, p, c) == OK:
+                n += 1
+                if first < 0:
+                    first = a0 + c
+                if write:
+                    mask[a0 + c] = 1
+                if n >= limit:
+                    return n, first
+    for f, lo, hi in ((F_SHIPS, k[K_A_SHIP], k[K_A_LINE]), (F_LINES, k[K_A_LINE], k[K_A_KIND]),
+                      (F_KINDS, k[K_A_KIND], k[K_A_NUM]), (F_NUMS, k[K_A_NUM], k[K_A_RACE]),
+                      (F_RACES, k[K_A_RACE], k[K_A_NAMED]), (F_NAMED, k[K_A_NAMED], k[K_N_ACTIONS])):
+        if fam & f:
+            for a in range(lo, hi):
+                if action_reason(s, cfg, b, a) == OK:
+                    n += 1
+                    if first < 0:
+                        first = a
+                    if write:
+                        mask[a] = 1
+                    if n >= limit:
+                        return n, first
     return n, first
+
+
+@nb.njit(cache=True)
+def count_legal(s, cfg, b):
+    """(number of legal actions up to 2, the first one) for the player to decide."""
+    dummy = np.zeros(1, dtype=np.int8)
+    return scan_legal(s, cfg, b, dummy, False, 2)
 
 
 @nb.njit(cache=True)
@@ -3057,8 +3137,12 @@ def write_obs(s, cfg, b, p, obs):
     obs[g + 19] = s.g[b, G_MOVED]
     obs[g + 20] = s.g[b, G_ATTACKS]
     pend = s.g[b, G_PENDING]
-    obs[g + 21] = clip8(pend + 1 if (pend >= 0 and (st == ST_LINK or st == ST_SHIP_FOR or st == ST_PT_MODE
-                                                   or st == ST_DISC_DEST or st == ST_REPAIR_SHIP)) else 0)
+    shown = pend >= 0 and (st == ST_LINK or st == ST_SHIP_FOR or st == ST_PT_MODE or st == ST_DISC_DEST
+                           or st == ST_REPAIR_SHIP)
+    if shown and s.g[b, G_DECIDER] != p:
+        ploc = s.cd[b, pend, CD_LOC]
+        shown = ploc != CL_HAND and ploc != CL_RES     # a card still in a hand stays secret
+    obs[g + 21] = clip8(pend + 1 if shown else 0)
     obs[g + 22] = cfg.k[K_ADVANCED]
     obs[g + 23] = 1 if uses_formation(cfg) else 0
     obs[g + 24] = s.g[b, G_FORM_KIND]
@@ -3077,9 +3161,7 @@ def write_mask(s, cfg, b, mask):
     mask[:] = 0
     if s.g[b, G_DONE]:
         return
-    for a in range(cfg.k[K_N_ACTIONS]):
-        if action_reason(s, cfg, b, a) == OK:
-            mask[a] = 1
+    scan_legal(s, cfg, b, mask, True, 1 << 30)
 
 
 @nb.njit(cache=True)
