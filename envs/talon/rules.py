@@ -2045,15 +2045,24 @@ def write_outputs(s, cfg, b, obs, mask):
 # ---------------------------------------------------------------------------------
 # Batched entry points (same contract as every wargym game, see core/vec.py)
 # ---------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def reset_one(s, cfg, b, seed, out):
+    reset_game(s, cfg, b, seed)
+    write_outputs(s, cfg, b, out.obs[b], out.mask[b])
+    out.player[b] = s.g[b, G_CURRENT]
+
+
 @nb.njit(cache=True, parallel=True)
 def reset_games(states, cfgs, seeds, idx, outs):
+    if idx.shape[0] < 16:
+        # a few games (the AEC env resets one): waking the thread pool costs far more
+        # than they take, milliseconds on a loaded machine
+        for j in range(idx.shape[0]):
+            reset_one(states[0], cfgs[0], idx[j], seeds[j], outs[0])
+        return
     for j in nb.prange(idx.shape[0]):
         t = nb.get_thread_id()
-        s, cfg, out = states[t], cfgs[t], outs[t]
-        b = idx[j]
-        reset_game(s, cfg, b, seeds[j])
-        write_outputs(s, cfg, b, out.obs[b], out.mask[b])
-        out.player[b] = s.g[b, G_CURRENT]
+        reset_one(states[t], cfgs[t], idx[j], seeds[j], outs[t])
 
 
 @nb.njit(cache=True)
