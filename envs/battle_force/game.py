@@ -63,7 +63,8 @@ DEFAULT_OPTIONS = {
     "pf_damage": "remaining_boxes",  # PF Flotilla: 12 - damage taken + 2d6, or remaining PFs + 2d6
     "ceasefire_repairs": True,     # Organian Ceasefire removes all damage (as the Italian text says)
     "count_survivors": True,       # final score counts own surviving ships (SFBF Come Vincere 2)
-    "reward": "rank",              # "rank": +1 first .. -1 last at the end; "points": VP scored per step / 10
+    "reward": "points",            # "points": victory points / 10 as scored (survivors at the end), so the
+                                   # return is the final score / 10; "rank": +1 first .. -1 last at the end
     "max_decisions": 0,            # truncate after this many decisions (0 = never)
     "cards_file": None,            # your own cards.json (e.g. the printed deck)
     "ships_file": None,            # your own ships.json
@@ -74,7 +75,7 @@ _CHOICES = {
     "tie_break": ("share", "card_draw", "duel"),
     "pbf_damage": ("2d6_per_card", "fighters_plus_1d6"),
     "pf_damage": ("remaining_boxes", "remaining_pfs"),
-    "reward": ("rank", "points"),
+    "reward": ("points", "rank"),
 }
 _BOOLS = ("formation", "learning", "fighters", "single_race", "draw_discard", "allies", "traditional",
           "player_order", "second_attack", "end_on_elimination", "ceasefire_repairs", "count_survivors")

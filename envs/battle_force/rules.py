@@ -633,7 +633,10 @@ def destroy_ship(s, cfg, b, i, by, no_vp):
     s.sh[b, i, SH_WEB] = 0
     s.sh[b, i, SH_DOWN] = 0
     s.sh[b, i, SH_LINE] = 0
-    if no_vp or by < 0:
+    if s.g[b, G_DUEL]:
+        s.sh[b, i, SH_LOC] = SL_OUT   # tie-break duel: the scores are already settled
+        s.sh[b, i, SH_OWNER] = -1
+    elif no_vp or by < 0:
         n = s.g[b, G_SDECK_N]
         for j in range(n, 0, -1):
             s.sdeck[b, j] = s.sdeck[b, j - 1]
@@ -1650,8 +1653,7 @@ def link_ok(s, cfg, b, m, x):
     tm = cfg.card[m, CC_TYPE]
     p = s.cd[b, m, CD_WHO]
     ret = s.g[b, G_RETURN]
-    if is_multiplier(tm) and (ret == ST_ATK_CARDS or ret == ST_FTR_DEF or ret == ST_PF_FIRE) \
-            and not (tm == T_SCATTER and ret == ST_DEFENCE):
+    if is_multiplier(tm) and (ret == ST_ATK_CARDS or ret == ST_FTR_DEF or ret == ST_PF_FIRE):
         loc = CL_ATK if ret == ST_ATK_CARDS else CL_DEF
         if s.cd[b, x, CD_LOC] != loc or s.cd[b, x, CD_WHO] != p:
             return False
@@ -1714,6 +1716,8 @@ def fire_ship_ok(s, cfg, b, p, m, i):
             return False
         if cfg.k[K_P] != 2 and s.sh[b, i, SH_SHOTS] > 0:
             return False         # one fire card per ship
+        if cfg.k[K_P] == 2 and s.g[b, G_PF_SHOTS] >= 2:
+            return False         # two players: the defender fires twice in all (RULES.md)
         return defender_can_fire(s, cfg, b, i, t, False)
     target = s.g[b, G_TARGET]
     if i != target:
@@ -2315,10 +2319,6 @@ def play_defence(s, cfg, b, p, c):
                 forced_advance(s, cfg, b, p)
             resolve_attack(s, cfg, b)
             return
-        if t == T_EM and cfg.k[K_TRAD] and s.g[b, G_ATK_KIND] == AK_SHIP:
-            # traditional rules: the card on the ship marks it; a linked copy on the table
-            # would double-count, so the standing-EM rule removes the attack card
-            pass
         window_played(s, cfg, b)
         return
     play_to_table(s, b, c, CL_DEF, p)
@@ -2356,9 +2356,9 @@ def apply_card(s, cfg, b, p, c):
         n = s.g[b, G_SDECK_N] - 1
         i = s.sdeck[b, n]
         s.g[b, G_SDECK_N] = n
+        # (advanced: into the reserve; if it is the only ship, formation_done_reason makes the
+        # player bring one forward)
         place_ship(s, cfg, b, i, p, L_RESERVE if uses_formation(cfg) else L_SCREEN)
-        if uses_formation(cfg) and count_line(s, b, p, L_SCREEN) + count_line(s, b, p, L_MAIN) == 0:
-            pass                 # the formation moves must bring one forward (formation_done_reason)
     elif st == ST_ATTACK:
         play_to_table(s, b, c, CL_ATK, p)
         if t == T_PBF:
@@ -3291,14 +3291,17 @@ def step_game(s, cfg, b, a, out, auto_reset):
     apply_action(s, cfg, b, a)
     g[b, G_DECISIONS] += 1
     if cfg.k[K_REWARD] == 1:
-        # option reward='points': victory points scored this step, in tens
+        # reward='points': victory points scored this step, in tens; at the end the points of
+        # the surviving ships too, so a player's return is its final score / 10
         for p in range(P):
             out.rewards[b, p] = (s.pl[b, p, PL_SCORE] - before[p]) / 10.0
     if g[b, G_DONE] and not g[b, G_TRUNC]:
         out.term[b] = True
-        if cfg.k[K_REWARD] == 0:
-            for p in range(P):
+        for p in range(P):
+            if cfg.k[K_REWARD] == 0:
                 out.rewards[b, p] = final_reward(s, cfg, b, p)
+            else:
+                out.rewards[b, p] += (s.pl[b, p, PL_FINAL] - s.pl[b, p, PL_SCORE]) / 10.0
     elif g[b, G_DONE] or (cfg.k[K_MAX_DECISIONS] > 0 and g[b, G_DECISIONS] >= cfg.k[K_MAX_DECISIONS]):
         out.trunc[b] = True
     if (out.term[b] or out.trunc[b]) and auto_reset:
