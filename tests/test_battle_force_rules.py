@@ -406,6 +406,17 @@ def test_wild_weasel_halves_other_damage_seven_becomes_four_and_moves_to_the_scr
     assert loc(v, WW) == R.CL_SHIP and sh(v, C8, R.SH_WW) == WW + 1
 
 
+def test_wild_weasel_halves_the_other_defences():
+    # SFBF 4.4 F: "Altre difese hanno effetto al 50%": with the Wild Weasel on, Reinforce Shields
+    # reduces by 1 (3 // 2): photon 6 + Ph-1 4 = 10, - 1 = 9, halved rounding up = 5
+    v = duel([PHO6, PH1_4], [WW, RS])
+    attack(v, CA, C8, PHO6, PH1_4)
+    end_cards(v)
+    card(v, WW)
+    card(v, RS)
+    assert hit(v, C8) == 5
+
+
 def test_wild_weasel_eliminates_drones_and_plasma():
     # SFBF 4.4 F: Wild Weasel cancels drone and plasma cards; the photon is halved (6 -> 3)
     v = duel([DR5, PHO6], [WW])

@@ -1511,6 +1511,17 @@ def defence_halved(s, cfg, b):
 
 
 @nb.njit(cache=True)
+def defence_effect(s, cfg, b, v):
+    """A defence card's reduction v, halved (rounded down) under the target's cloak or web
+    and again while its Wild Weasel works (SFBF 4.4 F: "Altre difese hanno effetto al 50%")."""
+    if defence_halved(s, cfg, b):
+        v = v // 2
+    if ww_active(s, b):
+        v = v // 2
+    return v
+
+
+@nb.njit(cache=True)
 def ww_active(s, b):
     t = s.g[b, G_TARGET]
     return s.sh[b, t, SH_WW] != 0 and not (s.g[b, G_CANCELS] & CX_WW)
@@ -1532,7 +1543,7 @@ def card_attack_value(s, cfg, b, x):
     red = 0
     for c in range(cfg.k[K_NC]):
         if s.cd[b, c, CD_LOC] == CL_DEF and s.cd[b, c, CD_LINK] == x and is_phaser(cfg.card[c, CC_TYPE]):
-            red += cfg.card[c, CC_VALUE] // 2 if defence_halved(s, cfg, b) else cfg.card[c, CC_VALUE]
+            red += defence_effect(s, cfg, b, cfg.card[c, CC_VALUE])
     v = max(0, v - red)
     # SFBF 4.4 F: Wild Weasel eliminates drone and plasma cards (with their enveloper/scatterpack)
     if is_seeking(t) and ww_active(s, b):
@@ -1596,16 +1607,11 @@ def attack_damage(s, cfg, b):
     for c in range(cfg.k[K_NC]):
         if s.cd[b, c, CD_LOC] == CL_DEF and not s.cd[b, c, CD_OFF]:
             ty = cfg.card[c, CC_TYPE]
-            v = 0
-            if ty == T_RS:
-                v = cfg.card[c, CC_VALUE]
-            elif ty == T_ECM and not (cfg.k[K_TRAD] and kind == AK_SHIP):
-                v = cfg.card[c, CC_VALUE]
-            red += v // 2 if halved else v
+            if ty == T_RS or (ty == T_ECM and not (cfg.k[K_TRAD] and kind == AK_SHIP)):
+                red += defence_effect(s, cfg, b, cfg.card[c, CC_VALUE])
     em = s.sh[b, t, SH_EM] - 1
     if em >= 0 and not (s.g[b, G_CANCELS] & CX_EM) and not (cfg.k[K_TRAD] and kind == AK_SHIP):
-        v = cfg.card[em, CC_VALUE]
-        red += v // 2 if halved else v
+        red += defence_effect(s, cfg, b, cfg.card[em, CC_VALUE])
     total = max(0, total - red)
     if ww_active(s, b):
         # SFBF 4.4 F: other damage halved after the other reductions (7 becomes 4); a cloaked or
