@@ -1645,8 +1645,9 @@ def clip8(v):
 
 
 @nb.njit(cache=True)
-def write_obs(s, cfg, b, v, obs):
-    """Observation from player ``v``'s side (layout in game.OBS_LAYOUT / RULES.md)."""
+def write_obs_ref(s, cfg, b, v, obs):
+    """Observation from player ``v``'s side (layout in game.OBS_LAYOUT / RULES.md), written
+    in full.  Reference statement of ``write_obs``, kept for the tests."""
     g = s.g
     sh = s.sh
     S = sh.shape[2]
@@ -1758,6 +1759,174 @@ def write_obs(s, cfg, b, v, obs):
                     ch_t += 1
             elif m == 2:
                 de += 1
+    obs[o + O_CHANGE_MINE] = ch_m
+    obs[o + O_CHANGE_THEIRS] = ch_t
+    obs[o + O_DEFEND] = de
+    obs[o + O_DECIDER] = g[b, G_CURRENT] == v
+
+
+@nb.njit(cache=True)
+def write_obs(s, cfg, b, v, obs):
+    """Observation from player ``v``'s side, equal to ``write_obs_ref``.
+
+    ``obs`` must hold zeros or an observation ``write_obs`` wrote earlier (any game,
+    any player, same config), as every buffer of VecGame does: the hex planes are not
+    zeroed in full but only where the previous observation marked ships, which it
+    lists in its own ship table (and the two active-ship planes when it had one).
+    Entries that cannot come from write_obs (cells off the map) make it zero the
+    whole buffer, so a foreign buffer never leads to writes outside it."""
+    g = s.g
+    sh = s.sh
+    cls = cfg.cls
+    grp = cfg.grp
+    curve = cfg.curve
+    hull = cfg.hull
+    chart = cfg.chart
+    k_ = cfg.k
+    S = sh.shape[2]
+    rows = k_[K_ROWS]
+    cols = k_[K_COLS]
+    n = rows * cols
+    base_t = N_PLANES * n
+    # -- undo the previous observation's marks on the hex planes
+    clean = True
+    for e in range(2 * S):
+        o = base_t + e * N_SF
+        if obs[o + F_STATUS] != SS_ACTIVE:
+            continue
+        r = obs[o + F_ROW]
+        c = obs[o + F_COL]
+        f = obs[o + F_FACING]
+        if r < 0 or r >= rows or c < 0 or c >= cols or f < 0 or f > 5:
+            clean = False
+            break
+        cell = r * cols + c
+        if e < S:
+            obs[(P_OWN_FACING + f) * n + cell] = 0
+            obs[P_OWN_SLOT * n + cell] = 0
+        else:
+            obs[(P_ENEMY_FACING + f) * n + cell] = 0
+            obs[P_ENEMY_SLOT * n + cell] = 0
+    if not clean:
+        obs[:] = 0
+    elif obs[P_ACTIVE_ARC * n] != 0 or obs[P_ACTIVE_ARC * n + 1] != 0:
+        # the previous observation had an active ship: its arc plane covers every hex but one
+        obs[P_ACTIVE * n:(P_ACTIVE_ARC + 1) * n] = 0
+    obs[base_t:] = 0
+    # -- ships
+    imp = g[b, G_IMPULSE]
+    st = g[b, G_STAGE]
+    act_p = -1
+    act_k = -1
+    if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER:
+        act_p = g[b, G_CURRENT]
+        act_k = g[b, G_SHIP]
+    elif st == ST_COLLIDE:
+        act_p = g[b, G_MOVE_PLAYER]
+        act_k = g[b, G_COLL_MOVER]
+    ch_m = 0
+    ch_t = 0
+    de = 0
+    for side in range(2):
+        p = v if side == 0 else 1 - v
+        plane = P_OWN_FACING if side == 0 else P_ENEMY_FACING
+        slot = P_OWN_SLOT if side == 0 else P_ENEMY_SLOT
+        for k in range(S):
+            m = sh[b, p, k, SH_INIT_MARK]
+            if m == 1:
+                if side == 0:
+                    ch_m += 1
+                else:
+                    ch_t += 1
+            elif m == 2:
+                de += 1
+            o = base_t + (side * S + k) * N_SF
+            stt = sh[b, p, k, SH_STATUS]
+            obs[o + F_STATUS] = stt
+            c = sh[b, p, k, SH_CLASS]
+            if c < 0:
+                continue
+            obs[o + F_CLASS] = c + 1
+            if stt != SS_ACTIVE:
+                obs[o + F_POINTS] = cls[c, CL_POINTS] // 4
+                continue
+            cell = sh[b, p, k, SH_CELL]
+            f = sh[b, p, k, SH_FACING]
+            obs[(plane + f) * n + cell] += 1
+            if obs[slot * n + cell] == 0:
+                obs[slot * n + cell] = k + 1
+            obs[o + F_ROW] = cell // cols
+            obs[o + F_COL] = cell % cols
+            obs[o + F_FACING] = f
+            cv = sh[b, p, k, SH_CURVE]
+            pw = sh[b, p, k, SH_POWER]
+            sp = curve[c, cv, 1]
+            obs[o + F_CURVE] = cv
+            obs[o + F_POWER] = pw
+            obs[o + F_SPEED] = sp
+            obs[o + F_TURN_RADIUS] = curve[c, cv, 2] + sh[b, p, k, SH_C_TURN]
+            obs[o + F_TURN_LEFT] = sh[b, p, k, SH_TURN_LEFT]
+            obs[o + F_SLIP] = sh[b, p, k, SH_SLIP]
+            if imp < 6:
+                # ap_source and must_move
+                if 1 <= pw <= 6 and chart[imp, pw] != 0:
+                    obs[o + F_AP_NOW] = 1
+                elif sh[b, p, k, SH_BATTERY]:
+                    obs[o + F_AP_NOW] = 2
+                obs[o + F_MUST_MOVE] = 1 <= sp <= 6 and chart[imp, sp] != 0
+            obs[o + F_AP_SPENT] = sh[b, p, k, SH_AP_SPENT]
+            obs[o + F_MOVED] = sh[b, p, k, SH_MOVED]
+            obs[o + F_FIRED] = sh[b, p, k, SH_FIRED]
+            for a in range(4):
+                obs[o + F_SHIELD + a] = sh[b, p, k, SH_SHIELD + a]
+                obs[o + F_REINF + a] = sh[b, p, k, SH_REINF + a]
+            h = sh[b, p, k, SH_HULL_HITS]
+            nh = cls[c, CL_N_HULL]
+            obs[o + F_HULL_LEFT] = nh - h
+            if h < nh:
+                obs[o + F_HULL_MOD] = hull[c, h, 0]
+                obs[o + F_HULL_CRIT] = hull[c, h, 1]
+            dead = sh[b, p, k, SH_GROUP_DEAD]
+            for gi in range(cls[c, CL_N_GROUPS]):
+                og = o + F_GROUP + 5 * gi
+                obs[og] = sh[b, p, k, SH_RED + gi]
+                obs[og + 1] = grp[c, gi, GR_RED]
+                obs[og + 2] = sh[b, p, k, SH_YEL + gi]
+                obs[og + 3] = grp[c, gi, GR_YELLOW]
+                obs[og + 4] = (dead >> gi) & 1
+            obs[o + F_HAS_BATTERY] = cls[c, CL_BATTERY]
+            obs[o + F_BATTERY] = sh[b, p, k, SH_BATTERY]
+            obs[o + F_AFTERBURNERS] = sh[b, p, k, SH_AB_LEFT]
+            obs[o + F_INIT_MARK] = m
+            obs[o + F_C_SHIELDS] = sh[b, p, k, SH_C_SHIELDS] > 0
+            obs[o + F_C_HELM] = sh[b, p, k, SH_C_HELM] > 0
+            obs[o + F_C_TURN] = sh[b, p, k, SH_C_TURN]
+            obs[o + F_C_POWER] = sh[b, p, k, SH_C_POWER]
+            obs[o + F_C_FTL] = sh[b, p, k, SH_C_FTL] > 0
+            obs[o + F_C_PLOSS] = sh[b, p, k, SH_C_PLOSS] > 0
+            obs[o + F_POINTS] = cls[c, CL_POINTS] // 4
+    if act_k >= 0 and act_k < S and sh[b, act_p, act_k, SH_STATUS] == SS_ACTIVE:
+        ac = sh[b, act_p, act_k, SH_CELL]
+        af = sh[b, act_p, act_k, SH_FACING]
+        arc_of = cfg.arc_of
+        obs[P_ACTIVE * n + ac] = 1 if act_p == v else 2
+        o = P_ACTIVE_ARC * n
+        for cell in range(n):
+            obs[o + cell] = arc_of[ac, cell, af] + 1
+        obs[o + ac] = 0
+    o = base_t + 2 * S * N_SF
+    obs[o + O_ROUND] = clip8(g[b, G_ROUND])
+    obs[o + O_IMPULSE] = imp
+    obs[o + O_HAVE_INIT] = g[b, G_INIT] == v
+    obs[o + O_MY_TURN] = (g[b, G_INIT] if g[b, G_TURN] == 0 else 1 - g[b, G_INIT]) == v
+    obs[o + O_STAGE] = st
+    obs[o + O_SHIP] = g[b, G_SHIP]
+    obs[o + O_GROUP] = g[b, G_GROUP]
+    obs[o + O_WLEFT] = g[b, G_WLEFT]
+    obs[o + O_SEAT] = v
+    obs[o + O_SP_MINE] = clip8(g[b, G_SP0 + v] // 8)
+    obs[o + O_SP_THEIRS] = clip8(g[b, G_SP0 + 1 - v] // 8)
+    obs[o + O_ROUNDS] = clip8(g[b, G_ROUNDS])
     obs[o + O_CHANGE_MINE] = ch_m
     obs[o + O_CHANGE_THEIRS] = ch_t
     obs[o + O_DEFEND] = de
