@@ -21,7 +21,8 @@ from stable_baselines3.common.vec_env import VecEnv
 from ..envs.core.vec import VecGame
 from .opponents import Opponent
 
-GAMES = {"planetoids": "wargym.envs.planetoids.game", "talon": "wargym.envs.talon.game"}
+GAMES = {"planetoids": "wargym.envs.planetoids.game", "talon": "wargym.envs.talon.game",
+         "battle_force": "wargym.envs.battle_force.game"}  # the adapters need its default players=2
 
 
 def load_game(game):

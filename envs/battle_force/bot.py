@@ -1,0 +1,742 @@
+"""Compiled opponents for Star Fleet Battle Force and the loops that let them play.
+
+``policy_action`` picks an action for game ``b`` from the legal mask of the player who
+decides now (any seat: the defender, the attacker answering a defence, each player firing
+at a PF Flotilla ...):
+
+* ``RANDOM``: uniform over the legal actions, drawn from the game's own policy stream
+  (``s.policy_rng``), so a bot never disturbs the game's dice or shuffles.
+
+* ``SOLITAIRE`` (alias ``"scripted"`` for the wrappers): the rulebook's solitaire opponent
+  (SFBF *Gioco in solitario*) as a policy for any seat, adapted to this implementation's
+  decision points.  The rulebook's automaton draws attack cards one at a time and gives each
+  to the first ship that can use it, attacks with that ship and those cards at the first ship
+  on the left of the enemy's first line, uses every other card in defence whenever it can,
+  uses continuous damage control every turn, and plays every other card at the first
+  opportunity.  Here, decision by decision:
+
+  - set-up: picks the first legal ship (points / draft) or race; keeps the first cards in
+    hand as its two reserve cards; places its ships in random order (``policy_rng``) half
+    in the screen, half in the main body (the automaton's "Prima Linea" / "Seconda Linea");
+    never switches a cloak or web on.
+  - draw: takes its reserve cards back first, then draws from the deck; keeps every card
+    drawn (never to the reserve).
+  - repair: plays a Damage Control or Legendary Engineer whenever it can, then continuous
+    damage control, always on its most damaged ship (most markers; ties: lowest ``SH_POS``);
+    it removes weapon markers before WPN, FTR and circle markers.
+  - formation: Reinforcements at the first opportunity; brings a reserve ship back to the
+    battle line (to the thinner of screen and main body) when one may move, otherwise makes
+    no change (the automaton has no reserve), except the moves the rules force.
+  - attack: special cards first (PF Flotilla, Klingon Mutiny, Planet-Based Fighters, as
+    many as it holds); else it attacks with the ship that can fire the most weapon cards of
+    its hand (ties: the most damage, then the lowest ``SH_POS``) - the automaton's "first
+    ship that can use each card" - at the first enemy ship in the screen (lowest
+    ``SH_POS``; in the main body only if no screen ship can be hit); it plays every usable
+    attack card, strongest weapons first, then Overload / Enveloper / Scatterpack /
+    Legendary Gunner on its strongest card, then Prime Team (cancelling a cloak, web or
+    Wild Weasel when it can, else +1).  With no weapon attack it launches every fighter
+    squadron of its best carrier; with no attack at all it plays an Organian Ceasefire if it
+    holds one.  It never discards-and-redraws or changes formation instead of attacking.
+  - defence: plays every defence card it can, each time it may (Disengage first, since it
+    ends the attack; phasers and drones against the strongest drone or plasma card), takes
+    reserve cards into an empty hand to use them, fires every card it can at fighters and PF
+    Flotillas, answers a defence with every ECCM, Tractor Beam and Prime Team it holds, and
+    plays Prime Team in a mutiny.
+  - damage it takes goes on circles first, then FTR, WPN and the weapon spaces from the last
+    kind (Plasma-F) to the first (Phaser-1).
+  - end of turn: discards one weapon card none of its ships can ever fire (or a multiplier
+    with no weapon to go with it) to the discard pile; otherwise keeps its hand.
+  - tie-break duel: takes its most valuable ship; Ceasefire reserve: keeps the first cards.
+  - anything else: the first legal action.
+
+  Deterministic given the state; every choice is checked against the mask (an illegal
+  choice falls back to the first legal action).
+
+Entry points: ``policy_actions`` (what a policy would play now in every game; a compiled
+kernel over ``(states, cfgs, masks, policy, actions)`` or, from Python, ``policy_actions(core,
+policy)``), ``play_games`` (whole games, a policy per seat, inside one parallel kernel),
+``play`` (its Python front end) and ``play_turns`` (learner action then opponent play, what
+the SB3 wrapper calls).
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..core.rng import draw_int
+from .rules import (
+    CC_TYPE,
+    CC_VALUE,
+    CD_LOC,
+    CD_WHO,
+    CL_HAND,
+    CX_CLOAK,
+    G_CANCELS,
+    G_DECIDER,
+    G_DONE,
+    G_RETURN,
+    G_SEL,
+    G_STAGE,
+    K_A_CARD,
+    K_A_KIND,
+    K_A_LINE,
+    K_A_NAMED,
+    K_A_NUM,
+    K_A_RACE,
+    K_A_SHIP,
+    K_ADVANCED,
+    K_FORMATION,
+    K_FTR,
+    K_NC,
+    K_NS,
+    K_P,
+    K_WPN,
+    L_MAIN,
+    L_RESERVE,
+    L_SCREEN,
+    N_ACTIVATE,
+    N_CDC,
+    N_DONE,
+    N_DRAW_DECK,
+    N_FIGHTERS,
+    N_KEEP,
+    N_KIND,
+    N_PT_ADD,
+    N_PT_CANCEL,
+    N_TO_DISCARD,
+    N_WEAPONS,
+    OK,
+    SC_N,
+    SC_VP,
+    SH_LINE,
+    SH_LOC,
+    SH_OWNER,
+    SH_POS,
+    SL_FLEET,
+    ST_ATK_CARDS,
+    ST_ATTACK,
+    ST_CARRIER,
+    ST_CEASE_KEEP,
+    ST_CLOAK_SETUP,
+    ST_DEFENCE,
+    ST_DISC_DEST,
+    ST_DISCARD,
+    ST_DRAW,
+    ST_DUEL_PICK,
+    ST_FORM_DEST,
+    ST_FORMATION,
+    ST_FTR_DEF,
+    ST_KEEP,
+    ST_LINE_SETUP,
+    ST_LINK,
+    ST_MUTINY_ATK,
+    ST_MUTINY_DEF,
+    ST_PBF_MORE,
+    ST_PF_FIRE,
+    ST_PLACE,
+    ST_PT_MODE,
+    ST_REACT,
+    ST_REPAIR,
+    ST_REPAIR_SHIP,
+    ST_SQUADRONS,
+    ST_TARGET,
+    ST_UNMARK,
+    T_CEASE,
+    T_DC,
+    T_DISENGAGE,
+    T_DISR,
+    T_DRONE,
+    T_ENVELOPER,
+    T_LENG,
+    T_MUTINY,
+    T_OVERLOAD,
+    T_PBF,
+    T_PF,
+    T_PHOTON,
+    T_PLR,
+    T_PLS,
+    T_PRIME,
+    T_REINF,
+    T_SCATTER,
+    card_attack_value,
+    cloaked,
+    count_line,
+    damage_of,
+    has_attack_card,
+    is_multiplier,
+    is_phaser,
+    is_seeking,
+    move_reason,
+    range_limited,
+    step_game,
+    symbols,
+    target_reason,
+    webbed,
+    wpn_needed,
+)
+
+RANDOM, SOLITAIRE = 0, 1
+# "scripted" is what the wrappers and training scripts call a game's built-in strong policy
+POLICIES = {"random": RANDOM, "solitaire": SOLITAIRE, "scripted": SOLITAIRE}
+
+
+@nb.njit(cache=True)
+def random_action(s, b, mask):
+    n = 0
+    for a in range(mask.shape[0]):
+        n += mask[a]
+    k = draw_int(s.policy_rng, b, max(n, 1))
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@nb.njit(cache=True)
+def _first_legal(mask, lo, hi):
+    for a in range(lo, hi):
+        if mask[a]:
+            return a
+    return -1
+
+
+@nb.njit(cache=True)
+def _last_legal(mask, lo, hi):
+    for a in range(hi - 1, lo - 1, -1):
+        if mask[a]:
+            return a
+    return -1
+
+
+@nb.njit(cache=True)
+def _named(cfg, mask, n):
+    a = cfg.k[K_A_NAMED] + n
+    return a if mask[a] else -1
+
+
+@nb.njit(cache=True)
+def _card_of_type(cfg, mask, typ):
+    """First legal CARD action on a card of type ``typ``."""
+    base = cfg.k[K_A_CARD]
+    for c in range(cfg.k[K_NC]):
+        if mask[base + c] and cfg.card[c, CC_TYPE] == typ:
+            return base + c
+    return -1
+
+
+@nb.njit(cache=True)
+def _pos_key(s, b, i):
+    return s.sh[b, i, SH_POS]
+
+
+# ---------------------------------------------------------------------------------
+# attack planning
+# ---------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _fire_plan(s, cfg, b, p, ship, target):
+    """(cards, damage): how many weapon cards of p's hand ``ship`` can fire together at
+    ``target``, taken strongest first (one card per weapon symbol, SFBF 4.3), and their
+    printed damage."""
+    NC = cfg.k[K_NC]
+    avail = np.zeros(N_KIND, dtype=np.int32)
+    for k in range(N_KIND):
+        avail[k] = symbols(s, cfg, b, ship, k)
+    cnt = np.zeros(N_WEAPONS, dtype=np.int32)
+    used = np.zeros(NC, dtype=np.bool_)
+    n = 0
+    tot = 0
+    formation = cfg.k[K_ADVANCED] != 0 and cfg.k[K_FORMATION] != 0
+    for it in range(NC):
+        best, best_v = -1, -1
+        for c in range(NC):
+            if used[c] or s.cd[b, c, CD_LOC] != CL_HAND or s.cd[b, c, CD_WHO] != p:
+                continue
+            if cfg.card[c, CC_TYPE] >= N_WEAPONS:
+                continue
+            if cfg.card[c, CC_VALUE] > best_v:
+                best, best_v = c, cfg.card[c, CC_VALUE]
+        if best < 0:
+            break
+        used[best] = True
+        t = cfg.card[best, CC_TYPE]
+        if webbed(s, b, ship) and is_phaser(t):
+            continue
+        if formation and range_limited(t) and (s.sh[b, ship, SH_LINE] == L_MAIN
+                                               or s.sh[b, target, SH_LINE] == L_MAIN):
+            continue
+        if is_seeking(t) and cloaked(s, b, target) and not (s.g[b, G_CANCELS] & CX_CLOAK):
+            continue
+        cnt[t] += 1
+        need = wpn_needed(avail, cnt)
+        if need < 0 or need > avail[K_WPN]:
+            cnt[t] -= 1
+            continue
+        n += 1
+        tot += best_v
+    return n, tot
+
+
+@nb.njit(cache=True)
+def _better_target(s, b, i, j):
+    """Is ship i ahead of ship j in the solitaire's order: screen first, then lowest SH_POS?"""
+    if j < 0:
+        return True
+    li = 0 if s.sh[b, i, SH_LINE] == L_SCREEN else 1
+    lj = 0 if s.sh[b, j, SH_LINE] == L_SCREEN else 1
+    if li != lj:
+        return li < lj
+    return _pos_key(s, b, i) < _pos_key(s, b, j)
+
+
+@nb.njit(cache=True)
+def _target_for(s, cfg, b, p, ship):
+    """The target the solitaire would pick for ``ship``: the first enemy ship in the screen."""
+    best = -1
+    for j in range(cfg.k[K_NS]):
+        if target_reason(s, cfg, b, p, j) != OK:
+            continue
+        if ship >= 0 and not has_attack_card(s, cfg, b, p, ship, j):
+            continue
+        if _better_target(s, b, j, best):
+            best = j
+    return best
+
+
+@nb.njit(cache=True)
+def _attack_ship(s, cfg, b, p, mask):
+    """SHIP action of the attacker that fires the most cards of the hand, or -1."""
+    base = cfg.k[K_A_SHIP]
+    best, best_n, best_v = -1, 0, -1
+    for i in range(cfg.k[K_NS]):
+        if not mask[base + i]:
+            continue
+        t = _target_for(s, cfg, b, p, i)
+        if t < 0:
+            continue
+        n, v = _fire_plan(s, cfg, b, p, i, t)
+        if n == 0:
+            continue
+        better = n > best_n
+        if n == best_n:
+            better = v > best_v or (v == best_v and _pos_key(s, b, i) < _pos_key(s, b, best))
+        if better:
+            best, best_n, best_v = i, n, v
+    return base + best if best >= 0 else -1
+
+
+@nb.njit(cache=True)
+def _attack_action(s, cfg, b, p, mask):
+    for typ in (T_PF, T_MUTINY, T_PBF):
+        a = _card_of_type(cfg, mask, typ)
+        if a >= 0:
+            return a
+    a = _attack_ship(s, cfg, b, p, mask)
+    if a >= 0:
+        return a
+    a = _named(cfg, mask, N_FIGHTERS)
+    if a >= 0:
+        return a
+    a = _card_of_type(cfg, mask, T_CEASE)
+    if a >= 0:
+        return a
+    return _named(cfg, mask, N_DONE)
+
+
+@nb.njit(cache=True)
+def _target_action(s, cfg, b, mask):
+    base = cfg.k[K_A_SHIP]
+    best = -1
+    for j in range(cfg.k[K_NS]):
+        if mask[base + j] and _better_target(s, b, j, best):
+            best = j
+    return base + best if best >= 0 else -1
+
+
+@nb.njit(cache=True)
+def _atk_cards_action(s, cfg, b, mask):
+    """Every usable attack card: weapons strongest first, then multipliers, then Prime Team."""
+    base = cfg.k[K_A_CARD]
+    best, best_v = -1, -1
+    for c in range(cfg.k[K_NC]):
+        if mask[base + c] and cfg.card[c, CC_TYPE] < N_WEAPONS and cfg.card[c, CC_VALUE] > best_v:
+            best, best_v = c, cfg.card[c, CC_VALUE]
+    if best >= 0:
+        return base + best
+    for c in range(cfg.k[K_NC]):
+        if mask[base + c] and is_multiplier(cfg.card[c, CC_TYPE]):
+            return base + c
+    a = _first_legal(mask, base, base + cfg.k[K_NC])
+    if a >= 0:
+        return a
+    return _named(cfg, mask, N_DONE)
+
+
+@nb.njit(cache=True)
+def _link_action(s, cfg, b, mask):
+    """Where a pending card goes: against the strongest attack card in defence, on the
+    strongest own card for a multiplier; the first choice otherwise."""
+    base = cfg.k[K_A_CARD]
+    ret = s.g[b, G_RETURN]
+    if ret != ST_DEFENCE and ret != ST_ATK_CARDS and ret != ST_FTR_DEF and ret != ST_PF_FIRE:
+        return _first_legal(mask, base, base + cfg.k[K_NC])
+    best, best_v = -1, -1
+    for x in range(cfg.k[K_NC]):
+        if not mask[base + x]:
+            continue
+        v = card_attack_value(s, cfg, b, x) if ret == ST_DEFENCE else cfg.card[x, CC_VALUE]
+        if v > best_v:
+            best, best_v = x, v
+    return base + best if best >= 0 else -1
+
+
+@nb.njit(cache=True)
+def _play_all(cfg, mask, first_type):
+    """Play a legal card (``first_type`` before any other), else pass."""
+    if first_type >= 0:
+        a = _card_of_type(cfg, mask, first_type)
+        if a >= 0:
+            return a
+    base = cfg.k[K_A_CARD]
+    a = _first_legal(mask, base, base + cfg.k[K_NC])
+    if a >= 0:
+        return a
+    return _named(cfg, mask, N_DONE)
+
+
+# ---------------------------------------------------------------------------------
+# repair, formation, damage, discard
+# ---------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _most_damaged(s, cfg, b, mask):
+    base = cfg.k[K_A_SHIP]
+    best, best_d = -1, -1
+    for i in range(cfg.k[K_NS]):
+        if not mask[base + i]:
+            continue
+        d = damage_of(s, b, i)
+        if d > best_d or (d == best_d and _pos_key(s, b, i) < _pos_key(s, b, best)):
+            best, best_d = i, d
+    return base + best if best >= 0 else -1
+
+
+@nb.njit(cache=True)
+def _repair_action(s, cfg, b, mask):
+    a = _card_of_type(cfg, mask, T_DC)
+    if a < 0:
+        a = _card_of_type(cfg, mask, T_LENG)
+    if a >= 0:
+        return a
+    a = _named(cfg, mask, N_CDC)
+    if a >= 0:
+        return a
+    return _named(cfg, mask, N_DONE)
+
+
+@nb.njit(cache=True)
+def _formation_action(s, cfg, b, p, mask):
+    a = _card_of_type(cfg, mask, T_REINF)
+    if a >= 0:
+        return a
+    base = cfg.k[K_A_SHIP]
+    # a reserve ship that may come back to the battle line
+    for i in range(cfg.k[K_NS]):
+        if mask[base + i] and s.sh[b, i, SH_LINE] == L_RESERVE and (
+                move_reason(s, cfg, b, p, i, L_SCREEN) == OK or move_reason(s, cfg, b, p, i, L_MAIN) == OK):
+            return base + i
+    a = _named(cfg, mask, N_DONE)
+    if a >= 0:
+        return a
+    return _first_legal(mask, base, base + cfg.k[K_NS])
+
+
+@nb.njit(cache=True)
+def _form_dest_action(s, cfg, b, p, mask):
+    i = s.g[b, G_SEL]
+    lb = cfg.k[K_A_LINE]
+    if i >= 0 and s.sh[b, i, SH_LINE] == L_RESERVE:
+        cs = count_line(s, b, p, L_SCREEN)
+        cm = count_line(s, b, p, L_MAIN)
+        first, second = (L_SCREEN, L_MAIN) if cs <= cm else (L_MAIN, L_SCREEN)
+        if mask[lb + first]:
+            return lb + first
+        if mask[lb + second]:
+            return lb + second
+    a = _first_legal(mask, lb, lb + 3)
+    if a >= 0:
+        return a
+    return _named(cfg, mask, N_ACTIVATE)
+
+
+@nb.njit(cache=True)
+def _line_setup_action(s, cfg, b, p, mask):
+    """Random order, half the ships in the screen and half in the main body."""
+    lb = cfg.k[K_A_LINE]
+    n = 0
+    left = 0
+    for i in range(cfg.k[K_NS]):
+        if s.sh[b, i, SH_LOC] == SL_FLEET and s.sh[b, i, SH_OWNER] == p:
+            n += 1
+            if s.sh[b, i, SH_LINE] < 0:
+                left += 1
+    slots = (n + 1) // 2 - count_line(s, b, p, L_SCREEN)
+    if slots <= 0:
+        line = L_MAIN
+    elif slots >= left:
+        line = L_SCREEN
+    else:
+        line = L_SCREEN if draw_int(s.policy_rng, b, max(left, 1)) < slots else L_MAIN
+    if mask[lb + line]:
+        return lb + line
+    other = L_MAIN if line == L_SCREEN else L_SCREEN
+    if mask[lb + other]:
+        return lb + other
+    return _first_legal(mask, lb, lb + 3)
+
+
+@nb.njit(cache=True)
+def _fireable_by_fleet(s, cfg, b, p, t):
+    """Could any of p's ships in play fire a weapon card of type t when undamaged?"""
+    avail = np.zeros(N_KIND, dtype=np.int32)
+    cnt = np.zeros(N_WEAPONS, dtype=np.int32)
+    cnt[t] = 1
+    for i in range(cfg.k[K_NS]):
+        if s.sh[b, i, SH_LOC] != SL_FLEET or s.sh[b, i, SH_OWNER] != p:
+            continue
+        for k in range(N_KIND):
+            avail[k] = cfg.ship[i, SC_N + k]
+        need = wpn_needed(avail, cnt)
+        if need >= 0 and need <= avail[K_WPN]:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _useless(s, cfg, b, p, c):
+    t = cfg.card[c, CC_TYPE]
+    if t < N_WEAPONS:
+        return not _fireable_by_fleet(s, cfg, b, p, t)
+    if t == T_OVERLOAD:
+        return not (_fireable_by_fleet(s, cfg, b, p, T_PHOTON) or _fireable_by_fleet(s, cfg, b, p, T_DISR))
+    if t == T_ENVELOPER:
+        return not (_fireable_by_fleet(s, cfg, b, p, T_PLS) or _fireable_by_fleet(s, cfg, b, p, T_PLR))
+    if t == T_SCATTER:
+        return not _fireable_by_fleet(s, cfg, b, p, T_DRONE)
+    return False
+
+
+@nb.njit(cache=True)
+def _discard_action(s, cfg, b, p, mask):
+    base = cfg.k[K_A_CARD]
+    for c in range(cfg.k[K_NC]):
+        if mask[base + c] and _useless(s, cfg, b, p, c):
+            return base + c
+    return _named(cfg, mask, N_DONE)
+
+
+@nb.njit(cache=True)
+def _duel_pick_action(s, cfg, b, mask):
+    base = cfg.k[K_A_SHIP]
+    best, best_v = -1, -1
+    for i in range(cfg.k[K_NS]):
+        if mask[base + i] and cfg.ship[i, SC_VP] > best_v:
+            best, best_v = i, cfg.ship[i, SC_VP]
+    return base + best if best >= 0 else -1
+
+
+@nb.njit(cache=True)
+def _carrier_action(s, cfg, b, mask):
+    base = cfg.k[K_A_SHIP]
+    best, best_v = -1, -1
+    for i in range(cfg.k[K_NS]):
+        if not mask[base + i]:
+            continue
+        v = symbols(s, cfg, b, i, K_FTR)
+        if v > best_v or (v == best_v and _pos_key(s, b, i) < _pos_key(s, b, best)):
+            best, best_v = i, v
+    return base + best if best >= 0 else -1
+
+
+# ---------------------------------------------------------------------------------
+# the policy
+# ---------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def solitaire_action(s, cfg, b, mask):
+    p = s.g[b, G_DECIDER]
+    st = s.g[b, G_STAGE]
+    k = cfg.k
+    a = -1
+    if st == ST_LINE_SETUP:
+        a = _line_setup_action(s, cfg, b, p, mask)
+    elif st == ST_CLOAK_SETUP:
+        a = _named(cfg, mask, N_DONE)
+    elif st == ST_DRAW:
+        a = _first_legal(mask, k[K_A_CARD], k[K_A_CARD] + k[K_NC])       # reserve cards first
+        if a < 0:
+            a = _named(cfg, mask, N_DRAW_DECK)
+    elif st == ST_KEEP:
+        a = _named(cfg, mask, N_KEEP)
+    elif st == ST_REPAIR:
+        a = _repair_action(s, cfg, b, mask)
+    elif st == ST_REPAIR_SHIP:
+        a = _most_damaged(s, cfg, b, mask)
+    elif st == ST_UNMARK:
+        a = _first_legal(mask, k[K_A_KIND], k[K_A_NUM])                    # weapons first
+    elif st == ST_FORMATION:
+        a = _formation_action(s, cfg, b, p, mask)
+    elif st == ST_FORM_DEST:
+        a = _form_dest_action(s, cfg, b, p, mask)
+    elif st == ST_ATTACK:
+        a = _attack_action(s, cfg, b, p, mask)
+    elif st == ST_CARRIER:
+        a = _carrier_action(s, cfg, b, mask)
+    elif st == ST_SQUADRONS:
+        a = _last_legal(mask, k[K_A_NUM], k[K_A_RACE])                      # every squadron
+    elif st == ST_TARGET:
+        a = _target_action(s, cfg, b, mask)
+    elif st == ST_ATK_CARDS:
+        a = _atk_cards_action(s, cfg, b, mask)
+    elif st == ST_LINK:
+        a = _link_action(s, cfg, b, mask)
+    elif st == ST_PT_MODE:
+        a = _named(cfg, mask, N_PT_CANCEL)
+        if a < 0:
+            a = _named(cfg, mask, N_PT_ADD)
+    elif st == ST_DEFENCE:
+        a = _play_all(cfg, mask, T_DISENGAGE)
+    elif st == ST_REACT or st == ST_FTR_DEF or st == ST_PF_FIRE or st == ST_PBF_MORE:
+        a = _play_all(cfg, mask, -1)
+    elif st == ST_MUTINY_ATK or st == ST_MUTINY_DEF:
+        a = _play_all(cfg, mask, T_PRIME)
+    elif st == ST_PLACE:
+        a = _last_legal(mask, k[K_A_KIND], k[K_A_NUM])                     # circles first
+    elif st == ST_DISCARD:
+        a = _discard_action(s, cfg, b, p, mask)
+    elif st == ST_DISC_DEST:
+        a = _named(cfg, mask, N_TO_DISCARD)
+    elif st == ST_DUEL_PICK:
+        a = _duel_pick_action(s, cfg, b, mask)
+    elif st == ST_CEASE_KEEP:
+        a = _play_all(cfg, mask, -1)
+    if a >= 0 and a < mask.shape[0] and mask[a]:
+        return a
+    return _first_legal(mask, 0, mask.shape[0])
+
+
+@nb.njit(cache=True)
+def policy_action(s, cfg, b, mask, policy):
+    if policy == SOLITAIRE:
+        return solitaire_action(s, cfg, b, mask)
+    return random_action(s, b, mask)
+
+
+# ---------------------------------------------------------------------------------
+# loops (same contract as every wargym game's bot)
+# ---------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _record(s, b, seats, out, acc, auto_reset, alternate):
+    """Add the learner's reward; note the end of its episode.  True = stop here."""
+    if acc[b, 1] != 0 or acc[b, 2] != 0:
+        return False  # already ended: rewards of the next game are not this episode's
+    acc[b, 0] += out.rewards[b, seats[b]]
+    if out.term[b] or out.trunc[b]:
+        acc[b, 1] = out.term[b]
+        acc[b, 2] = out.trunc[b]
+        if not auto_reset:
+            return True
+        if alternate:
+            seats[b] = 1 - seats[b]  # the new game starts with the learner in the other seat
+    return False
+
+
+@nb.njit(cache=True)
+def _play_turn(s, cfg, b, action, seats, policy, out, acc, auto_reset, alternate):
+    acc[b, 0] = 0.0
+    acc[b, 1] = 0.0  # 1 = the learner's episode ended by termination
+    acc[b, 2] = 0.0  # 1 = ... by truncation
+    out.illegal[b] = 0
+    if action >= 0:
+        step_game(s, cfg, b, action, out, auto_reset)
+        if out.illegal[b] != 0 or _record(s, b, seats, out, acc, auto_reset, alternate):
+            return
+    # the opponent plays until the learner must decide (in the next game if this one ended)
+    while s.g[b, G_DONE] == 0 and s.g[b, G_DECIDER] != seats[b]:
+        a = policy_action(s, cfg, b, out.mask[b], policy)
+        step_game(s, cfg, b, a, out, auto_reset)
+        if out.illegal[b] != 0 or _record(s, b, seats, out, acc, auto_reset, alternate):
+            return
+
+
+@nb.njit(cache=True, parallel=True)
+def play_turns(states, cfgs, actions, seats, policy, outs, acc, auto_reset, alternate):
+    """Learner action (or -1 for none) then opponent play, for every game (two players).
+
+    ``acc[b] = (learner reward since its last decision, terminated, truncated)``;
+    with ``alternate`` the learner changes seat whenever a game restarts.
+    ``states``/``cfgs``/``outs`` hold one struct per thread (see rules.step_games)."""
+    for b in nb.prange(actions.shape[0]):
+        t = nb.get_thread_id()
+        _play_turn(states[t], cfgs[t], b, actions[b], seats, policy, outs[t], acc, auto_reset, alternate)
+
+
+@nb.njit(cache=True, parallel=True)
+def play_games(states, cfgs, policies, outs, results):
+    """Play every game to the end with a built-in policy per seat (``policies[b, p]``) for
+    evaluation and benchmarks.  ``results[b, p]`` adds up each player's rewards."""
+    for b in nb.prange(policies.shape[0]):
+        t = nb.get_thread_id()
+        s, cfg, out = states[t], cfgs[t], outs[t]
+        P = cfg.k[K_P]
+        while s.g[b, G_DONE] == 0:
+            p = s.g[b, G_DECIDER]
+            a = policy_action(s, cfg, b, out.mask[b], policies[b, p])
+            out.illegal[b] = 0
+            step_game(s, cfg, b, a, out, False)
+            if out.illegal[b] != 0:
+                break
+            for q in range(P):
+                results[b, q] += out.rewards[b, q]
+            if out.trunc[b]:
+                break
+
+
+@nb.njit(cache=True, parallel=True)
+def _policy_actions(states, cfgs, masks, policy, actions):
+    for b in nb.prange(actions.shape[0]):
+        t = nb.get_thread_id()
+        actions[b] = policy_action(states[t], cfgs[t], b, masks[b], policy)
+
+
+def policy_actions(*args):
+    """What a built-in policy would play now in every game (imitation, analysis).
+
+    ``policy_actions(core, policy)`` returns the actions of a ``VecGame`` (``policy`` a name
+    or id); ``policy_actions(states, cfgs, masks, policy, actions)`` is the compiled kernel
+    the training code calls with ``core.kernel_args()``."""
+    if len(args) == 2:
+        core, policy = args
+        policy = POLICIES[policy] if isinstance(policy, str) else int(policy)
+        actions = np.zeros(core.num_envs, dtype=np.int64)
+        states, cfgs, _ = core.kernel_args()
+        _policy_actions(states, cfgs, core.mask, policy, actions)
+        return actions
+    _policy_actions(*args)
+    return args[4]
+
+
+def play(core, policies) -> np.ndarray:
+    """Play every game of ``core`` to the end; ``policies`` is one policy (name or id) for
+    every seat, a list with one per seat, or a ``(B, players)`` array.  Returns each player's
+    summed rewards, ``(B, players)``."""
+    B, P = core.num_envs, core.num_players
+    if isinstance(policies, (str, int, np.integer)):
+        policies = [policies] * P
+    pol = np.array([[POLICIES[x] if isinstance(x, str) else int(x) for x in row]
+                    for row in (policies if np.ndim(policies) == 2 else [policies])], dtype=np.int64)
+    pol = np.ascontiguousarray(np.broadcast_to(pol, (B, P)))
+    results = np.zeros((B, P), dtype=np.float64)
+    states, cfgs, outs = core.kernel_args()
+    play_games(states, cfgs, pol, outs, results)
+    core.refresh()
+    return results
