@@ -82,19 +82,22 @@ def batched_core(batch: int, seconds: float, game=None) -> float:
     return calls * batch / (time.perf_counter() - t0)
 
 
-def compiled_self_play(batch: int) -> float:
+def compiled_self_play(batch: int, game=None, bot=None, options=None, decisions_col=None) -> float:
     """Whole games of random-vs-random played inside one kernel call, decisions per second."""
     from wargym.envs.core.vec import VecGame
-    from wargym.envs.planetoids import game
-    core = VecGame(game, batch)
+    if game is None:
+        from wargym.envs.planetoids import game
+    bot = bot or game.bot
+    core = VecGame(game, batch, options)
     core.reset(seed=1)
-    policies = np.zeros((batch, 2), dtype=np.int64)
-    results = np.zeros((batch, 2))
+    policies = np.zeros((batch, core.num_players), dtype=np.int64)
+    results = np.zeros((batch, core.num_players))
     t0 = time.perf_counter()
     states, cfgs, outs = core.kernel_args()
-    game.bot.play_games(states, cfgs, policies, outs, results)
+    bot.play_games(states, cfgs, policies, outs, results)
     dt = time.perf_counter() - t0
-    return float(core.state.g[:, game.rules.G_DECISIONS].sum()) / dt
+    col = game.rules.G_DECISIONS if decisions_col is None else decisions_col
+    return float(core.state.g[:, col].sum()) / dt
 
 
 def main(argv=None):
@@ -102,7 +105,7 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--skip-cold", action="store_true", help="skip the cold-compile measurement")
-    ap.add_argument("--planetoids-only", action="store_true", help="skip the Talon measurements")
+    ap.add_argument("--planetoids-only", action="store_true", help="skip the Talon and Battle Force measurements")
     args = ap.parse_args(argv)
     secs = 2.0 if args.quick else 6.0
     import numba
@@ -146,6 +149,24 @@ def main(argv=None):
             rows.append((f"talon_v0 batched core B={batch}, obs+mask each step", batched_core(batch, secs, talon),
                          "decisions/s"))
             print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
+        from wargym.envs import battle_force_v0
+        from wargym.envs.battle_force import bot as bf_bot
+        from wargym.envs.battle_force import game as bf
+        from wargym.envs.battle_force import rules as bf_rules
+        bcore = VecGame(bf, 1)
+        rows.append(("battle_force_v0 state bytes per game (2 players)", bcore.state.nbytes_per_game(), "B"))
+        rows.append(("battle_force_v0 observation + mask bytes per step", bcore.obs[0].nbytes + bcore.mask[0].nbytes,
+                     "B"))
+        rows.append(("battle_force_v0 AEC env, random masked play", aec_random_play(lambda: battle_force_v0.env(), secs),
+                     "steps/s"))
+        print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} steps/s", flush=True)
+        for batch in (1, 64, 1024):
+            rows.append((f"battle_force_v0 batched core B={batch}, obs+mask each step", batched_core(batch, secs, bf),
+                         "decisions/s"))
+            print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
+        rows.append(("battle_force_v0 compiled random self-play, B=64 whole games (20 game turns)",
+                     compiled_self_play(64, bf, bf_bot, {"end_turns": 20}, bf_rules.G_DECISIONS), "decisions/s"))
+        print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
     print("\n| measurement | value |\n|---|---|")
     for name, value, unit in rows:
         v = f"{value:,.2f} {unit}" if unit == "s" else f"{value:,.0f} {unit}"
