@@ -22,8 +22,6 @@ def test_policy_table_matches_the_wrappers_contract():
     assert bot.POLICIES["scripted"] == bot.SOLITAIRE      # the name training/ and wrappers use
 
 
-@pytest.mark.xfail(reason="game.py does not expose the bot yet: the SB3 wrapper and training/evaluate.py "
-                          "need game.bot (and game.scores_from_obs)", strict=False)
 def test_game_module_exposes_the_bot():
     assert getattr(game, "bot", None) is bot
     assert callable(getattr(game, "scores_from_obs", None))
@@ -274,8 +272,6 @@ def test_play_accepts_one_policy_for_every_seat_and_reports_rewards():
         assert res[b, int(np.argmin(ranks))] == res[b].max()
 
 
-@pytest.mark.xfail(reason="game.py has no game.bot / game.scores_from_obs yet (the SB3 wrapper needs both)",
-                   strict=False)
 def test_sb3_vec_env_against_the_solitaire_opponent():
     from wargym.wrappers.sb3 import WargymVecEnv
     env = WargymVecEnv("battle_force", n_envs=4, opponent="solitaire", seed=0, options={"end_turns": 3})

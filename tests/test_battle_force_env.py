@@ -415,10 +415,6 @@ def test_globals_never_name_a_card_hidden_from_the_viewer():
                         f"held by player {cd[c, R.CD_WHO]}"
 
 
-@pytest.mark.xfail(reason="bug: with ship_selection 'deal' (4-6 players) the set-up observation shows every "
-                          "ship dealt to the other players (write_obs only hides SL_DECK and face-down "
-                          "reserve ships), so the ships each will put face down in its reserve are known",
-                   strict=False)
 def test_dealt_ships_of_the_others_are_hidden_before_they_are_placed():
     core = VecGame(game, 1, {"players": 4})
     core.reset(seed=0)

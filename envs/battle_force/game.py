@@ -153,7 +153,8 @@ SHIP_FEATURES = tuple([f"in the fleet of the player {r} seats after me" for r in
                       + [f"damage markers on {k}" for k in SPACE_KINDS]
                       + ["the attacking ship", "the target", "the ship this decision is about"])
 PLAYER_FEATURES = ("cards in hand", "reserve cards", "face-down reserve ships", "ships in the fleet",
-                   "victory points from kills mod 128", "victory points from kills // 128", "ships destroyed",
+                   "victory points from kills (at the end: final score) mod 128",
+                   "victory points from kills (at the end: final score) // 128", "ships destroyed",
                    "active player", "decides now", "me or my ally", "out (not in the tie-break duel)",
                    "tie-break draw total")
 GLOBAL_FEATURES = tuple([f"stage: {n}" for n in STAGE_NAMES]
@@ -671,6 +672,15 @@ def scores(state, b: int) -> list[int]:
     return [int(x) for x in state.pl[b, :, R.PL_SCORE]]
 
 
+def scores_from_obs(obs) -> list[int]:
+    """(own, next player's) victory points as an observation shows them: points from
+    destroyed ships during the game, the final scores once it is over."""
+    players = np.asarray(obs).reshape(-1)
+    NC_NS = players.size - R.MAX_P * R.F_PLAYER - R.N_GLOBAL
+    blk = players[NC_NS:NC_NS + R.MAX_P * R.F_PLAYER].reshape(R.MAX_P, R.F_PLAYER).astype(int)
+    return [int(blk[0, 4] + 128 * blk[0, 5]), int(blk[1, 4] + 128 * blk[1, 5])]
+
+
 def final_info(core, b: int) -> dict:
     pl = core.state.pl[b]
     g = core.state.g[b]
@@ -685,3 +695,6 @@ def final_info(core, b: int) -> dict:
 def render(core, b: int, mode: str, viewer: int = 0):
     from .render import render as _render
     return _render(core, b, mode, viewer)
+
+
+from . import bot  # noqa: F401,E402  (game.bot: compiled opponents used by the wrappers)

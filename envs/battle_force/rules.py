@@ -530,17 +530,6 @@ def any_target(s, cfg, b, p):
 
 
 @nb.njit(cache=True)
-def ship_attack_reason(s, cfg, b, p, i):
-    r = attacker_state_reason(s, cfg, b, p, i)
-    if r != OK:
-        return r
-    for j in range(cfg.k[K_NS]):
-        if target_reason(s, cfg, b, p, j) == OK and has_attack_card(s, cfg, b, p, i, j):
-            return OK
-    return R_NEED_WEAPON
-
-
-@nb.njit(cache=True)
 def hand_types(s, cfg, b, p, out):
     """Types of the cards in p's hand into ``out``; returns how many."""
     n = 0
@@ -1162,9 +1151,18 @@ def deal_ships_from_deck(s, cfg, b, upto):
                 i = s.sdeck[b, n]
                 s.g[b, G_SDECK_N] = n
                 place_ship(s, cfg, b, i, p, -1 if uses_formation(cfg) else L_SCREEN)
+                hide_until_placed(s, cfg, b, i)
                 dealt = True
         if not dealt:
             return
+
+
+@nb.njit(cache=True)
+def hide_until_placed(s, cfg, b, i):
+    """A ship dealt face down stays hidden from the other players until its owner lays it out
+    in the formation (picked ships came from a face-up pool and are public)."""
+    if s.sh[b, i, SH_LINE] < 0:
+        s.sh[b, i, SH_DOWN] = 1
 
 
 @nb.njit(cache=True)
@@ -1436,6 +1434,7 @@ def after_race_pick(s, cfg, b):
             order[k] = t
         for j in range(min(N, n)):
             place_ship(s, cfg, b, order[j], p, -1 if uses_formation(cfg) else L_SCREEN)
+            hide_until_placed(s, cfg, b, order[j])
     pool_to_deck(s, cfg, b)
     begin_reserve_setup(s, cfg, b)
 
@@ -3108,7 +3107,7 @@ def write_obs(s, cfg, b, p, obs):
                 down += 1
         obs[base + 2] = down
         obs[base + 3] = fleet_size(s, b, q)
-        sc = s.pl[b, q, PL_SCORE]
+        sc = s.pl[b, q, PL_FINAL] if s.g[b, G_DONE] else s.pl[b, q, PL_SCORE]
         obs[base + 4] = sc % 128
         obs[base + 5] = sc // 128
         obs[base + 6] = clip8(s.pl[b, q, PL_KILLS])

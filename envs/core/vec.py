@@ -174,6 +174,7 @@ class VecGame:
         """Set up games from a scenario dict (see the game's rules document)."""
         idx = self._index(index)
         saved = self.state.select(idx)
+        outputs = [a[idx].copy() for a in (self.rewards, self.terminated, self.truncated)]
         self.reset(seed, idx)
         trial = self.state.select(idx)
         try:
@@ -181,6 +182,8 @@ class VecGame:
                 self.game.apply_scenario(self.cfg, trial, j, scenario)
         except Exception:
             self.set_state(saved, idx)  # a bad scenario changes nothing
+            for a, old in zip((self.rewards, self.terminated, self.truncated), outputs):
+                a[idx] = old
             raise
         self.set_state(trial, idx)
 
