@@ -59,6 +59,11 @@ def test_fast_mask_equals_reference_on_random_play(options):
         if (step * core.num_envs + b) % 23 == 0:
             legal = np.array([R.action_reason(s, cfg, b, a) == R.OK for a in range(core.num_actions)], dtype=np.int8)
             assert np.array_equal(legal, ref), (step, b)
+            # step_game's shortcut: legal for sure, or "ask action_reason" (always for the fire families)
+            quick = np.array([R._quick_legal(s, cfg, b, a) for a in range(core.num_actions)], dtype=np.int8)
+            fire = np.zeros(core.num_actions, dtype=bool)
+            fire[int(core.cfg.k[R.K_A_FIRE_SHIP]):int(core.cfg.k[R.K_A_SPEED])] = True
+            assert np.array_equal(quick[~fire], legal[~fire]) and not quick[fire].any(), (step, b)
         stages.add(int(core.state.g[b, R.G_STAGE]))
         n_states += 1
     assert n_states >= 5000
@@ -131,3 +136,30 @@ def test_observation_buffer_with_impossible_ship_cells_is_rewritten_in_full():
     junk[R.N_PLANES * n + R.F_ROW] = 100                # ... off the map
     R.write_obs(core.state.view, core._k, 0, 0, junk)
     assert np.array_equal(junk, ref)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_stage_has_choice_equals_reference(options):
+    """advance() asks stage_has_choice whether a stage has a decision; on random-play
+    states put in each stage, for either player and any firing ship, it must answer
+    as the reference built on the per-action reasons."""
+    rng = np.random.default_rng(0)
+    answers = set()
+    for step, core, b in _random_states(options, steps=150, seed=9):
+        if (step + b) % 2:
+            continue
+        st = core.clone_state()
+        g = st.g[b]
+        S = st.sh.shape[2]
+        for stage in (R.ST_AP, R.ST_MOVE, R.ST_FIRE_SHIP, R.ST_FIRE_GROUP, R.ST_FIRE_TARGET):
+            g[R.G_STAGE] = stage
+            g[R.G_CURRENT] = rng.integers(2)
+            g[R.G_SHIP] = rng.integers(S)
+            g[R.G_GROUP] = rng.integers(3)
+            g[R.G_WLEFT] = rng.integers(3)
+            fast = bool(R.stage_has_choice(st.view, core._k, b))
+            ref = bool(R.stage_has_choice_ref(st.view, core._k, b))
+            assert fast == ref, (step, b, stage, dict(zip(("current", "ship", "group", "wleft"),
+                                                          g[[R.G_CURRENT, R.G_SHIP, R.G_GROUP, R.G_WLEFT]])))
+            answers.add((stage, fast))
+    assert len(answers) == 10     # every stage was seen both with and without a choice

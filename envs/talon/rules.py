@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.core import types
+from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 from ..core.rng import draw_int, roll_die, seed_stream
 
@@ -248,6 +251,28 @@ R_NOT_PENDING = 34
 R_UNPLAYABLE_WEAPON = 35
 R_NO_SUCH_ACTION = 36
 R_INIT_MARKED = 37
+
+
+@intrinsic
+def borrow(typingctx, arr):
+    """``arr`` without its reference count (a view whose meminfo is NULL).
+
+    Every array a kernel takes from a struct (``s.sh``, ``cfg.cls``, ``out.obs``) is
+    reference counted: an atomic increment and decrement around each use that
+    Numba's pruning often leaves in place, about 40 % of a Talon step before the hot
+    kernels read their arrays through this.  The view is valid while the struct
+    that owns the array lives, which is the whole kernel call: never return it or
+    keep it elsewhere."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context, builder, sig, args):
+        src = context.make_array(sig.args[0])(context, builder, value=args[0])
+        out = context.make_array(sig.return_type)(context, builder)
+        populate_array(out, data=src.data, shape=src.shape, strides=src.strides, itemsize=src.itemsize,
+                       meminfo=None, parent=None)
+        return out._getvalue()
+    return arr(arr), codegen
 
 
 @nb.njit(cache=True, inline="always")
@@ -568,19 +593,27 @@ def resolve_explosions(s, cfg, b):
 
     The player whose turn it is orders its own ships first.  Returns True when
     a decision (ST_EXPLODE) is needed."""
-    sh = s.sh
-    first = s.g[b, G_PENDING_TURN]
+    g = borrow(s.g)
+    sh = borrow(s.sh)
+    none = True
+    for p in range(2):
+        for k in range(sh.shape[2]):
+            if sh[b, p, k, SH_PENDING]:
+                none = False
+    if none:
+        return False   # the usual case, without the helper calls below
+    first = g[b, G_PENDING_TURN]
     while True:
         n0, k0 = pending_count(sh, b, first)
         if n0 > 1:
-            s.g[b, G_CURRENT] = first
+            g[b, G_CURRENT] = first
             return True
         if n0 == 1:
             explode(s, cfg, b, first, k0)
             continue
         n1, k1 = pending_count(sh, b, other(first))
         if n1 > 1:
-            s.g[b, G_CURRENT] = other(first)
+            g[b, G_CURRENT] = other(first)
             return True
         if n1 == 1:
             explode(s, cfg, b, other(first), k1)
@@ -907,14 +940,136 @@ def action_reason(s, cfg, b, a):
     return R_STAGE
 
 
+@nb.njit(cache=True)
+def _quick_legal(s, cfg, b, a):
+    """True only if ``action_reason(a) == OK``: the frequent families (AP, removals,
+    moves, speed, initiative, collision, explosion, done) stated in one function
+    without calls, so that step_game checks a legal action without action_reason's
+    chain of helpers.  False means "ask action_reason" (illegal, or a fire family)."""
+    cls = borrow(cfg.cls)
+    grp = borrow(cfg.grp)
+    curve = borrow(cfg.curve)
+    hull = borrow(cfg.hull)
+    g = borrow(s.g)
+    if g[b, G_DONE]:
+        return False
+    k_ = borrow(cfg.k)
+    if a < 0 or a >= k_[K_N_ACTIONS]:
+        return False
+    sh = borrow(s.sh)
+    S = sh.shape[2]
+    p = g[b, G_CURRENT]
+    st = g[b, G_STAGE]
+    imp = g[b, G_IMPULSE]
+    chart = borrow(cfg.chart)
+    if a < k_[K_A_MOVE]:
+        if st != ST_AP:
+            return False
+        if a >= k_[K_A_UNREINF]:
+            i = a - k_[K_A_UNREINF]
+            k = i // 4
+            return sh[b, p, k, SH_STATUS] == SS_ACTIVE and sh[b, p, k, SH_REINF + i % 4] > 0
+        i = a - k_[K_A_AP]
+        k = i // N_USES
+        u = i % N_USES
+        if sh[b, p, k, SH_STATUS] != SS_ACTIVE or sh[b, p, k, SH_AP_SPENT]:
+            return False
+        pw = sh[b, p, k, SH_POWER]
+        if 1 <= pw <= 6 and imp <= 5 and chart[imp, pw] != 0:
+            src = 1
+        elif sh[b, p, k, SH_BATTERY]:
+            src = 2
+        else:
+            return False
+        c = sh[b, p, k, SH_CLASS]
+        if u == U_SLIP:
+            return not sh[b, p, k, SH_SLIP]
+        if u == U_TURN:
+            return sh[b, p, k, SH_TURN_LEFT] > 0
+        if U_CHARGE <= u < U_CHARGE + 3:
+            gi = u - U_CHARGE
+            return (gi < cls[c, CL_N_GROUPS] and not (sh[b, p, k, SH_GROUP_DEAD] >> gi) & 1
+                    and sh[b, p, k, SH_YEL + gi] < grp[c, gi, GR_YELLOW])
+        if u == U_BATTERY:
+            return cls[c, CL_BATTERY] != 0 and not sh[b, p, k, SH_BATTERY] and src == 1
+        if U_REINF <= u < U_REINF + 4:
+            ar = u - U_REINF
+            if sh[b, p, k, SH_REINF + ar] > 0 or sh[b, p, k, SH_C_SHIELDS] > 0:
+                return False
+            ed1 = k_[K_EDITION] == 1
+            if ed1 and sh[b, p, k, SH_SHIELD + ar] == 0:
+                return False
+            n = 0
+            for x in range(4):
+                if sh[b, p, k, SH_REINF + x] > 0:
+                    n += 1
+            return n < (max(1, pw // 2) if ed1 else 2)
+        return sh[b, p, k, SH_INIT_MARK] == 0        # U_CHANGE, U_DEFEND
+    if a < k_[K_A_FIRE_SHIP]:
+        if st != ST_MOVE:
+            return False
+        i = a - k_[K_A_MOVE]
+        k = i // N_MOVES
+        m = i % N_MOVES
+        if sh[b, p, k, SH_STATUS] != SS_ACTIVE or sh[b, p, k, SH_MOVED]:
+            return False
+        sp = curve[sh[b, p, k, SH_CLASS], sh[b, p, k, SH_CURVE], 1]
+        if not (1 <= sp <= 6 and imp <= 5 and chart[imp, sp] != 0) and sh[b, p, k, SH_AB_LEFT] <= 0:
+            return False
+        if m == M_STRAIGHT:
+            return True
+        if sh[b, p, k, SH_C_HELM] > 0:
+            return False
+        if m == M_TURN_LEFT or m == M_TURN_RIGHT:
+            return sh[b, p, k, SH_TURN_LEFT] == 0
+        return sh[b, p, k, SH_SLIP] != 0
+    if a < k_[K_A_SPEED]:
+        return False                                   # fire families: action_reason decides
+    if a < k_[K_A_INIT]:
+        if st != ST_POWER:
+            return False
+        d = a - k_[K_A_SPEED]
+        k = g[b, G_SHIP]
+        c = sh[b, p, k, SH_CLASS]
+        if sh[b, p, k, SH_C_PLOSS] > 0 and d != 1:
+            return False
+        cv = sh[b, p, k, SH_CURVE] + (1 - d)
+        if cv < 0 or cv >= cls[c, CL_N_CURVES]:
+            return False
+        h = sh[b, p, k, SH_HULL_HITS]
+        hm = 0 if h >= cls[c, CL_N_HULL] else hull[c, h, 0]
+        return curve[c, cv, 0] + hm - sh[b, p, k, SH_C_POWER] >= 0
+    if a < k_[K_A_COLLIDE]:
+        return st == ST_INIT
+    if a < k_[K_A_EXPLODE]:
+        return st == ST_COLLIDE
+    if a < k_[K_A_DONE]:
+        k = a - k_[K_A_EXPLODE]
+        return st == ST_EXPLODE and k < S and sh[b, p, k, SH_PENDING] != 0
+    if st == ST_AP or st == ST_FIRE_SHIP or st == ST_FIRE_GROUP:
+        return True
+    if st == ST_MOVE:
+        for k in range(S):
+            if sh[b, p, k, SH_STATUS] == SS_ACTIVE and not sh[b, p, k, SH_MOVED]:
+                sp = curve[sh[b, p, k, SH_CLASS], sh[b, p, k, SH_CURVE], 1]
+                if 1 <= sp <= 6 and imp <= 5 and chart[imp, sp] != 0:
+                    return False
+        return True
+    return False
+
+
 # ---------------------------------------------------------------------------------
 # Applying decisions
 # ---------------------------------------------------------------------------------
 @nb.njit(cache=True)
 def apply_ap(s, cfg, b, p, k, u):
     """Spend the ship's AP of this impulse (Talon 6.1); from the battery if the chart gives none (10.1.2)."""
-    sh = s.sh
-    if ap_source(s, cfg, b, p, k) == 2:
+    g = borrow(s.g)
+    chart = borrow(cfg.chart)
+    sh = borrow(s.sh)
+    imp = g[b, G_IMPULSE]
+    pw = sh[b, p, k, SH_POWER]
+    if not (1 <= pw <= 6 and imp <= 5 and chart[imp, pw] != 0):   # ap_source(...) == 2
         sh[b, p, k, SH_BATTERY] = 0
     sh[b, p, k, SH_AP_SPENT] = 1
     if u == U_SLIP:
@@ -926,7 +1081,7 @@ def apply_ap(s, cfg, b, p, k, u):
     elif u == U_BATTERY:
         sh[b, p, k, SH_BATTERY] = 1                   # 10.1.3
     elif U_REINF <= u < U_REINF + 4:
-        sh[b, p, k, SH_REINF + u - U_REINF] = s.g[b, G_IMPULSE] + 1   # 6.2, letter of this impulse
+        sh[b, p, k, SH_REINF + u - U_REINF] = g[b, G_IMPULSE] + 1   # 6.2, letter of this impulse
     elif u == U_CHANGE:
         sh[b, p, k, SH_INIT_MARK] = 1                 # 4.2
     elif u == U_DEFEND:
@@ -938,10 +1093,12 @@ def apply_move(s, cfg, b, p, k, m):
     """Move one hex: straight, turn (rotate then advance, 7.2.1) or side slip (7.3.1).
 
     Returns True if the ship ended in a friendly ship's hex (collision, 7.4)."""
-    sh = s.sh
-    rows = cfg.k[K_ROWS]
-    cols = cfg.k[K_COLS]
-    if not must_move(sh, cfg, b, p, k, s.g[b, G_IMPULSE]):
+    k_ = borrow(cfg.k)
+    g = borrow(s.g)
+    sh = borrow(s.sh)
+    rows = k_[K_ROWS]
+    cols = k_[K_COLS]
+    if not must_move(sh, cfg, b, p, k, g[b, G_IMPULSE]):
         sh[b, p, k, SH_AB_LEFT] -= 1                  # 10.2.2 afterburner
         sh[b, p, k, SH_AB_NOW] = 1
     sh[b, p, k, SH_MOVED] = 1
@@ -994,11 +1151,11 @@ def apply_move(s, cfg, b, p, k, m):
     for j in range(sh.shape[2]):
         if j != k and active(sh, b, p, j) and sh[b, p, j, SH_CELL] == cell:
             queue |= 1 << j
-    s.g[b, G_COLL_MOVER] = k
-    s.g[b, G_COLL_ORIGIN] = origin
-    s.g[b, G_COLL_ARC] = arc
-    s.g[b, G_COLL_QUEUE] = queue
-    s.g[b, G_MOVE_PLAYER] = p
+    g[b, G_COLL_MOVER] = k
+    g[b, G_COLL_ORIGIN] = origin
+    g[b, G_COLL_ARC] = arc
+    g[b, G_COLL_QUEUE] = queue
+    g[b, G_MOVE_PLAYER] = p
     return queue != 0
 
 
@@ -1054,24 +1211,21 @@ def fire_weapon(s, cfg, b, p, k, gi, t):
 # ---------------------------------------------------------------------------------
 @nb.njit(cache=True)
 def turn_player(s, b):
-    return s.g[b, G_INIT] if s.g[b, G_TURN] == 0 else other(s.g[b, G_INIT])
-
-
-@nb.njit(cache=True)
-def side_alive(sh, b, p):
-    for k in range(sh.shape[2]):
-        if sh[b, p, k, SH_STATUS] == SS_ACTIVE:
-            return True
-    return False
+    g = borrow(s.g)
+    return g[b, G_INIT] if g[b, G_TURN] == 0 else other(g[b, G_INIT])
 
 
 @nb.njit(cache=True)
 def check_end(s, cfg, b):
     """The game ends when a side has no ship left (or after the last round, see end_round)."""
-    sh = s.sh
-    a0 = side_alive(sh, b, 0)
-    a1 = side_alive(sh, b, 1)
-    if a0 and a1:
+    sh = borrow(s.sh)
+    alive = 0
+    for p in range(2):
+        for k in range(sh.shape[2]):
+            if sh[b, p, k, SH_STATUS] == SS_ACTIVE:
+                alive |= 1 << p
+                break
+    if alive == 3:
         return False
     finish(s, b)
     return True
@@ -1080,7 +1234,7 @@ def check_end(s, cfg, b):
 @nb.njit(cache=True)
 def finish(s, b):
     """Victory by ship points destroyed (issue 3, RULES.md 'End of the game')."""
-    g = s.g
+    g = borrow(s.g)
     g[b, G_DONE] = 1
     g[b, G_STAGE] = ST_OVER
     if g[b, G_SP0] > g[b, G_SP1]:
@@ -1094,23 +1248,131 @@ def finish(s, b):
 @nb.njit(cache=True)
 def begin_turn(s, cfg, b):
     """Start of a player's turn: expire its reinforcements of this letter (Talon 6.2.3)."""
+    g = borrow(s.g)
     p = turn_player(s, b)
-    sh = s.sh
-    letter = s.g[b, G_IMPULSE] + 1
+    sh = borrow(s.sh)
+    letter = g[b, G_IMPULSE] + 1
     for k in range(sh.shape[2]):
         if sh[b, p, k, SH_STATUS] == SS_ACTIVE:
             sh[b, p, k, SH_FIRED] = 0
             for a in range(4):
                 if sh[b, p, k, SH_REINF + a] == letter:
                     sh[b, p, k, SH_REINF + a] = 0
-    s.g[b, G_STAGE] = ST_AP
-    s.g[b, G_CURRENT] = p
-    s.g[b, G_PENDING_TURN] = p
+    g[b, G_STAGE] = ST_AP
+    g[b, G_CURRENT] = p
+    g[b, G_PENDING_TURN] = p
 
 
 @nb.njit(cache=True)
 def stage_has_choice(s, cfg, b):
-    """Is there anything for the player to decide in the current stage?"""
+    """Is there anything for the player to decide in the current stage?  Same answer as
+    stage_has_choice_ref, from the mask's per-ship statements of the rules."""
+    g = borrow(s.g)
+    p = g[b, G_CURRENT]
+    st = g[b, G_STAGE]
+    if st == ST_AP:
+        return _ap_any(s, cfg, b, p)
+    if st == ST_MOVE:
+        return _move_any(s, cfg, b, p)
+    if st == ST_FIRE_SHIP:
+        return _fire_bits(s, cfg, b, p, st) != 0
+    if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET:
+        sh = borrow(s.sh)
+        k = g[b, G_SHIP]
+        if st == ST_FIRE_TARGET and g[b, G_WLEFT] <= 0:
+            return False
+        if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
+            return False
+        return _fire_bits(s, cfg, b, p, st) != 0
+    return True
+
+
+@nb.njit(cache=True)
+def _calm(s, b):
+    """No explosion is pending and both sides have a ship in play: resolve_explosions and
+    check_end would change nothing (the usual case, tested without calling them)."""
+    sh = borrow(s.sh)
+    alive = 0
+    for p in range(2):
+        for k in range(sh.shape[2]):
+            if sh[b, p, k, SH_PENDING]:
+                return False
+            if sh[b, p, k, SH_STATUS] == SS_ACTIVE:
+                alive |= 1 << p
+    return alive == 3
+
+
+@nb.njit(cache=True)
+def _move_any(s, cfg, b, p):
+    """Stage ST_MOVE has a choice: some ship may move (may_move == OK)."""
+    g = borrow(s.g)
+    sh = borrow(s.sh)
+    curve = borrow(cfg.curve)
+    chart = borrow(cfg.chart)
+    imp = g[b, G_IMPULSE]
+    for k in range(sh.shape[2]):
+        if sh[b, p, k, SH_STATUS] != SS_ACTIVE or sh[b, p, k, SH_MOVED]:
+            continue
+        if sh[b, p, k, SH_AB_LEFT] > 0:
+            return True
+        sp = curve[sh[b, p, k, SH_CLASS], sh[b, p, k, SH_CURVE], 1]
+        if 1 <= sp <= 6 and imp <= 5 and chart[imp, sp] != 0:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _ap_any(s, cfg, b, p):
+    """Stage ST_AP has a choice: some ship may remove a reinforcement or spend its AP
+    (the conditions of _mask_base's ST_AP branch, stopping at the first legal action)."""
+    k_ = borrow(cfg.k)
+    g = borrow(s.g)
+    sh = borrow(s.sh)
+    cls = borrow(cfg.cls)
+    grp = borrow(cfg.grp)
+    chart = borrow(cfg.chart)
+    ed1 = k_[K_EDITION] == 1
+    imp = g[b, G_IMPULSE]
+    for k in range(sh.shape[2]):
+        if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
+            continue
+        n_reinf = 0
+        for a in range(4):
+            if sh[b, p, k, SH_REINF + a] > 0:
+                n_reinf += 1
+        if n_reinf > 0:
+            return True
+        if sh[b, p, k, SH_AP_SPENT]:
+            continue
+        pw = sh[b, p, k, SH_POWER]
+        if 1 <= pw <= 6 and imp <= 5 and chart[imp, pw] != 0:
+            src = 1
+        elif sh[b, p, k, SH_BATTERY]:
+            src = 2
+        else:
+            continue
+        if not sh[b, p, k, SH_SLIP] or sh[b, p, k, SH_TURN_LEFT] > 0 or sh[b, p, k, SH_INIT_MARK] == 0:
+            return True
+        c = sh[b, p, k, SH_CLASS]
+        ng = cls[c, CL_N_GROUPS]
+        dead = sh[b, p, k, SH_GROUP_DEAD]
+        for gi in range(3):
+            if gi < ng and not (dead >> gi) & 1 and sh[b, p, k, SH_YEL + gi] < grp[c, gi, GR_YELLOW]:
+                return True
+        if cls[c, CL_BATTERY] and not sh[b, p, k, SH_BATTERY] and src == 1:
+            return True
+        if sh[b, p, k, SH_C_SHIELDS] <= 0:
+            limit = max(1, pw // 2) if ed1 else 2
+            if n_reinf < limit:
+                for a in range(4):
+                    if not (ed1 and sh[b, p, k, SH_SHIELD + a] == 0):
+                        return True
+    return False
+
+
+@nb.njit(cache=True)
+def stage_has_choice_ref(s, cfg, b):
+    """Reference statement of stage_has_choice through the per-action reasons (tests)."""
     p = s.g[b, G_CURRENT]
     st = s.g[b, G_STAGE]
     sh = s.sh
@@ -1159,9 +1421,11 @@ def stage_has_choice(s, cfg, b):
 @nb.njit(cache=True)
 def repairs(s, cfg, b, p):
     """End of the turn: each repairable critical marker placed before this impulse is repaired on a 6 (Talon 8.7)."""
-    sh = s.sh
-    now = s.g[b, G_SERIAL] + 1
-    rep = cfg.k[K_REPAIRABLE]
+    g = borrow(s.g)
+    k_ = borrow(cfg.k)
+    sh = borrow(s.sh)
+    now = g[b, G_SERIAL] + 1
+    rep = k_[K_REPAIRABLE]
     for k in range(sh.shape[2]):
         if not active(sh, b, p, k):
             continue
@@ -1191,25 +1455,27 @@ def repairs(s, cfg, b, p):
 def passive_charge(s, cfg, b, p):
     """Power phase charging (Talon 9.2): one red box per group while red boxes are missing,
     else as many yellow boxes as the group has weapons.  Blocked by Power Loss (9.3)."""
-    sh = s.sh
+    cls = borrow(cfg.cls)
+    grp = borrow(cfg.grp)
+    sh = borrow(s.sh)
     for k in range(sh.shape[2]):
         if not active(sh, b, p, k) or sh[b, p, k, SH_C_PLOSS] > 0:
             continue
         c = sh[b, p, k, SH_CLASS]
-        for gi in range(cfg.cls[c, CL_N_GROUPS]):
+        for gi in range(cls[c, CL_N_GROUPS]):
             if (sh[b, p, k, SH_GROUP_DEAD] >> gi) & 1:
                 continue
-            if sh[b, p, k, SH_RED + gi] < cfg.grp[c, gi, GR_RED]:
+            if sh[b, p, k, SH_RED + gi] < grp[c, gi, GR_RED]:
                 sh[b, p, k, SH_RED + gi] += 1
             else:
-                y = sh[b, p, k, SH_YEL + gi] + cfg.grp[c, gi, GR_COUNT]
-                sh[b, p, k, SH_YEL + gi] = min(y, cfg.grp[c, gi, GR_YELLOW])
+                y = sh[b, p, k, SH_YEL + gi] + grp[c, gi, GR_COUNT]
+                sh[b, p, k, SH_YEL + gi] = min(y, grp[c, gi, GR_YELLOW])
 
 
 @nb.njit(cache=True)
 def set_curve(s, cfg, b, p, k, curve):
     """Write the new curve and the Power it gives with the hull modifier (Talon 9.3)."""
-    sh = s.sh
+    sh = borrow(s.sh)
     sh[b, p, k, SH_CURVE] = curve
     sh[b, p, k, SH_POWER] = power_at_curve(sh, cfg, b, p, k, curve)
 
@@ -1217,15 +1483,17 @@ def set_curve(s, cfg, b, p, k, curve):
 @nb.njit(cache=True)
 def next_power_ship(s, cfg, b):
     """Find the next ship that has a speed to choose; ships with one option are set directly."""
-    sh = s.sh
+    g = borrow(s.g)
+    cls = borrow(cfg.cls)
+    sh = borrow(s.sh)
     S = sh.shape[2]
-    while s.g[b, G_PP_TURN] < 2:
-        p = s.g[b, G_INIT] if s.g[b, G_PP_TURN] == 0 else other(s.g[b, G_INIT])
-        s.g[b, G_CURRENT] = p
-        k = s.g[b, G_SHIP]
+    while g[b, G_PP_TURN] < 2:
+        p = g[b, G_INIT] if g[b, G_PP_TURN] == 0 else other(g[b, G_INIT])
+        g[b, G_CURRENT] = p
+        k = g[b, G_SHIP]
         while k < S:
             if active(sh, b, p, k):
-                s.g[b, G_SHIP] = k
+                g[b, G_SHIP] = k
                 n_ok = 0
                 last = 1
                 for d in range(3):
@@ -1239,31 +1507,33 @@ def next_power_ship(s, cfg, b):
                 curve = sh[b, p, k, SH_CURVE] + (1 - last)
                 if n_ok == 0:
                     curve = sh[b, p, k, SH_CURVE]
-                curve = min(max(curve, 0), cfg.cls[c, CL_N_CURVES] - 1)
+                curve = min(max(curve, 0), cls[c, CL_N_CURVES] - 1)
                 set_curve(s, cfg, b, p, k, curve)
             k += 1
-        s.g[b, G_PP_TURN] += 1
-        s.g[b, G_SHIP] = 0
-        if s.g[b, G_PP_TURN] == 1:
-            passive_charge(s, cfg, b, other(s.g[b, G_INIT]))
+        g[b, G_PP_TURN] += 1
+        g[b, G_SHIP] = 0
+        if g[b, G_PP_TURN] == 1:
+            passive_charge(s, cfg, b, other(g[b, G_INIT]))
     return False
 
 
 @nb.njit(cache=True)
 def begin_power_phase(s, cfg, b):
     """After impulse F (Talon 9.1): the initiative player first."""
-    s.g[b, G_IMPULSE] = 6
-    s.g[b, G_STAGE] = ST_POWER
-    s.g[b, G_PP_TURN] = 0
-    s.g[b, G_SHIP] = 0
-    passive_charge(s, cfg, b, s.g[b, G_INIT])
+    g = borrow(s.g)
+    g[b, G_IMPULSE] = 6
+    g[b, G_STAGE] = ST_POWER
+    g[b, G_PP_TURN] = 0
+    g[b, G_SHIP] = 0
+    passive_charge(s, cfg, b, g[b, G_INIT])
 
 
 @nb.njit(cache=True)
 def end_power_phase(s, cfg, b):
     """Ships with Power below zero break apart (Talon 5.4.5); the round ends (9.4)."""
-    sh = s.sh
-    s.g[b, G_PENDING_TURN] = s.g[b, G_INIT]
+    g = borrow(s.g)
+    sh = borrow(s.sh)
+    g[b, G_PENDING_TURN] = g[b, G_INIT]
     for p in range(2):
         for k in range(sh.shape[2]):
             if active(sh, b, p, k) and sh[b, p, k, SH_POWER] < 0:
@@ -1272,15 +1542,16 @@ def end_power_phase(s, cfg, b):
 
 @nb.njit(cache=True)
 def new_impulse(s, cfg, b):
-    sh = s.sh
+    g = borrow(s.g)
+    sh = borrow(s.sh)
     for p in range(2):
         for k in range(sh.shape[2]):
             sh[b, p, k, SH_AP_SPENT] = 0
             sh[b, p, k, SH_MOVED] = 0
             sh[b, p, k, SH_AB_NOW] = 0
             sh[b, p, k, SH_INIT_MARK] = 0   # 4.2 markers removed before the next impulse
-    s.g[b, G_SERIAL] += 1
-    s.g[b, G_TURN] = 0
+    g[b, G_SERIAL] += 1
+    g[b, G_TURN] = 0
 
 
 @nb.njit(cache=True)
@@ -1289,7 +1560,8 @@ def initiative_check(s, cfg, b):
 
     Returns True when a player must decide.  The decision goes to the player
     who placed more change markers; on a tie, to the player without the initiative."""
-    sh = s.sh
+    g = borrow(s.g)
+    sh = borrow(s.sh)
     ch = np.zeros(2, dtype=np.int64)
     de = 0
     for p in range(2):
@@ -1301,32 +1573,33 @@ def initiative_check(s, cfg, b):
                     de += 1
     if ch[0] + ch[1] <= de:
         return False
-    holder = s.g[b, G_INIT]
+    holder = g[b, G_INIT]
     if ch[0] > ch[1]:
         chooser = 0
     elif ch[1] > ch[0]:
         chooser = 1
     else:
         chooser = other(holder)
-    s.g[b, G_CURRENT] = chooser
-    s.g[b, G_STAGE] = ST_INIT
+    g[b, G_CURRENT] = chooser
+    g[b, G_STAGE] = ST_INIT
     return True
 
 
 @nb.njit(cache=True)
 def after_impulse(s, cfg, b):
     """Next impulse, or the power phase after impulse F (Talon 3.2)."""
+    g = borrow(s.g)
     new_impulse(s, cfg, b)
-    if s.g[b, G_IMPULSE] >= 5:
+    if g[b, G_IMPULSE] >= 5:
         begin_power_phase(s, cfg, b)
     else:
-        s.g[b, G_IMPULSE] += 1
+        g[b, G_IMPULSE] += 1
         begin_turn(s, cfg, b)
 
 
 @nb.njit(cache=True)
 def end_round(s, cfg, b):
-    g = s.g
+    g = borrow(s.g)
     g[b, G_ROUND] += 1
     if g[b, G_ROUND] > g[b, G_ROUNDS]:
         finish(s, b)
@@ -1339,13 +1612,13 @@ def end_round(s, cfg, b):
 @nb.njit(cache=True)
 def advance(s, cfg, b):
     """Resolve everything that needs no choice until the next decision (or the end)."""
-    g = s.g
+    g = borrow(s.g)
     for _ in range(10000):
         if g[b, G_DONE]:
             return
         st = g[b, G_STAGE]
         # interruptions first: pending explosions (8.6.3) and collisions (7.4)
-        if st != ST_EXPLODE and st != ST_INIT:
+        if st != ST_EXPLODE and st != ST_INIT and not _calm(s, b):
             if resolve_explosions(s, cfg, b):
                 if st != ST_EXPLODE:
                     g[b, G_RESUME] = st
@@ -1387,8 +1660,16 @@ def advance(s, cfg, b):
                 return
             end_round(s, cfg, b)
             continue
-        g[b, G_CURRENT] = turn_player(s, b)
-        if stage_has_choice(s, cfg, b):
+        p = turn_player(s, b)
+        g[b, G_CURRENT] = p
+        # stage_has_choice, calling its leaf predicates directly in the frequent stages
+        if st == ST_AP:
+            choice = _ap_any(s, cfg, b, p)
+        elif st == ST_MOVE:
+            choice = _move_any(s, cfg, b, p)
+        else:
+            choice = stage_has_choice(s, cfg, b)
+        if choice:
             return
         # nothing to decide here: move on
         if st == ST_AP:
@@ -1408,10 +1689,11 @@ def advance(s, cfg, b):
 @nb.njit(cache=True)
 def end_turn(s, cfg, b):
     """Repairs close the turn (Talon 3.2); the second player's turn or the end of the impulse follows."""
+    g = borrow(s.g)
     p = turn_player(s, b)
     repairs(s, cfg, b, p)
-    if s.g[b, G_TURN] == 0:
-        s.g[b, G_TURN] = 1
+    if g[b, G_TURN] == 0:
+        g[b, G_TURN] = 1
         begin_turn(s, cfg, b)
         return
     if initiative_check(s, cfg, b):
@@ -1421,50 +1703,53 @@ def end_turn(s, cfg, b):
 
 @nb.njit(cache=True)
 def apply_action(s, cfg, b, a):
-    g = s.g
+    k_ = borrow(cfg.k)
+    sh = borrow(s.sh)
+    grp = borrow(cfg.grp)
+    g = borrow(s.g)
     p = g[b, G_CURRENT]
     st = g[b, G_STAGE]
-    if a < cfg.k[K_A_UNREINF]:
-        i = a - cfg.k[K_A_AP]
+    if a < k_[K_A_UNREINF]:
+        i = a - k_[K_A_AP]
         apply_ap(s, cfg, b, p, i // N_USES, i % N_USES)
-    elif a < cfg.k[K_A_MOVE]:
-        i = a - cfg.k[K_A_UNREINF]
-        s.sh[b, p, i // 4, SH_REINF + i % 4] = 0        # 6.2.3 removed at will
-    elif a < cfg.k[K_A_FIRE_SHIP]:
-        i = a - cfg.k[K_A_MOVE]
+    elif a < k_[K_A_MOVE]:
+        i = a - k_[K_A_UNREINF]
+        sh[b, p, i // 4, SH_REINF + i % 4] = 0        # 6.2.3 removed at will
+    elif a < k_[K_A_FIRE_SHIP]:
+        i = a - k_[K_A_MOVE]
         apply_move(s, cfg, b, p, i // N_MOVES, i % N_MOVES)
-    elif a < cfg.k[K_A_GROUP]:
-        k = a - cfg.k[K_A_FIRE_SHIP]
-        s.sh[b, p, k, SH_FIRED] = 1                       # 8.2.1 this ship completes its fire now
+    elif a < k_[K_A_GROUP]:
+        k = a - k_[K_A_FIRE_SHIP]
+        sh[b, p, k, SH_FIRED] = 1                       # 8.2.1 this ship completes its fire now
         g[b, G_SHIP] = k
         g[b, G_STAGE] = ST_FIRE_GROUP
-    elif a < cfg.k[K_A_TARGET]:
-        gi = a - cfg.k[K_A_GROUP]
+    elif a < k_[K_A_TARGET]:
+        gi = a - k_[K_A_GROUP]
         k = g[b, G_SHIP]
-        c = s.sh[b, p, k, SH_CLASS]
-        s.sh[b, p, k, SH_RED + gi] = 0                    # 8.3 step 3: empty the bar
-        s.sh[b, p, k, SH_YEL + gi] = 0
+        c = sh[b, p, k, SH_CLASS]
+        sh[b, p, k, SH_RED + gi] = 0                    # 8.3 step 3: empty the bar
+        sh[b, p, k, SH_YEL + gi] = 0
         g[b, G_GROUP] = gi
-        g[b, G_WLEFT] = cfg.grp[c, gi, GR_COUNT]
+        g[b, G_WLEFT] = grp[c, gi, GR_COUNT]
         g[b, G_STAGE] = ST_FIRE_TARGET
-    elif a < cfg.k[K_A_SPEED]:
-        t = a - cfg.k[K_A_TARGET]
+    elif a < k_[K_A_SPEED]:
+        t = a - k_[K_A_TARGET]
         fire_weapon(s, cfg, b, p, g[b, G_SHIP], g[b, G_GROUP], t)
         g[b, G_WLEFT] -= 1
-    elif a < cfg.k[K_A_INIT]:
-        d = a - cfg.k[K_A_SPEED]
+    elif a < k_[K_A_INIT]:
+        d = a - k_[K_A_SPEED]
         k = g[b, G_SHIP]
-        set_curve(s, cfg, b, p, k, s.sh[b, p, k, SH_CURVE] + (1 - d))
+        set_curve(s, cfg, b, p, k, sh[b, p, k, SH_CURVE] + (1 - d))
         g[b, G_SHIP] = k + 1
-    elif a < cfg.k[K_A_COLLIDE]:
+    elif a < k_[K_A_COLLIDE]:
         # 4.2 the chooser keeps/takes the initiative, or gives it away
-        g[b, G_INIT] = p if a == cfg.k[K_A_INIT] else other(p)
+        g[b, G_INIT] = p if a == k_[K_A_INIT] else other(p)
         after_impulse(s, cfg, b)
-    elif a < cfg.k[K_A_EXPLODE]:
-        collide(s, cfg, b, a == cfg.k[K_A_COLLIDE])
+    elif a < k_[K_A_EXPLODE]:
+        collide(s, cfg, b, a == k_[K_A_COLLIDE])
         g[b, G_STAGE] = ST_MOVE
-    elif a < cfg.k[K_A_DONE]:
-        explode(s, cfg, b, p, a - cfg.k[K_A_EXPLODE])
+    elif a < k_[K_A_DONE]:
+        explode(s, cfg, b, p, a - k_[K_A_EXPLODE])
     else:
         if st == ST_AP:
             g[b, G_STAGE] = ST_MOVE
@@ -1775,14 +2060,14 @@ def write_obs(s, cfg, b, v, obs):
     lists in its own ship table (and the two active-ship planes when it had one).
     Entries that cannot come from write_obs (cells off the map) make it zero the
     whole buffer, so a foreign buffer never leads to writes outside it."""
-    g = s.g
-    sh = s.sh
-    cls = cfg.cls
-    grp = cfg.grp
-    curve = cfg.curve
-    hull = cfg.hull
-    chart = cfg.chart
-    k_ = cfg.k
+    g = borrow(s.g)
+    sh = borrow(s.sh)
+    cls = borrow(cfg.cls)
+    grp = borrow(cfg.grp)
+    curve = borrow(cfg.curve)
+    hull = borrow(cfg.hull)
+    chart = borrow(cfg.chart)
+    k_ = borrow(cfg.k)
     S = sh.shape[2]
     rows = k_[K_ROWS]
     cols = k_[K_COLS]
@@ -1908,7 +2193,7 @@ def write_obs(s, cfg, b, v, obs):
     if act_k >= 0 and act_k < S and sh[b, act_p, act_k, SH_STATUS] == SS_ACTIVE:
         ac = sh[b, act_p, act_k, SH_CELL]
         af = sh[b, act_p, act_k, SH_FACING]
-        arc_of = cfg.arc_of
+        arc_of = borrow(cfg.arc_of)
         obs[P_ACTIVE * n + ac] = 1 if act_p == v else 2
         o = P_ACTIVE_ARC * n
         for cell in range(n):
@@ -1974,121 +2259,39 @@ def write_mask_ref(s, cfg, b, mask):
 
 # The fast mask below states the same conditions as ap_reason, unreinforce_reason,
 # move_reason, can_fire, group_reason, target_reason and speed_reason, once per
-# ship instead of once per action, and without helper calls that take arrays (each
-# costs a reference-count increment and decrement per array).  A change to one of
-# those rules must be made in both places; tests/test_talon_mask.py checks on
-# random-play states that write_mask == write_mask_ref bit for bit.
+# ship instead of once per action, without helper calls and reading the struct
+# arrays through borrow() (see there); so do stage_has_choice's predicates
+# (_ap_any, _move_any, _fire_bits) and step_game's _quick_legal above.
+# A change to one of those rules must be made in every place; tests/test_talon_mask.py
+# checks on random-play states that write_mask == write_mask_ref bit for bit and
+# stage_has_choice == stage_has_choice_ref.
 @nb.njit(cache=True)
-def _mask_ap(s, cfg, b, p, mask):
-    """Stage ST_AP: the 12 AP uses (ap_reason) and the 4 removals (unreinforce_reason) of every ship."""
-    sh = s.sh
-    cls = cfg.cls
-    grp = cfg.grp
-    chart = cfg.chart
-    k_ = cfg.k
-    a_ap = k_[K_A_AP]
-    a_un = k_[K_A_UNREINF]
-    ed1 = k_[K_EDITION] == 1
-    imp = s.g[b, G_IMPULSE]
-    for k in range(sh.shape[2]):
-        if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
-            continue
-        n_reinf = 0
-        for a in range(4):
-            if sh[b, p, k, SH_REINF + a] > 0:
-                mask[a_un + 4 * k + a] = 1
-                n_reinf += 1
-        pw = sh[b, p, k, SH_POWER]
-        if 1 <= pw <= 6 and imp <= 5 and chart[imp, pw] != 0:
-            src = 1
-        elif sh[b, p, k, SH_BATTERY]:
-            src = 2
-        else:
-            continue
-        if sh[b, p, k, SH_AP_SPENT]:
-            continue
-        o = a_ap + N_USES * k
-        c = sh[b, p, k, SH_CLASS]
-        if not sh[b, p, k, SH_SLIP]:
-            mask[o + U_SLIP] = 1
-        if sh[b, p, k, SH_TURN_LEFT] > 0:
-            mask[o + U_TURN] = 1
-        ng = cls[c, CL_N_GROUPS]
-        dead = sh[b, p, k, SH_GROUP_DEAD]
-        for gi in range(3):
-            if gi < ng and not (dead >> gi) & 1 and sh[b, p, k, SH_YEL + gi] < grp[c, gi, GR_YELLOW]:
-                mask[o + U_CHARGE + gi] = 1
-        if cls[c, CL_BATTERY] and not sh[b, p, k, SH_BATTERY] and src == 1:
-            mask[o + U_BATTERY] = 1
-        if sh[b, p, k, SH_C_SHIELDS] <= 0:
-            limit = max(1, pw // 2) if ed1 else 2
-            if n_reinf < limit:
-                for a in range(4):
-                    if sh[b, p, k, SH_REINF + a] <= 0 and not (ed1 and sh[b, p, k, SH_SHIELD + a] == 0):
-                        mask[o + U_REINF + a] = 1
-        if sh[b, p, k, SH_INIT_MARK] == 0:
-            mask[o + U_CHANGE] = 1
-            mask[o + U_DEFEND] = 1
-
-
-@nb.njit(cache=True)
-def _mask_move(s, cfg, b, p, mask):
-    """Stage ST_MOVE: the 5 moves of every ship (move_reason) and done (no ship that must move is left)."""
-    sh = s.sh
-    curve = cfg.curve
-    chart = cfg.chart
-    a_mv = cfg.k[K_A_MOVE]
-    imp = s.g[b, G_IMPULSE]
-    done_ok = True
-    for k in range(sh.shape[2]):
-        if sh[b, p, k, SH_STATUS] != SS_ACTIVE or sh[b, p, k, SH_MOVED]:
-            continue
-        sp = curve[sh[b, p, k, SH_CLASS], sh[b, p, k, SH_CURVE], 1]
-        if 1 <= sp <= 6 and imp <= 5 and chart[imp, sp] != 0:
-            done_ok = False
-        elif sh[b, p, k, SH_AB_LEFT] <= 0:
-            continue
-        o = a_mv + N_MOVES * k
-        mask[o + M_STRAIGHT] = 1
-        if sh[b, p, k, SH_C_HELM] > 0:
-            continue
-        if sh[b, p, k, SH_TURN_LEFT] == 0:
-            mask[o + M_TURN_LEFT] = 1
-            mask[o + M_TURN_RIGHT] = 1
-        if sh[b, p, k, SH_SLIP]:
-            mask[o + M_SLIP_LEFT] = 1
-            mask[o + M_SLIP_RIGHT] = 1
-    if done_ok:
-        mask[cfg.k[K_A_DONE]] = 1
-
-
-@nb.njit(cache=True)
-def _mask_fire(s, cfg, b, p, st, mask):
-    """Stages ST_FIRE_SHIP (can_fire of every ship), ST_FIRE_GROUP (group_reason of the
-    firing ship's groups) and ST_FIRE_TARGET (target_reason of every enemy ship)."""
-    sh = s.sh
-    g = s.g
-    cls = cfg.cls
-    grp = cfg.grp
-    wplay = cfg.wplay
-    wmin = cfg.wmin
-    wmax = cfg.wmax
-    dist = cfg.dist
-    arc_of = cfg.arc_of
-    k_ = cfg.k
+def _fire_bits(s, cfg, b, p, st):
+    """The legal actions of a fire stage as a bitmask: ST_FIRE_SHIP, bit k if can_fire(k);
+    ST_FIRE_GROUP, bit gi if group_reason of the firing ship's group gi; ST_FIRE_TARGET,
+    bit t if target_reason of enemy ship t.  (Used by the mask and by stage_has_choice.)"""
+    sh = borrow(s.sh)
+    g = borrow(s.g)
+    cls = borrow(cfg.cls)
+    grp = borrow(cfg.grp)
+    wplay = borrow(cfg.wplay)
+    wmin = borrow(cfg.wmin)
+    wmax = borrow(cfg.wmax)
+    dist = borrow(cfg.dist)
+    arc_of = borrow(cfg.arc_of)
     S = sh.shape[2]
     e = 1 - p
+    bits = 0
     if st == ST_FIRE_TARGET:
         k = g[b, G_SHIP]
         gi = g[b, G_GROUP]
         c = sh[b, p, k, SH_CLASS]
         w = grp[c, gi, GR_WEAPON]
         if not wplay[w]:
-            return
+            return 0
         fc = sh[b, p, k, SH_CELL]
         f = sh[b, p, k, SH_FACING]
         arcs = grp[c, gi, GR_ARCS]
-        a_t = k_[K_A_TARGET]
         for t in range(S):
             if sh[b, e, t, SH_STATUS] != SS_ACTIVE:
                 continue
@@ -2097,17 +2300,15 @@ def _mask_fire(s, cfg, b, p, st, mask):
             if d < wmin[w] or d > wmax[w] or d == 0:
                 continue
             if (arcs >> arc_of[fc, tc, f]) & 1:
-                mask[a_t + t] = 1
-        return
+                bits |= 1 << t
+        return bits
     ship_stage = st == ST_FIRE_SHIP
     if ship_stage:
         k_lo = 0
         k_hi = S
-        a_base = k_[K_A_FIRE_SHIP]
     else:
         k_lo = g[b, G_SHIP]
         k_hi = k_lo + 1
-        a_base = k_[K_A_GROUP]
     for k in range(k_lo, k_hi):
         if ship_stage and (sh[b, p, k, SH_STATUS] != SS_ACTIVE or sh[b, p, k, SH_FIRED]):
             continue
@@ -2140,69 +2341,169 @@ def _mask_fire(s, cfg, b, p, st, mask):
                     break
             if ok:
                 if ship_stage:
-                    mask[a_base + k] = 1
+                    bits |= 1 << k
                     break
-                mask[a_base + gi] = 1
-    if st == ST_FIRE_SHIP or st == ST_FIRE_GROUP:
-        mask[k_[K_A_DONE]] = 1
+                bits |= 1 << gi
+    return bits
 
 
 @nb.njit(cache=True)
-def _mask_power(s, cfg, b, p, mask):
-    """Stage ST_POWER: the 3 speeds of the ship in the power phase (speed_reason)."""
-    sh = s.sh
-    cls = cfg.cls
-    k = s.g[b, G_SHIP]
-    c = sh[b, p, k, SH_CLASS]
-    h = sh[b, p, k, SH_HULL_HITS]
-    hm = 0 if h >= cls[c, CL_N_HULL] else cfg.hull[c, h, 0]
-    base = hm - sh[b, p, k, SH_C_POWER]
-    ploss = sh[b, p, k, SH_C_PLOSS] > 0
-    a_sp = cfg.k[K_A_SPEED]
-    curve = cfg.curve
-    for d in range(3):
-        if ploss and d != 1:
-            continue
-        cv = sh[b, p, k, SH_CURVE] + (1 - d)
-        if cv < 0 or cv >= cls[c, CL_N_CURVES]:
-            continue
-        if curve[c, cv, 0] + base >= 0:
-            mask[a_sp + d] = 1
+def _mask_fire(s, cfg, b, p, st, mask):
+    """The ship, group or target choices of the fire stage ``st`` (see _fire_bits)."""
+    k_ = borrow(cfg.k)
+    bits = _fire_bits(s, cfg, b, p, st)
+    if st == ST_FIRE_SHIP:
+        a = k_[K_A_FIRE_SHIP]
+    elif st == ST_FIRE_GROUP:
+        a = k_[K_A_GROUP]
+    else:
+        a = k_[K_A_TARGET]
+    i = 0
+    while bits:
+        if bits & 1:
+            mask[a + i] = 1
+        bits >>= 1
+        i += 1
+
+
+@nb.njit(cache=True)
+def _mask_base(s, cfg, b, mask):
+    """Zero ``mask`` and write every stage's legal actions except the fire stages' ship,
+    group and target choices; returns the fire stage whose choices _mask_fire must add
+    (0 when none).  One function without calls: the per-ship statement of the rules."""
+    k_ = borrow(cfg.k)
+    hull = borrow(cfg.hull)
+    mask[:] = 0
+    g = borrow(s.g)
+    if g[b, G_DONE]:
+        return 0
+    st = g[b, G_STAGE]
+    p = g[b, G_CURRENT]
+    if st == ST_AP:
+        sh = borrow(s.sh)
+        cls = borrow(cfg.cls)
+        grp = borrow(cfg.grp)
+        chart = borrow(cfg.chart)
+        a_ap = k_[K_A_AP]
+        a_un = k_[K_A_UNREINF]
+        ed1 = k_[K_EDITION] == 1
+        imp = g[b, G_IMPULSE]
+        for k in range(sh.shape[2]):
+            if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
+                continue
+            n_reinf = 0
+            for a in range(4):
+                if sh[b, p, k, SH_REINF + a] > 0:
+                    mask[a_un + 4 * k + a] = 1
+                    n_reinf += 1
+            pw = sh[b, p, k, SH_POWER]
+            if 1 <= pw <= 6 and imp <= 5 and chart[imp, pw] != 0:
+                src = 1
+            elif sh[b, p, k, SH_BATTERY]:
+                src = 2
+            else:
+                continue
+            if sh[b, p, k, SH_AP_SPENT]:
+                continue
+            o = a_ap + N_USES * k
+            c = sh[b, p, k, SH_CLASS]
+            if not sh[b, p, k, SH_SLIP]:
+                mask[o + U_SLIP] = 1
+            if sh[b, p, k, SH_TURN_LEFT] > 0:
+                mask[o + U_TURN] = 1
+            ng = cls[c, CL_N_GROUPS]
+            dead = sh[b, p, k, SH_GROUP_DEAD]
+            for gi in range(3):
+                if gi < ng and not (dead >> gi) & 1 and sh[b, p, k, SH_YEL + gi] < grp[c, gi, GR_YELLOW]:
+                    mask[o + U_CHARGE + gi] = 1
+            if cls[c, CL_BATTERY] and not sh[b, p, k, SH_BATTERY] and src == 1:
+                mask[o + U_BATTERY] = 1
+            if sh[b, p, k, SH_C_SHIELDS] <= 0:
+                limit = max(1, pw // 2) if ed1 else 2
+                if n_reinf < limit:
+                    for a in range(4):
+                        if sh[b, p, k, SH_REINF + a] <= 0 and not (ed1 and sh[b, p, k, SH_SHIELD + a] == 0):
+                            mask[o + U_REINF + a] = 1
+            if sh[b, p, k, SH_INIT_MARK] == 0:
+                mask[o + U_CHANGE] = 1
+                mask[o + U_DEFEND] = 1
+        mask[k_[K_A_DONE]] = 1
+    elif st == ST_MOVE:
+        sh = borrow(s.sh)
+        curve = borrow(cfg.curve)
+        chart = borrow(cfg.chart)
+        a_mv = k_[K_A_MOVE]
+        imp = g[b, G_IMPULSE]
+        done_ok = True
+        for k in range(sh.shape[2]):
+            if sh[b, p, k, SH_STATUS] != SS_ACTIVE or sh[b, p, k, SH_MOVED]:
+                continue
+            sp = curve[sh[b, p, k, SH_CLASS], sh[b, p, k, SH_CURVE], 1]
+            if 1 <= sp <= 6 and imp <= 5 and chart[imp, sp] != 0:
+                done_ok = False
+            elif sh[b, p, k, SH_AB_LEFT] <= 0:
+                continue
+            o = a_mv + N_MOVES * k
+            mask[o + M_STRAIGHT] = 1
+            if sh[b, p, k, SH_C_HELM] > 0:
+                continue
+            if sh[b, p, k, SH_TURN_LEFT] == 0:
+                mask[o + M_TURN_LEFT] = 1
+                mask[o + M_TURN_RIGHT] = 1
+            if sh[b, p, k, SH_SLIP]:
+                mask[o + M_SLIP_LEFT] = 1
+                mask[o + M_SLIP_RIGHT] = 1
+        if done_ok:
+            mask[k_[K_A_DONE]] = 1
+    elif st == ST_FIRE_SHIP or st == ST_FIRE_GROUP:
+        mask[k_[K_A_DONE]] = 1
+        return st
+    elif st == ST_FIRE_TARGET:
+        return st
+    elif st == ST_POWER:
+        sh = borrow(s.sh)
+        cls = borrow(cfg.cls)
+        k = g[b, G_SHIP]
+        c = sh[b, p, k, SH_CLASS]
+        h = sh[b, p, k, SH_HULL_HITS]
+        hm = 0 if h >= cls[c, CL_N_HULL] else hull[c, h, 0]
+        base = hm - sh[b, p, k, SH_C_POWER]
+        ploss = sh[b, p, k, SH_C_PLOSS] > 0
+        a_sp = k_[K_A_SPEED]
+        curve = borrow(cfg.curve)
+        for d in range(3):
+            if ploss and d != 1:
+                continue
+            cv = sh[b, p, k, SH_CURVE] + (1 - d)
+            if cv < 0 or cv >= cls[c, CL_N_CURVES]:
+                continue
+            if curve[c, cv, 0] + base >= 0:
+                mask[a_sp + d] = 1
+    elif st == ST_INIT:
+        a = k_[K_A_INIT]
+        mask[a] = 1
+        mask[a + 1] = 1
+    elif st == ST_COLLIDE:
+        a = k_[K_A_COLLIDE]
+        mask[a] = 1
+        mask[a + 1] = 1
+    elif st == ST_EXPLODE:
+        sh = borrow(s.sh)
+        a = k_[K_A_EXPLODE]
+        for k in range(sh.shape[2]):
+            if sh[b, p, k, SH_PENDING]:
+                mask[a + k] = 1
+    return 0
 
 
 @nb.njit(cache=True)
 def write_mask(s, cfg, b, mask):
     """Legal actions of the player to decide (``action_reason(a) == OK`` for every ``a``):
     only the current stage's families can be legal."""
-    mask[:] = 0
-    g = s.g
-    if g[b, G_DONE]:
-        return
-    st = g[b, G_STAGE]
-    p = g[b, G_CURRENT]
-    if st == ST_AP:
-        _mask_ap(s, cfg, b, p, mask)
-        mask[cfg.k[K_A_DONE]] = 1
-    elif st == ST_MOVE:
-        _mask_move(s, cfg, b, p, mask)
-    elif st == ST_FIRE_SHIP or st == ST_FIRE_GROUP or st == ST_FIRE_TARGET:
-        _mask_fire(s, cfg, b, p, st, mask)
-    elif st == ST_POWER:
-        _mask_power(s, cfg, b, p, mask)
-    elif st == ST_INIT:
-        a = cfg.k[K_A_INIT]
-        mask[a] = 1
-        mask[a + 1] = 1
-    elif st == ST_COLLIDE:
-        a = cfg.k[K_A_COLLIDE]
-        mask[a] = 1
-        mask[a + 1] = 1
-    elif st == ST_EXPLODE:
-        sh = s.sh
-        a = cfg.k[K_A_EXPLODE]
-        for k in range(sh.shape[2]):
-            if sh[b, p, k, SH_PENDING]:
-                mask[a + k] = 1
+    g = borrow(s.g)
+    st = _mask_base(s, cfg, b, mask)
+    if st != 0:
+        _mask_fire(s, cfg, b, g[b, G_CURRENT], st, mask)
 
 
 @nb.njit(cache=True)
@@ -2244,36 +2545,51 @@ def final_reward(s, b, p):
 
 @nb.njit(cache=True)
 def step_game(s, cfg, b, a, out, auto_reset):
-    out.rewards[b, :] = 0
-    out.term[b] = False
-    out.trunc[b] = False
-    code = action_reason(s, cfg, b, a)
-    out.illegal[b] = code
+    o_rewards = borrow(out.rewards)
+    o_term = borrow(out.term)
+    o_trunc = borrow(out.trunc)
+    o_illegal = borrow(out.illegal)
+    k_ = borrow(cfg.k)
+    o_final_obs = borrow(out.final_obs)
+    o_obs = borrow(out.obs)
+    o_mask = borrow(out.mask)
+    o_player = borrow(out.player)
+    o_rewards[b, :] = 0
+    o_term[b] = False
+    o_trunc[b] = False
+    code = OK if _quick_legal(s, cfg, b, a) else action_reason(s, cfg, b, a)
+    o_illegal[b] = code
     if code != OK:
         return
-    g = s.g
+    g = borrow(s.g)
     before = g[b, G_SP0] - g[b, G_SP1]
     apply_action(s, cfg, b, a)
     g[b, G_DECISIONS] += 1
-    if cfg.k[K_REWARD_POINTS]:
+    if k_[K_REWARD_POINTS]:
         # option reward="points": change of the ship-point balance, scaled by the mean fleet
         scale = max(1.0, 0.5 * (g[b, G_FLEET0] + g[b, G_FLEET1]))
         d = ((g[b, G_SP0] - g[b, G_SP1]) - before) / scale
-        out.rewards[b, 0] = d
-        out.rewards[b, 1] = -d
+        o_rewards[b, 0] = d
+        o_rewards[b, 1] = -d
     if g[b, G_DONE]:
-        out.term[b] = True
-        if not cfg.k[K_REWARD_POINTS]:
-            out.rewards[b, 0] = final_reward(s, b, 0)
-            out.rewards[b, 1] = final_reward(s, b, 1)
-    elif cfg.k[K_MAX_DECISIONS] > 0 and g[b, G_DECISIONS] >= cfg.k[K_MAX_DECISIONS]:
-        out.trunc[b] = True
-    if (out.term[b] or out.trunc[b]) and auto_reset:
+        o_term[b] = True
+        if not k_[K_REWARD_POINTS]:
+            o_rewards[b, 0] = final_reward(s, b, 0)
+            o_rewards[b, 1] = final_reward(s, b, 1)
+    elif k_[K_MAX_DECISIONS] > 0 and g[b, G_DECISIONS] >= k_[K_MAX_DECISIONS]:
+        o_trunc[b] = True
+    if (o_term[b] or o_trunc[b]) and auto_reset:
         for p in range(2):
-            write_obs(s, cfg, b, p, out.final_obs[b, p])
+            write_obs(s, cfg, b, p, o_final_obs[b, p])
         reset_game(s, cfg, b, np.uint64(draw_int(s.rng, b, 2**62)))
-    write_outputs(s, cfg, b, out.obs[b], out.mask[b])
-    out.player[b] = g[b, G_CURRENT]
+    # write_outputs with its calls spelled out (one call level less per step)
+    p = g[b, G_CURRENT]
+    write_obs(s, cfg, b, p, o_obs[b])
+    mask = o_mask[b]
+    st = _mask_base(s, cfg, b, mask)
+    if st != 0:
+        _mask_fire(s, cfg, b, p, st, mask)
+    o_player[b] = p
 
 
 @nb.njit(cache=True, parallel=True)
