@@ -319,9 +319,7 @@ class PlanetoidsConfig(structref.StructRefProxy):
     """Static tables of one map and option set, shared by every game of a batch."""
 
 
-CONFIG_FIELDS = ("k", "nbr", "dist", "fire_dist", "cell", "kinds", "planetoids", "ramps", "colour_seq",
-                 "slot_kind", "hit_table", "base_fp_dirs", "start_cells", "static_obs", "visible_obs", "stand",
-                 "open_hex")
+CONFIG_FIELDS = rules.CONFIG_FIELDS  # also the fields of rules.ConfigView
 structref.define_proxy(PlanetoidsConfig, PlanetoidsConfigType, list(CONFIG_FIELDS))
 
 
@@ -334,7 +332,7 @@ class PlanetoidsState(structref.StructRefProxy):
     """Kernel-side view of a BatchState's arrays."""
 
 
-STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "pc", "fx", "cells")
+STATE_FIELDS = rules.STATE_FIELDS  # also the fields of rules.StateView
 structref.define_proxy(PlanetoidsState, PlanetoidsStateType, list(STATE_FIELDS))
 
 

@@ -12,12 +12,15 @@ functions, so the mask can never disagree with what ``step`` accepts.
 """
 from __future__ import annotations
 
+import collections
+
 import numba as nb
 import numpy as np
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from ..core.rng import draw_int, roll_die, seed_stream
+from ..core.structs import OUTPUT_FIELDS
 
 # -- piece kinds and piece status ------------------------------------------
 BASE, CRUISER, TRANSPORT, FIGHTER, FIXED = 0, 1, 2, 3, 4
@@ -109,6 +112,64 @@ R_NO_SUCH_ACTION = 40
 
 
 # ----------------------------------------------------------------------------
+# views: the arrays of a struct, borrowed
+#
+# Reading an array field of a struct, and passing a struct or an array to a
+# function that is not inlined, costs an atomic reference-count increment and
+# decrement.  Atomics wait for the CPU's pending stores, and a step writes
+# several kilobytes of observation, so these were about half of the time of a
+# batched step.  Hot code therefore works on *views*: namedtuples of the
+# struct's arrays without meminfo (no reference counting), made once per call
+# of a kernel entry point, and passed only to functions that are inlined
+# (``inline="always"``).  Rules functions are written against ``s.field`` /
+# ``cfg.field`` and accept a struct or a view alike.  A view must not outlive
+# the call that made it (the caller keeps the owning arrays alive).
+# ----------------------------------------------------------------------------
+STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "pc", "fx", "cells")
+CONFIG_FIELDS = ("k", "nbr", "dist", "fire_dist", "cell", "kinds", "planetoids", "ramps", "colour_seq",
+                 "slot_kind", "hit_table", "base_fp_dirs", "start_cells", "static_obs", "visible_obs", "stand",
+                 "open_hex")
+StateView = collections.namedtuple("StateView", STATE_FIELDS)
+ConfigView = collections.namedtuple("ConfigView", CONFIG_FIELDS)
+OutputsView = collections.namedtuple("OutputsView", OUTPUT_FIELDS)
+
+
+@intrinsic
+def _borrow(typingctx, arr):
+    """The same array without meminfo and parent: never reference counted."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context, builder, sig, args):
+        ary = context.make_array(sig.args[0])(context, builder, value=args[0])
+        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+        ary.parent = cgutils.get_null_value(ary.parent.type)
+        return ary._getvalue()
+    return arr(arr), codegen
+
+
+@nb.njit(cache=True, inline="always")
+def state_view(s):
+    return StateView(_borrow(s.rng), _borrow(s.policy_rng), _borrow(s.dice_script), _borrow(s.dice), _borrow(s.g),
+                     _borrow(s.pc), _borrow(s.fx), _borrow(s.cells))
+
+
+@nb.njit(cache=True, inline="always")
+def config_view(c):
+    return ConfigView(_borrow(c.k), _borrow(c.nbr), _borrow(c.dist), _borrow(c.fire_dist), _borrow(c.cell),
+                      _borrow(c.kinds), _borrow(c.planetoids), _borrow(c.ramps), _borrow(c.colour_seq),
+                      _borrow(c.slot_kind), _borrow(c.hit_table), _borrow(c.base_fp_dirs), _borrow(c.start_cells),
+                      _borrow(c.static_obs), _borrow(c.visible_obs), _borrow(c.stand), _borrow(c.open_hex))
+
+
+@nb.njit(cache=True, inline="always")
+def outputs_view(o):
+    return OutputsView(_borrow(o.obs), _borrow(o.mask), _borrow(o.rewards), _borrow(o.term), _borrow(o.trunc),
+                       _borrow(o.player), _borrow(o.illegal), _borrow(o.final_obs))
+
+
+
+# ----------------------------------------------------------------------------
 # geometry helpers
 # ----------------------------------------------------------------------------
 @nb.njit(cache=True, inline="always")
@@ -140,10 +201,16 @@ def fp_cell(cfg, player, kind, pos, facing, k):
     return cfg.nbr[pos, (facing + 3) % 6]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=False)
 def build_occupancy(s, cfg, b):
     """occ[p, cell] = number of player p's pieces on the map covering the cell
-    (fixed bases included).  Derived data, rebuilt before every decision."""
+    (fixed bases included).  Derived data, rebuilt after every change of a
+    piece's position or status."""
+    _occupancy(state_view(s), config_view(cfg), b)
+
+
+@nb.njit(cache=True, forceinline=True)
+def _occupancy(s, cfg, b):
     # Hot code here and in the mask and observation builders is written without
     # helper calls that take arrays: each such call costs a reference-count
     # increment and decrement per array.  A piece's hexes (fp_size / fp_cell)
@@ -183,7 +250,7 @@ def visible(cfg, colour, cell):
     return f >= 0 and cfg.planetoids[f, PL_COLOUR] == colour
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def cell_reason(s, cfg, b, player, kind, cell, colour):
     """Can a piece of ``kind`` of ``player`` stand on / move through ``cell``?"""
     if cell < 0:
@@ -210,7 +277,7 @@ def cell_reason(s, cfg, b, player, kind, cell, colour):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def position_reason(s, cfg, b, player, kind, pos, facing, colour):
     for k in range(fp_size(cfg, kind)):
         r = cell_reason(s, cfg, b, player, kind, fp_cell(cfg, player, kind, pos, facing, k), colour)
@@ -219,7 +286,7 @@ def position_reason(s, cfg, b, player, kind, pos, facing, colour):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def corridor_clear(s, cfg, b, player, start, d, colour):
     """Seed 004 "Iperspazio": 9 hexes straight ahead with no enemy, obstacle or explosion."""
     c = start
@@ -232,7 +299,7 @@ def corridor_clear(s, cfg, b, player, start, d, colour):
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def fire_range(s, cfg, b, player, i, tq, tkind, tpos, tface, colour):
     """Seed 004 "Combattimento": rockets fly any path, through ships but not
     through asteroid belts or planetoids; range is the shortest such path from
@@ -261,7 +328,7 @@ def to_hit(cfg, att_kind, tgt_kind, rng):
 # ----------------------------------------------------------------------------
 # legality of each action family
 # ----------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def launch_reason(s, cfg, b, p, kind, ramp):
     """Seed 004 "Fasi del gioco": per turn 1 transport, or 1 cruiser, or 3 fighters, from the ramps."""
     if s.g[b, G_PHASE] != SELECT:
@@ -276,7 +343,7 @@ def launch_reason(s, cfg, b, p, kind, ramp):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def launch_position(cfg, p, kind, ramp):
     """A launched ship starts with its stern on the ramp, facing away from the planet (RULES.md)."""
     cell = cfg.ramps[p, ramp, 0]
@@ -286,7 +353,7 @@ def launch_position(cfg, p, kind, ramp):
     return cell, d
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def reserve_slot(s, cfg, b, p, kind):
     for i in range(cfg.slot_kind.shape[0]):
         if cfg.slot_kind[i] == kind and s.pc[b, p, i, PC_STATUS] == RESERVE:
@@ -294,7 +361,7 @@ def reserve_slot(s, cfg, b, p, kind):
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def select_reason(s, cfg, b, p, i):
     """Seed 004 "Movimento": ships move and fire one at a time."""
     if s.g[b, G_PHASE] != SELECT:
@@ -311,7 +378,7 @@ def select_reason(s, cfg, b, p, i):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def exit_reason(s, cfg, b, p, i, cell, facing):
     """Seed 004 "Iperspazio": leaving hyperspace needs the same clear corridor ahead
     as entering (RULES.md); fighters may use any direction."""
@@ -330,7 +397,7 @@ def exit_reason(s, cfg, b, p, i, cell, facing):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def exit_cell_ok(s, cfg, b, p, i, cell):
     n_face = 1 if cfg.slot_kind[i] == FIGHTER else 6
     for f in range(n_face):
@@ -339,7 +406,7 @@ def exit_cell_ok(s, cfg, b, p, i, cell):
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=False)
 def any_exit(s, cfg, b, p, i):
     for cell in range(cfg.cell.shape[0]):
         if cfg.cell[cell, CI_TERRAIN] == SPACE and exit_cell_ok(s, cfg, b, p, i, cell):
@@ -347,7 +414,7 @@ def any_exit(s, cfg, b, p, i):
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def move_reason(s, cfg, b, p, d):
     if s.g[b, G_PHASE] != ACT:
         return R_WRONG_PHASE
@@ -366,7 +433,7 @@ def move_reason(s, cfg, b, p, d):
     return position_reason(s, cfg, b, p, kind, nxt, s.pc[b, p, i, PC_FACING], colour_now(s, cfg, b))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def pivot_reason(s, cfg, b, p, f):
     """Seed 004 "Astronavi": a free pivot on the bow, once, at the end of the move."""
     if s.g[b, G_PHASE] == EXIT_FACE:
@@ -385,7 +452,7 @@ def pivot_reason(s, cfg, b, p, f):
     return position_reason(s, cfg, b, p, kind, s.pc[b, p, i, PC_POS], f, colour_now(s, cfg, b))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def shots_left(s, cfg, b, kind):
     # Seed 004 "Astronavi": cruisers fire twice, fighters once, transports never;
     # mobile bases once at every target they reach (checked per target).
@@ -394,7 +461,7 @@ def shots_left(s, cfg, b, kind):
     return s.g[b, G_SHOTS] < cfg.kinds[kind, KP_SHOTS]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def fire_common_reason(s, cfg, b):
     """What every shot needs: an activation, a piece that fights, a shot left."""
     i = s.g[b, G_ACTIVE]
@@ -410,7 +477,7 @@ def fire_common_reason(s, cfg, b):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def fire_piece_reason(s, cfg, b, p, j):
     r = fire_common_reason(s, cfg, b)
     if r != OK:
@@ -429,7 +496,7 @@ def fire_piece_reason(s, cfg, b, p, j):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def fire_fixed_reason(s, cfg, b, p, f):
     r = fire_common_reason(s, cfg, b)
     if r != OK:
@@ -449,7 +516,7 @@ def fire_fixed_reason(s, cfg, b, p, f):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def fire_hex_reason(s, cfg, b, p, cell):
     """Seed 004 "Combattimento": a shot into empty space, as hard as firing at oneself."""
     r = fire_common_reason(s, cfg, b)
@@ -471,7 +538,7 @@ def fire_hex_reason(s, cfg, b, p, cell):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def hyper_reason(s, cfg, b, p, d):
     if s.g[b, G_PHASE] != ACT:
         return R_WRONG_PHASE
@@ -494,7 +561,7 @@ def hyper_reason(s, cfg, b, p, d):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def colonise_reason(s, cfg, b, p):
     """Seed 004 "Colonizzazione": an undamaged transport on a visible planetoid."""
     if s.g[b, G_PHASE] != ACT:
@@ -512,7 +579,7 @@ def colonise_reason(s, cfg, b, p):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def repair_targets(s, cfg, b, p, i, apply):
     """Seed 004 "Riparazione navi": every damaged friendly ship adjacent to the
     base that has not acted this turn.  Returns how many; repairs them if ``apply``."""
@@ -545,7 +612,7 @@ def repair_targets(s, cfg, b, p, i, apply):
     return count
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def repair_reason(s, cfg, b, p):
     if s.g[b, G_PHASE] != ACT:
         return R_WRONG_PHASE
@@ -559,7 +626,7 @@ def repair_reason(s, cfg, b, p):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def setup_reason(s, cfg, b, p, cell):
     """Seed 004 "Fasi del gioco": each player places its 2 bases adjacent to its home planet."""
     colour = colour_now(s, cfg, b)
@@ -572,9 +639,26 @@ def setup_reason(s, cfg, b, p, cell):
     return R_NOT_NEAR_HOME
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=False)
 def action_reason(s, cfg, b, a):
     """Reason code why action ``a`` is illegal in game ``b`` now (0 = legal)."""
+    return decide(s, cfg, b, a, np.bool_(False))  # np.bool_: one compiled decide, not one per literal
+
+
+@nb.njit(cache=True, forceinline=False)
+def decide(s0, cfg0, b, a, apply):
+    """The reason code of action ``a`` in game ``b`` (0 = legal); with ``apply``,
+    a legal action is also carried out.  The one compiled copy of the legality
+    and state-change rules that the step kernels and ``action_reason`` share."""
+    s, cfg = state_view(s0), config_view(cfg0)
+    code = _reason(s, cfg, b, a)
+    if code == OK and apply:
+        _apply(s, cfg, b, a)
+    return code
+
+
+@nb.njit(cache=True, forceinline=True)
+def _reason(s, cfg, b, a):
     if s.g[b, G_DONE]:
         return R_GAME_OVER
     p = s.g[b, G_CURRENT]
@@ -614,13 +698,6 @@ def action_reason(s, cfg, b, a):
     return R_WRONG_PHASE
 
 
-@nb.njit(cache=True)
-def _mask_span(s, cfg, b, mask, lo, hi):
-    for a in range(lo, hi):
-        if action_reason(s, cfg, b, a) == OK:
-            mask[a] = 1
-
-
 # ----------------------------------------------------------------------------
 # the legal-action mask
 #
@@ -631,27 +708,54 @@ def _mask_span(s, cfg, b, mask, lo, hi):
 # play that mask[a] == (action_reason(a) == OK) for every action a, and that both
 # agree with an independent statement of the rules in plain Python.
 # ----------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=False)
 def write_mask(s, cfg, b, mask):
     """Legal-action mask of the player to decide; only the action families the
     current phase allows are examined."""
-    mask[:] = 0
+    _mask(state_view(s), config_view(cfg), b, mask)
+
+
+@nb.njit(cache=True, forceinline=True)
+def _mask(s, cfg, b, mask):
+    for a in range(mask.shape[0]):
+        mask[a] = 0
     g = s.g
     if g[b, G_DONE]:
         return
     ph = g[b, G_PHASE]
-    k = cfg.k
     if ph == SELECT:
         _mask_select(s, cfg, b, mask)
     elif ph == ACT:
         _mask_act(s, cfg, b, mask)
-    elif ph == SETUP or ph == EXIT_HEX:
-        _mask_span(s, cfg, b, mask, k[K_A_HEX], k[K_A_MOVE])
+    else:
+        _mask_rare(s, cfg, b, mask)
+
+
+@nb.njit(cache=True, forceinline=False)
+def _mask_rare(s, cfg, b, mask):
+    """Phases SETUP and EXIT_HEX (a hex: setup_reason, exit_cell_ok) and
+    EXIT_FACE (a facing: exit_reason), each action as action_reason checks it."""
+    ph = s.g[b, G_PHASE]
+    p = s.g[b, G_CURRENT]
+    i = s.g[b, G_ACTIVE]
+    k = cfg.k
+    if ph == SETUP or ph == EXIT_HEX:
+        for cell in range(cfg.cell.shape[0]):
+            if not cfg.cell[cell, CI_VALID]:
+                continue
+            if ph == SETUP:
+                ok = setup_reason(s, cfg, b, p, cell) == OK
+            else:
+                ok = exit_cell_ok(s, cfg, b, p, i, cell)
+            if ok:
+                mask[k[K_A_HEX] + cell] = 1
     elif ph == EXIT_FACE:
-        _mask_span(s, cfg, b, mask, k[K_A_FACE], k[K_A_HYPER])
+        for f in range(6):
+            if exit_reason(s, cfg, b, p, i, s.g[b, G_EXIT_CELL], f) == OK:
+                mask[k[K_A_FACE] + f] = 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def _mask_select(s, cfg, b, mask):
     """Phase SELECT: select a piece (select_reason, with the costly hyperspace-exit
     search done once per kind instead of once per ship), launch (launch_reason),
@@ -711,7 +815,7 @@ def _mask_select(s, cfg, b, mask):
     mask[k[K_A_END_TURN]] = 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def _mask_act(s, cfg, b, mask):
     """Phase ACT: the active piece's shots (fire_piece_reason, fire_fixed_reason,
     fire_hex_reason), moves (move_reason), pivots (pivot_reason), hyperspace
@@ -864,7 +968,7 @@ def _mask_act(s, cfg, b, mask):
 # ----------------------------------------------------------------------------
 # state changes
 # ----------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=False)
 def destroy_cascade(s, cfg, b, first_p, first_i, first_fixed):
     """Seed 004 "Combattimento": when a piece is destroyed, every piece that
     overlaps it, even partly, is destroyed too (and so on, RULES.md)."""
@@ -902,10 +1006,10 @@ def destroy_cascade(s, cfg, b, first_p, first_i, first_fixed):
             if s.fx[b, f, FX_OWNER] >= 0 and dead[cfg.planetoids[f, PL_CELL]]:
                 s.fx[b, f, FX_OWNER] = -1
                 s.fx[b, f, FX_HITS] = 0
-    build_occupancy(s, cfg, b)
+    _occupancy(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def resolve_shot(s, cfg, b, threshold):
     """One d6 against the table threshold, worsened by 1 per damage the firer has
     taken (Seed 004 "Combattimento")."""
@@ -917,7 +1021,7 @@ def resolve_shot(s, cfg, b, threshold):
     return die >= threshold + s.pc[b, p, i, PC_DAMAGE]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def fire_at_piece(s, cfg, b, j):
     p = s.g[b, G_CURRENT]
     q = 1 - p
@@ -931,10 +1035,10 @@ def fire_at_piece(s, cfg, b, j):
         # Seed 004: a fighter dies to 1 hit, other ships to the 5th.
         s.pc[b, q, j, PC_DAMAGE] += 1
         if tk == FIGHTER or s.pc[b, q, j, PC_DAMAGE] > MAX_HITS:
-            destroy_cascade(s, cfg, b, q, j, -1)
+            destroy_cascade(s, cfg, b, q, j, np.int64(-1))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def fire_at_fixed(s, cfg, b, f):
     p = s.g[b, G_CURRENT]
     i = s.g[b, G_ACTIVE]
@@ -944,10 +1048,10 @@ def fire_at_fixed(s, cfg, b, f):
     if resolve_shot(s, cfg, b, thr):
         s.fx[b, f, FX_HITS] += 1  # Seed 004 "Distruzione Basi Fisse": destroyed by the 5th hit
         if s.fx[b, f, FX_HITS] > MAX_HITS:
-            destroy_cascade(s, cfg, b, -1, -1, f)
+            destroy_cascade(s, cfg, b, np.int64(-1), np.int64(-1), f)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def fire_at_hex(s, cfg, b, cell):
     p = s.g[b, G_CURRENT]
     i = s.g[b, G_ACTIVE]
@@ -958,7 +1062,7 @@ def fire_at_hex(s, cfg, b, cell):
         s.cells[b, cell, C_BLOCKED] = p
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def begin_activation(s, cfg, b, i):
     s.g[b, G_ACTIVE] = i
     s.g[b, G_STEPS] = 0
@@ -972,13 +1076,13 @@ def begin_activation(s, cfg, b, i):
     s.pc[b, s.g[b, G_CURRENT], i, PC_ACTIVATED] = True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def end_activation(s, b):
     s.g[b, G_ACTIVE] = -1
     s.g[b, G_PHASE] = SELECT
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def score(s, cfg, b, p):
     """Seed 004 "Punteggio": 4 points per fixed base, minus 1 per hit it took."""
     total = 0
@@ -988,7 +1092,7 @@ def score(s, cfg, b, p):
     return total
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def begin_move(s, cfg, b, p):
     """Start of player p's move inside the current colour turn."""
     s.g[b, G_CURRENT] = p
@@ -1007,7 +1111,7 @@ def begin_move(s, cfg, b, p):
             s.cells[b, c, C_BLOCKED] = -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=False)
 def begin_colour_turn(s, cfg, b):
     """Seed 004 "Elementi del gioco": planetoids of the turn's colour appear and
     destroy any ship under them (transports may stand on them)."""
@@ -1021,11 +1125,11 @@ def begin_colour_turn(s, cfg, b):
             for k in range(fp_size(cfg, kind)):
                 c = fp_cell(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING], k)
                 if visible(cfg, colour, c) and s.pc[b, p, i, PC_STATUS] == ON_MAP:
-                    destroy_cascade(s, cfg, b, p, i, -1)
+                    destroy_cascade(s, cfg, b, p, i, np.int64(-1))
     begin_move(s, cfg, b, 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def end_move(s, cfg, b):
     p = s.g[b, G_CURRENT]
     if p == 0:
@@ -1040,11 +1144,17 @@ def end_move(s, cfg, b):
     begin_colour_turn(s, cfg, b)
 
 
-@nb.njit(cache=True)
-def apply_action(s, cfg, b, a):
-    """Carry out a legal action (checked by the caller)."""
+@nb.njit(cache=True, forceinline=True)
+def _apply(s, cfg, b, a):
+    """Carry out a legal action (checked by the caller, see ``decide``).
+
+    Occupancy is rebuilt after the actions that place, move, turn or remove a
+    piece or found a fixed base; a destruction rebuilds it in destroy_cascade,
+    and the other actions (shots that destroy nothing, selection, repair, end
+    of activation or of the move) leave every input of it unchanged."""
     p = s.g[b, G_CURRENT]
     ph = s.g[b, G_PHASE]
+    moved = False
     if a < cfg.k[K_A_TARGET]:
         i = a - cfg.k[K_A_PIECE]
         begin_activation(s, cfg, b, i)
@@ -1063,6 +1173,7 @@ def apply_action(s, cfg, b, a):
             slot = s.g[b, G_SETUP_COUNT] // 2
             s.pc[b, p, slot, PC_STATUS] = ON_MAP
             s.pc[b, p, slot, PC_POS] = cell
+            moved = True
             s.g[b, G_SETUP_COUNT] += 1
             if s.g[b, G_SETUP_COUNT] >= 4:
                 begin_colour_turn(s, cfg, b)
@@ -1073,6 +1184,7 @@ def apply_action(s, cfg, b, a):
             if cfg.slot_kind[i] == FIGHTER:
                 s.pc[b, p, i, PC_STATUS] = ON_MAP
                 s.pc[b, p, i, PC_POS] = cell
+                moved = True
                 end_activation(s, b)
             else:
                 s.g[b, G_EXIT_CELL] = cell
@@ -1082,9 +1194,11 @@ def apply_action(s, cfg, b, a):
     elif a < cfg.k[K_A_FACE]:
         i = s.g[b, G_ACTIVE]
         s.pc[b, p, i, PC_POS] = cfg.nbr[s.pc[b, p, i, PC_POS], a - cfg.k[K_A_MOVE]]
+        moved = True
         s.g[b, G_STEPS] += 1
     elif a < cfg.k[K_A_HYPER]:
         i = s.g[b, G_ACTIVE]
+        moved = True
         if ph == EXIT_FACE:
             s.pc[b, p, i, PC_STATUS] = ON_MAP
             s.pc[b, p, i, PC_POS] = s.g[b, G_EXIT_CELL]
@@ -1097,6 +1211,7 @@ def apply_action(s, cfg, b, a):
     elif a < cfg.k[K_A_LAUNCH]:
         i = s.g[b, G_ACTIVE]
         s.pc[b, p, i, PC_STATUS] = HYPER
+        moved = True
         end_activation(s, b)
     elif a < cfg.k[K_A_COLONISE]:
         k = a - cfg.k[K_A_LAUNCH]
@@ -1106,6 +1221,7 @@ def apply_action(s, cfg, b, a):
         s.pc[b, p, i, PC_STATUS] = ON_MAP
         s.pc[b, p, i, PC_POS] = pos
         s.pc[b, p, i, PC_FACING] = facing
+        moved = True
         s.g[b, G_LAUNCHED] = kind
         s.g[b, G_LAUNCH_COUNT] += 1
     elif a == cfg.k[K_A_COLONISE]:
@@ -1113,6 +1229,7 @@ def apply_action(s, cfg, b, a):
         f = cfg.cell[s.pc[b, p, i, PC_POS], CI_PLANETOID]
         s.fx[b, f, FX_OWNER] = p
         s.fx[b, f, FX_HITS] = 0
+        moved = True
         s.g[b, G_COLONISED] = 1
     elif a == cfg.k[K_A_REPAIR]:
         i = s.g[b, G_ACTIVE]
@@ -1122,17 +1239,24 @@ def apply_action(s, cfg, b, a):
         end_activation(s, b)
     elif a == cfg.k[K_A_END_TURN]:
         end_move(s, cfg, b)
-    build_occupancy(s, cfg, b)
+    if moved:
+        _occupancy(s, cfg, b)
 
 
 # ----------------------------------------------------------------------------
 # observation
 # ----------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=False)
 def write_obs(s, cfg, b, me, obs):
     """Observation planes of game ``b`` from player ``me``'s side; channel list in
-    ``game.OBS_CHANNELS`` (documented in RULES.md, "Observation").  Every plane
-    is written in full: copied, filled or zeroed and then marked piece by piece."""
+    ``game.OBS_CHANNELS`` (documented in RULES.md, "Observation")."""
+    _obs(state_view(s), config_view(cfg), b, me, obs)
+
+
+@nb.njit(cache=True, forceinline=True)
+def _obs(s, cfg, b, me, obs):
+    """write_obs on views.  Every plane is written in full: copied, filled or
+    zeroed and then marked piece by piece."""
     g, pc, fx = s.g, s.pc, s.fx
     en = 1 - me
     cs = cfg.colour_seq
@@ -1242,17 +1366,15 @@ def write_obs(s, cfg, b, me, obs):
 @nb.njit(cache=True)
 def write_outputs(s, cfg, b, obs, mask):
     write_obs(s, cfg, b, s.g[b, G_CURRENT], obs)
-    if s.g[b, G_DONE]:
-        mask[:] = 0
-    else:
-        write_mask(s, cfg, b, mask)
+    write_mask(s, cfg, b, mask)
 
 
 # ----------------------------------------------------------------------------
 # reset, step, observe: the batched entry points
 # ----------------------------------------------------------------------------
-@nb.njit(cache=True)
-def reset_game(s, cfg, b, seed):
+@nb.njit(cache=True, forceinline=False)
+def reset_game(s0, cfg0, b, seed):
+    s, cfg = state_view(s0), config_view(cfg0)
     s.rng[b] = seed_stream(seed)
     s.policy_rng[b] = seed_stream(seed ^ np.uint64(0x5EED))
     s.dice[b, :] = 0
@@ -1293,9 +1415,9 @@ def reset_game(s, cfg, b, seed):
                 s.pc[b, p, k, PC_STATUS] = ON_MAP
                 s.pc[b, p, k, PC_POS] = cfg.start_cells[p, k]
         s.g[b, G_SETUP_COUNT] = 4
-        build_occupancy(s, cfg, b)
+        _occupancy(s, cfg, b)
         begin_colour_turn(s, cfg, b)
-    build_occupancy(s, cfg, b)
+    _occupancy(s, cfg, b)
 
 
 @nb.njit(cache=True, parallel=True)
@@ -1309,101 +1431,59 @@ def reset_games(states, cfgs, seeds, idx, outs):
         out.player[b] = s.g[b, G_CURRENT]
 
 
-@nb.njit(cache=True)
-def step_game(s, cfg, b, a, out, auto_reset):
-    """One decision in game ``b`` (the caller has cleared ``out.illegal[b]``)."""
-    out.rewards[b, :] = 0
-    out.term[b] = False
-    out.trunc[b] = False
-    code = R_NO_SUCH_ACTION if (a < 0 or a >= out.mask.shape[1]) else action_reason(s, cfg, b, a)
-    out.illegal[b] = code
-    if code != OK:
-        return
+@nb.njit(cache=True, forceinline=True)
+def _step_one(s0, cfg0, s, cfg, o, b, a, auto_reset):
+    """One decision in game ``b``: ``s``, ``cfg``, ``o`` are views (for the
+    inlined code), ``s0``, ``cfg0`` the structs they view (for the calls that
+    are not inlined: ``decide`` and the end-of-game path)."""
+    o.rewards[b, :] = 0
+    o.term[b] = False
+    o.trunc[b] = False
     score_reward = cfg.k[K_REWARD_SCORE] != 0
     before = score(s, cfg, b, 0) - score(s, cfg, b, 1) if score_reward else 0
-    apply_action(s, cfg, b, a)
+    code = R_NO_SUCH_ACTION if (a < 0 or a >= o.mask.shape[1]) else decide(s0, cfg0, b, a, np.bool_(True))
+    o.illegal[b] = code
+    if code != OK:
+        return
     s.g[b, G_DECISIONS] += 1
     if score_reward:
         # Option reward="score": the change of the score difference, every step.
         d = (score(s, cfg, b, 0) - score(s, cfg, b, 1)) - before
-        out.rewards[b, 0] = d
-        out.rewards[b, 1] = -d
+        o.rewards[b, 0] = d
+        o.rewards[b, 1] = -d
     if s.g[b, G_DONE]:
-        out.term[b] = True
-        if not cfg.k[K_REWARD_SCORE]:
+        o.term[b] = True
+        if not score_reward:
             diff = score(s, cfg, b, 0) - score(s, cfg, b, 1)
             w = 1.0 if diff > 0 else (-1.0 if diff < 0 else 0.0)
-            out.rewards[b, 0] = w
-            out.rewards[b, 1] = -w
+            o.rewards[b, 0] = w
+            o.rewards[b, 1] = -w
     elif cfg.k[K_MAX_DECISIONS] > 0 and s.g[b, G_DECISIONS] >= cfg.k[K_MAX_DECISIONS]:
-        out.trunc[b] = True
-    if auto_reset and (out.term[b] or out.trunc[b]):
+        o.trunc[b] = True
+    if auto_reset and (o.term[b] or o.trunc[b]):
         for p in range(2):
-            write_obs(s, cfg, b, p, out.final_obs[b, p])
-        reset_game(s, cfg, b, next_seed(s, b))
-    write_outputs(s, cfg, b, out.obs[b], out.mask[b])
-    out.player[b] = s.g[b, G_CURRENT]
+            write_obs(s0, cfg0, b, p, o.final_obs[b, p])
+        reset_game(s0, cfg0, b, next_seed(s, b))
+    _obs(s, cfg, b, s.g[b, G_CURRENT], o.obs[b])
+    _mask(s, cfg, b, o.mask[b])
+    o.player[b] = s.g[b, G_CURRENT]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=False)
 def next_seed(s, b):
     return np.uint64(draw_int(s.rng, b, 2**62))
 
 
-# ----------------------------------------------------------------------------
-# borrowed structs
-#
-# Every read of an array field of a struct, and every call that passes a
-# struct, costs an atomic reference-count increment and decrement.  Atomics
-# wait for the CPU's pending stores, and a step writes several kilobytes of
-# observation, so these were half of the time of a batched step.  The batched
-# kernels therefore work on *borrowed* copies of the structs, made once per
-# chunk of games: the same arrays without reference counts.  A borrowed struct
-# must not outlive the call that made it (the caller keeps the originals).
-# ----------------------------------------------------------------------------
-@intrinsic
-def borrowed(typingctx, st):
-    """A new struct of the same type as ``st`` whose array fields view the same
-    memory without owning it (no meminfo, so no reference counting)."""
-    if not isinstance(st, types.StructRef):
-        return None
-    from numba.experimental.jitclass.base import imp_dtor
-
-    def codegen(context, builder, sig, args):
-        ty = sig.args[0]
-        data_ty = ty.get_data_type()
-        alloc_ty = context.data_model_manager[data_ty].get_value_type()
-        src_ref = cgutils.create_struct_proxy(ty)(context, builder, value=args[0])
-        src_ptr = builder.bitcast(context.nrt.meminfo_data(builder, src_ref.meminfo), alloc_ty.as_pointer())
-        src = cgutils.create_struct_proxy(data_ty)(context, builder, ref=src_ptr)
-        mi = context.nrt.meminfo_alloc_dtor(builder, context.get_constant(types.uintp, context.get_abi_sizeof(alloc_ty)),
-                                            imp_dtor(context, builder.module, ty))
-        dst_ptr = builder.bitcast(context.nrt.meminfo_data(builder, mi), alloc_ty.as_pointer())
-        builder.store(cgutils.get_null_value(alloc_ty), dst_ptr)
-        dst = cgutils.create_struct_proxy(data_ty)(context, builder, ref=dst_ptr)
-        for name, fty in ty.field_dict.items():
-            val = getattr(src, name)
-            if isinstance(fty, types.Array):
-                arr = context.make_array(fty)(context, builder, value=val)
-                arr.meminfo = cgutils.get_null_value(arr.meminfo.type)
-                arr.parent = cgutils.get_null_value(arr.parent.type)
-                val = arr._getvalue()
-            else:
-                context.nrt.incref(builder, fty, val)
-            setattr(dst, name, val)
-        out = cgutils.create_struct_proxy(ty)(context, builder)
-        out.meminfo = mi
-        return out._getvalue()
-    return st(st), codegen
-
-
-@nb.njit(cache=True)
-def _step_range(s, cfg, actions, active, out, auto_reset, lo, hi):
-    """Games lo..hi-1 of a batch step, on borrowed structs."""
+@nb.njit(cache=True, forceinline=False)
+def _step_range(s0, cfg0, actions, active, off, out, auto_reset, lo, hi):
+    """Games lo..hi-1 of a batch, game b taking ``actions[b - off]`` if
+    ``active[b - off]``.  The one compiled copy of the step, obs and mask code
+    that every step entry point runs."""
+    s, cfg, o = state_view(s0), config_view(cfg0), outputs_view(out)
     for b in range(lo, hi):
-        out.illegal[b] = 0
-        if active[b]:
-            step_game(s, cfg, b, actions[b], out, auto_reset)
+        o.illegal[b] = 0
+        if active[b - off]:
+            _step_one(s0, cfg0, s, cfg, o, b, actions[b - off], auto_reset)
 
 
 @nb.njit(cache=True, parallel=True)
@@ -1411,31 +1491,34 @@ def step_games(states, cfgs, actions, active, outs, auto_reset):
     """Advance every active game by one decision, in parallel over games.
 
     The batch is cut into one contiguous chunk per struct in ``states`` (one
-    per thread); each chunk runs on borrowed copies of its thread's structs."""
+    per thread), so each thread makes its views once per call."""
     B = actions.shape[0]
     n = len(states)
     for c in nb.prange(n):
         t = nb.get_thread_id()
-        _step_range(borrowed(states[t]), borrowed(cfgs[t]), actions, active, borrowed(outs[t]), auto_reset,
-                    c * B // n, (c + 1) * B // n)
-
-
-@nb.njit(cache=True)
-def step_single(s, cfg, b, a, out, auto_reset):
-    """One decision in one game: scalar arguments keep the call cheap (AEC env)."""
-    out.illegal[b] = 0
-    step_game(borrowed(s), borrowed(cfg), b, a, borrowed(out), auto_reset)
+        _step_range(states[t], cfgs[t], actions, active, np.int64(0), outs[t], auto_reset, c * B // n, (c + 1) * B // n)
 
 
 @nb.njit(cache=True)
 def step_games_serial(s, cfg, actions, active, out, auto_reset):
     """Same as step_games without the thread pool (small batches, B=1)."""
-    _step_range(borrowed(s), borrowed(cfg), actions, active, borrowed(out), auto_reset, 0, actions.shape[0])
+    _step_range(s, cfg, actions, active, np.int64(0), out, auto_reset, np.int64(0), actions.shape[0])
 
 
 @nb.njit(cache=True)
-def observe_game(s0, cfg0, b, p, obs, mask):
-    s, cfg = borrowed(s0), borrowed(cfg0)
+def step_game(s, cfg, b, a, out, auto_reset):
+    """One decision in game ``b`` (sets ``out.illegal[b]``, 0 if legal)."""
+    _step_range(s, cfg, np.full(1, a, np.int64), np.ones(1, np.bool_), b, out, np.bool_(auto_reset), b, b + 1)
+
+
+@nb.njit(cache=True)
+def step_single(s, cfg, b, a, out, auto_reset):
+    """One decision in one game: scalar arguments keep the call cheap (AEC env)."""
+    step_game(s, cfg, b, a, out, auto_reset)
+
+
+@nb.njit(cache=True)
+def observe_game(s, cfg, b, p, obs, mask):
     build_occupancy(s, cfg, b)
     write_obs(s, cfg, b, p, obs)
     mask[:] = 0
