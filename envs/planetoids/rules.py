@@ -892,12 +892,17 @@ def _mask_act(s, cfg, b, mask):
         open_hex = cfg.open_hex
         not_base = not is_base
         a_hex = k[K_A_HEX]
-        for c in range(open_hex.shape[1]):
-            d = max(0, min(fd[colour, f0, c], fd[colour, f1, c], fd[colour, f2, c], 63))
+        n_hex = open_hex.shape[1]
+        # 1-D rows and a slice of the mask, indexed from 0: no negative-index
+        # wrap-around to compute, so the loop vectorises
+        mh = mask[a_hex:a_hex + n_hex]
+        r0, r1, r2, oh = fd[colour, f0], fd[colour, f1], fd[colour, f2], open_hex[colour]
+        for c in range(mh.shape[0]):
+            d = max(0, min(r0[c], r1[c], r2[c], 63))
             x = N_C * c
-            mask[a_hex + c] = ((open_hex[colour, c] != 0) & (((hits >> d) & 1) != 0)
-                               & (cb[x + C_OCC] <= 0) & (cb[x + C_OCC + 1] <= 0) & (cb[x + C_BLOCKED] < 0)
-                               & ((cb[x + C_SHOT] == 0) | not_base))
+            mh[c] = ((oh[c] != 0) & (((hits >> d) & 1) != 0)
+                     & (cb[x + C_OCC] <= 0) & (cb[x + C_OCC + 1] <= 0) & (cb[x + C_BLOCKED] < 0)
+                     & ((cb[x + C_SHOT] == 0) | not_base))
 
     # -- moves and pivots (Seed 004 "Movimento", "Astronavi"): cruisers and
     # transports move straight ahead only and pivot once on the bow, for free,
