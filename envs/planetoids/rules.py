@@ -16,11 +16,9 @@ import collections
 
 import numba as nb
 import numpy as np
-from numba.core import cgutils, types
-from numba.extending import intrinsic
 
 from ..core.rng import draw_int, roll_die, seed_stream
-from ..core.structs import OUTPUT_FIELDS
+from ..core.structs import OUTPUT_FIELDS, borrow
 
 # -- piece kinds and piece status ------------------------------------------
 BASE, CRUISER, TRANSPORT, FIGHTER, FIXED = 0, 1, 2, 3, 4
@@ -134,38 +132,24 @@ ConfigView = collections.namedtuple("ConfigView", CONFIG_FIELDS)
 OutputsView = collections.namedtuple("OutputsView", OUTPUT_FIELDS)
 
 
-@intrinsic
-def _borrow(typingctx, arr):
-    """The same array without meminfo and parent: never reference counted."""
-    if not isinstance(arr, types.Array):
-        return None
-
-    def codegen(context, builder, sig, args):
-        ary = context.make_array(sig.args[0])(context, builder, value=args[0])
-        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
-        ary.parent = cgutils.get_null_value(ary.parent.type)
-        return ary._getvalue()
-    return arr(arr), codegen
-
-
 @nb.njit(cache=True, inline="always")
 def state_view(s):
-    return StateView(_borrow(s.rng), _borrow(s.policy_rng), _borrow(s.dice_script), _borrow(s.dice), _borrow(s.g),
-                     _borrow(s.pc), _borrow(s.fx), _borrow(s.cells))
+    return StateView(borrow(s.rng), borrow(s.policy_rng), borrow(s.dice_script), borrow(s.dice), borrow(s.g),
+                     borrow(s.pc), borrow(s.fx), borrow(s.cells))
 
 
 @nb.njit(cache=True, inline="always")
 def config_view(c):
-    return ConfigView(_borrow(c.k), _borrow(c.nbr), _borrow(c.dist), _borrow(c.fire_dist), _borrow(c.cell),
-                      _borrow(c.kinds), _borrow(c.planetoids), _borrow(c.ramps), _borrow(c.colour_seq),
-                      _borrow(c.slot_kind), _borrow(c.hit_table), _borrow(c.base_fp_dirs), _borrow(c.start_cells),
-                      _borrow(c.static_obs), _borrow(c.visible_obs), _borrow(c.stand), _borrow(c.open_hex))
+    return ConfigView(borrow(c.k), borrow(c.nbr), borrow(c.dist), borrow(c.fire_dist), borrow(c.cell),
+                      borrow(c.kinds), borrow(c.planetoids), borrow(c.ramps), borrow(c.colour_seq),
+                      borrow(c.slot_kind), borrow(c.hit_table), borrow(c.base_fp_dirs), borrow(c.start_cells),
+                      borrow(c.static_obs), borrow(c.visible_obs), borrow(c.stand), borrow(c.open_hex))
 
 
 @nb.njit(cache=True, inline="always")
 def outputs_view(o):
-    return OutputsView(_borrow(o.obs), _borrow(o.mask), _borrow(o.rewards), _borrow(o.term), _borrow(o.trunc),
-                       _borrow(o.player), _borrow(o.illegal), _borrow(o.final_obs))
+    return OutputsView(borrow(o.obs), borrow(o.mask), borrow(o.rewards), borrow(o.term), borrow(o.trunc),
+                       borrow(o.player), borrow(o.illegal), borrow(o.final_obs))
 
 
 

@@ -21,11 +21,9 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
-from numba.core import types
-from numba.extending import intrinsic
-from numba.np.arrayobj import populate_array
 
 from ..core.rng import draw_int, roll_die, seed_stream
+from ..core.structs import borrow
 
 # -- per-game scalars g[b, G_*] ------------------------------------------------
 G_DONE = 0          # game over
@@ -251,28 +249,6 @@ R_NOT_PENDING = 34
 R_UNPLAYABLE_WEAPON = 35
 R_NO_SUCH_ACTION = 36
 R_INIT_MARKED = 37
-
-
-@intrinsic
-def borrow(typingctx, arr):
-    """``arr`` without its reference count (a view whose meminfo is NULL).
-
-    Every array a kernel takes from a struct (``s.sh``, ``cfg.cls``, ``out.obs``) is
-    reference counted: an atomic increment and decrement around each use that
-    Numba's pruning often leaves in place, about 40 % of a Talon step before the hot
-    kernels read their arrays through this.  The view is valid while the struct
-    that owns the array lives, which is the whole kernel call: never return it or
-    keep it elsewhere."""
-    if not isinstance(arr, types.Array):
-        return None
-
-    def codegen(context, builder, sig, args):
-        src = context.make_array(sig.args[0])(context, builder, value=args[0])
-        out = context.make_array(sig.return_type)(context, builder)
-        populate_array(out, data=src.data, shape=src.shape, strides=src.strides, itemsize=src.itemsize,
-                       meminfo=None, parent=None)
-        return out._getvalue()
-    return arr(arr), codegen
 
 
 @nb.njit(cache=True, inline="always")
