@@ -10,19 +10,35 @@ import numpy as np
 from .rng import draw_int
 
 
+# Legal actions are counted a block at a time (a sum LLVM vectorises) to find the
+# block of the chosen one, then that block alone is scanned: a scan of the whole
+# row branched on every entry and cost about a third of a Planetoids step.
+BLOCK = 32
+
+
 @nb.njit(cache=True)
 def sample_one(mask, state, out, b):
-    """Uniform legal action of game ``b`` from its own stream."""
+    """Uniform legal action of game ``b`` from its own stream (0 if none is legal)."""
+    A = mask.shape[1]
     n = 0
-    for a in range(mask.shape[1]):
+    for a in range(A):
         n += mask[b, a]
     k = draw_int(state, b, max(n, 1))
     out[b] = 0
-    for a in range(mask.shape[1]):
+    lo = 0
+    while lo + BLOCK <= A:
+        in_block = 0
+        for a in range(lo, lo + BLOCK):
+            in_block += mask[b, a]
+        if k < in_block:
+            break
+        k -= in_block
+        lo += BLOCK
+    for a in range(lo, A):
         if mask[b, a]:
             if k == 0:
                 out[b] = a
-                break
+                return
             k -= 1
 
 
