@@ -281,3 +281,25 @@ def test_truncation_option():
     streams = new_streams(2, 0)
     _play(core, streams, 50)
     assert core.truncated.all() and not core.terminated.any()
+
+
+# -- the step rewrites only the planes that changed (VecGame.obs_key) ------------
+def test_incremental_observation_equals_a_full_write_at_every_step():
+    """Every step's buffer equals a fresh observation, across episode ends
+    (auto-reset) and set_state (the path of load and load_scenario too)."""
+    core = VecGame(game, 12, {"turns": 3}, auto_reset=True)
+    core.reset(seed=5)
+    streams = new_streams(12, 2)
+    actions = np.zeros(12, dtype=np.int64)
+    ends = 0
+    for step in range(700):
+        sample_legal(core.mask, streams, actions)
+        core.step(actions)
+        ends += int((core.terminated | core.truncated).sum())
+        for b in range(12):
+            obs, mask = core.observe(b, int(core.current_player[b]))
+            assert np.array_equal(obs, core.obs[b]), (step, b)
+            assert np.array_equal(mask, core.mask[b]), (step, b)
+        if step == 300:
+            core.set_state(core.state.select([0, 3]), index=[0, 3])
+    assert ends > 20

@@ -39,7 +39,9 @@ class Outputs(structref.StructRefProxy):
     """Preallocated per-step outputs of a batched core (see VecGame)."""
 
 
-OUTPUT_FIELDS = ("obs", "mask", "rewards", "term", "trunc", "player", "illegal", "final_obs")
+# obs_key[b]: what the planes of obs[b] now hold, for games that rewrite only the
+# planes whose content changed (see VecGame.obs_key); row 0 = 0 means "unknown".
+OUTPUT_FIELDS = ("obs", "mask", "rewards", "term", "trunc", "player", "illegal", "final_obs", "obs_key")
 structref.define_proxy(Outputs, OutputsType, list(OUTPUT_FIELDS))
 
 

@@ -59,19 +59,26 @@ class VecGame:
         # Observation of each player at the moment a game ended (filled only
         # when auto_reset replaces the finished game by a new one).
         self.final_obs = np.zeros((B if auto_reset else 1, self.num_players, *self.obs_shape), dtype=np.int8)
+        # What each game's observation buffer holds, for games whose kernels
+        # rewrite only the planes that changed (``game.OBS_KEY_LEN`` columns;
+        # column 0 = 0 means "unknown, write everything").  Any write to ``obs``
+        # other than the kernels' own must clear column 0 (see refresh), and
+        # callers must treat ``obs`` as read-only: copy it to keep or change it.
+        self.obs_key = np.zeros((B, getattr(game, "OBS_KEY_LEN", 1)), dtype=np.int8)
         self._all = np.ones(B, dtype=np.bool_)
         # The kernels see observations with the spatial axes flattened (a view).
         kshape = tuple(game.kernel_obs_shape(self.cfg))
         self._kobs = self.obs.reshape((B, *kshape))
         self._kfinal = self.final_obs.reshape((self.final_obs.shape[0], self.num_players, *kshape))
         self._out = Outputs(self._kobs, self.mask, self.rewards, self.terminated, self.truncated,
-                            self.current_player, self.illegal, self._kfinal)
+                            self.current_player, self.illegal, self._kfinal, self.obs_key)
         self._k = self.cfg.struct
         # One struct per thread for the parallel kernels (see rules.step_games).
         self._threads = numba.config.NUMBA_NUM_THREADS
         self._ks = tuple(game.build_config(self.options).struct for _ in range(self._threads))
         self._outs = tuple(Outputs(self._kobs, self.mask, self.rewards, self.terminated, self.truncated,
-                                   self.current_player, self.illegal, self._kfinal) for _ in range(self._threads))
+                                   self.current_player, self.illegal, self._kfinal, self.obs_key)
+                           for _ in range(self._threads))
         # Below this batch size the serial kernel beats waking the thread pool.
         self._parallel = num_envs >= 16
 
@@ -208,6 +215,7 @@ class VecGame:
         for b in idx:
             p = int(players[b])
             self.game.kernels.observe_game(self.state.view, self._k, int(b), p, self._kobs[b], self.mask[b])
+            self.obs_key[b, 0] = 0  # written from here: the next step rewrites every plane
             self.current_player[b] = p
             self.terminated[b] = bool(done[b])
 

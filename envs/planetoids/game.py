@@ -111,6 +111,9 @@ OBS_CHANNELS = (
     "enemy cruisers in hyperspace", "enemy transports in hyperspace", "enemy fighters in hyperspace",
     "own score", "enemy score", "own seat",
 )
+assert len(OBS_CHANNELS) == rules.N_OBS_CH
+# columns of VecGame.obs_key: the step rewrites only the planes that changed
+OBS_KEY_LEN = rules.OBS_KEY_LEN
 
 
 def parse_options(options: dict) -> dict:

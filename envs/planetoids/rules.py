@@ -149,7 +149,7 @@ def config_view(c):
 @nb.njit(cache=True, inline="always")
 def outputs_view(o):
     return OutputsView(borrow(o.obs), borrow(o.mask), borrow(o.rewards), borrow(o.term), borrow(o.trunc),
-                       borrow(o.player), borrow(o.illegal), borrow(o.final_obs))
+                       borrow(o.player), borrow(o.illegal), borrow(o.final_obs), borrow(o.obs_key))
 
 
 
@@ -1237,15 +1237,31 @@ def _apply(s, cfg, b, a):
 # ----------------------------------------------------------------------------
 @nb.njit(cache=True, forceinline=False)
 def write_obs(s, cfg, b, me, obs):
-    """Observation planes of game ``b`` from player ``me``'s side; channel list in
-    ``game.OBS_CHANNELS`` (documented in RULES.md, "Observation")."""
-    _obs(state_view(s), config_view(cfg), b, me, obs)
+    """Observation planes of game ``b`` from player ``me``'s side, all written;
+    channel list in ``game.OBS_CHANNELS`` (documented in RULES.md, "Observation")."""
+    _obs(state_view(s), config_view(cfg), b, me, obs, np.zeros(OBS_KEY_LEN, np.int8))
+
+
+# What obs_key records of a buffer (see VecGame.obs_key): whether the row is
+# known, the viewer of the static planes, the colours of planes 7 and 8, and the
+# value of each scalar plane.  Writing ~9 KB of planes per step was two thirds of
+# a batched step once the buffers of 4096 games outgrow the caches; mid-turn most
+# planes hold what they held, so they are compared here and left alone.
+KEY_KNOWN = 0
+KEY_VIEWER = 1
+KEY_COLOUR = 2
+KEY_NEXT_COLOUR = 3
+KEY_SCALARS = 4      # + (channel - FIRST_SCALAR_CH)
+FIRST_SCALAR_CH = 26
+N_OBS_CH = 47
+OBS_KEY_LEN = KEY_SCALARS + N_OBS_CH - FIRST_SCALAR_CH
 
 
 @nb.njit(cache=True, forceinline=True)
-def _obs(s, cfg, b, me, obs):
-    """write_obs on views.  Every plane is written in full: copied, filled or
-    zeroed and then marked piece by piece."""
+def _obs(s, cfg, b, me, obs, key):
+    """write_obs on views.  Planes 0-8 and the scalar planes are rewritten only
+    when ``key`` says they hold something else (and ``key`` is brought up to
+    date); the blocked-hex and piece planes are zeroed and marked every time."""
     g, pc, fx = s.g, s.pc, s.fx
     en = 1 - me
     cs = cfg.colour_seq
@@ -1253,14 +1269,22 @@ def _obs(s, cfg, b, me, obs):
     colour = cs[min(turn, cs.shape[0] - 1)]
     nxt = cs[min(turn + 1, cs.shape[0] - 1)]
     N = obs.shape[1]
+    known = key[KEY_KNOWN] != 0
     # channels 0-6 never change: copied from the per-viewer template; 7-8 by colour
     static_obs, visible_obs = cfg.static_obs, cfg.visible_obs
-    for ch in range(N_STATIC_OBS):
+    if not (known and key[KEY_VIEWER] == me):
+        for ch in range(N_STATIC_OBS):
+            for c in range(N):
+                obs[ch, c] = static_obs[me, ch, c]
+        key[KEY_VIEWER] = me
+    if not (known and key[KEY_COLOUR] == colour):
         for c in range(N):
-            obs[ch, c] = static_obs[me, ch, c]
-    for c in range(N):
-        obs[7, c] = visible_obs[colour, c]
-        obs[8, c] = visible_obs[nxt, c]
+            obs[7, c] = visible_obs[colour, c]
+        key[KEY_COLOUR] = colour
+    if not (known and key[KEY_NEXT_COLOUR] == nxt):
+        for c in range(N):
+            obs[8, c] = visible_obs[nxt, c]
+        key[KEY_NEXT_COLOUR] = nxt
     cb = s.cells[b].reshape(-1)  # flat: hex c's column C_x at N_C * c + C_x
     for c in range(N):
         bl = cb[N_C * c + C_BLOCKED]
@@ -1326,7 +1350,7 @@ def _obs(s, cfg, b, me, obs):
     if g[b, G_PHASE] == EXIT_FACE and g[b, G_CURRENT] == me:
         obs[25, g[b, G_EXIT_CELL]] = 3
     # scalar channels: the value fills the whole plane
-    for ch in range(26, 47):
+    for ch in range(FIRST_SCALAR_CH, N_OBS_CH):
         if ch == 26:
             v = turn
         elif ch == 27:
@@ -1348,13 +1372,21 @@ def _obs(s, cfg, b, me, obs):
         else:
             v = me
         v8 = np.int8(v)
+        if ch >= 32 and ch < 44:
+            # counter planes: their first hex was the tally, the rest may still hold v8
+            obs[ch, 0] = v8
+        if known and key[KEY_SCALARS + ch - FIRST_SCALAR_CH] == v8:
+            continue
         for c in range(N):
             obs[ch, c] = v8
+        key[KEY_SCALARS + ch - FIRST_SCALAR_CH] = v8
+    key[KEY_KNOWN] = 1
 
 
 @nb.njit(cache=True)
-def write_outputs(s, cfg, b, obs, mask):
-    write_obs(s, cfg, b, s.g[b, G_CURRENT], obs)
+def write_outputs(s, cfg, b, obs, mask, key):
+    """The buffers of game ``b`` after a reset; ``key`` is its row of obs_key."""
+    _obs(state_view(s), config_view(cfg), b, s.g[b, G_CURRENT], obs, key)
     write_mask(s, cfg, b, mask)
 
 
@@ -1416,7 +1448,7 @@ def reset_games(states, cfgs, seeds, idx, outs):
         s, cfg, out = states[t], cfgs[t], outs[t]
         b = idx[j]
         reset_game(s, cfg, b, seeds[j])
-        write_outputs(s, cfg, b, out.obs[b], out.mask[b])
+        write_outputs(s, cfg, b, out.obs[b], out.mask[b], out.obs_key[b])
         out.player[b] = s.g[b, G_CURRENT]
 
 
@@ -1453,7 +1485,7 @@ def _step_one(s0, cfg0, s, cfg, o, b, a, auto_reset):
         for p in range(2):
             write_obs(s0, cfg0, b, p, o.final_obs[b, p])
         reset_game(s0, cfg0, b, next_seed(s, b))
-    _obs(s, cfg, b, s.g[b, G_CURRENT], o.obs[b])
+    _obs(s, cfg, b, s.g[b, G_CURRENT], o.obs[b], o.obs_key[b])
     _mask(s, cfg, b, o.mask[b])
     o.player[b] = s.g[b, G_CURRENT]
 
