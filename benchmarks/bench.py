@@ -160,7 +160,7 @@ def main(argv=None):
         rows.append(("battle_force_v0 AEC env, random masked play", aec_random_play(lambda: battle_force_v0.env(), secs),
                      "steps/s"))
         print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} steps/s", flush=True)
-        for batch in (1, 64, 1024):
+        for batch in (1, 64, 1024, 4096):
             rows.append((f"battle_force_v0 batched core B={batch}, obs+mask each step", batched_core(batch, secs, bf),
                          "decisions/s"))
             print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)

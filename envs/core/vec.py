@@ -18,6 +18,7 @@ import numpy as np
 from .batch import BatchState
 from .rng import DICE_SCRIPT_LEN
 from .structs import Outputs
+from .threads import configure_thread_pool
 
 
 def game_seeds(seed: int | None, index: np.ndarray) -> np.ndarray:
@@ -36,6 +37,7 @@ class VecGame:
     def __init__(self, game, num_envs: int = 1, options: dict | None = None, auto_reset: bool = False):
         if num_envs < 1:
             raise ValueError("num_envs must be at least 1")
+        configure_thread_pool()
         self.game = game
         self.options = game.parse_options(options or {})
         self.cfg = game.build_config(self.options)

@@ -1,0 +1,71 @@
+"""Shared machinery of the batched core: action sampling and the worker threads."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+from wargym.envs.core.sampling import new_streams, sample_legal
+
+
+# -- sample_legal ------------------------------------------------------------
+def test_sample_legal_picks_only_legal_actions_and_zero_when_none_is():
+    rng = np.random.default_rng(0)
+    for n_actions in (1, 31, 32, 33, 167, 275):
+        mask = (rng.random((200, n_actions)) < 0.1).astype(np.int8)
+        mask[0] = 0
+        out = np.full(200, -1, dtype=np.int64)
+        sample_legal(mask, new_streams(200, 1), out)
+        assert out[0] == 0
+        legal_rows = mask[1:].any(axis=1)
+        assert mask[1:][legal_rows, out[1:][legal_rows]].all()
+
+
+def test_sample_legal_is_uniform_over_the_legal_actions():
+    # one legal action in each 32-entry block and a few inside one block
+    legal = [0, 5, 31, 32, 63, 64, 100, 101, 102, 270]
+    mask = np.zeros((1, 275), dtype=np.int8)
+    mask[0, legal] = 1
+    streams, out = new_streams(1, 7), np.zeros(1, dtype=np.int64)
+    counts = dict.fromkeys(legal, 0)
+    for _ in range(20000):
+        sample_legal(mask, streams, out)
+        counts[int(out[0])] += 1
+    # 2000 expected per action; +-200 is more than 4 standard deviations (fixed seed)
+    assert all(1800 < c < 2200 for c in counts.values()), counts
+
+
+def test_sample_legal_does_not_depend_on_the_batch_size():
+    rng = np.random.default_rng(3)
+    mask = (rng.random((64, 275)) < 0.05).astype(np.int8)
+    streams = new_streams(64, 9)
+    whole = np.zeros(64, dtype=np.int64)
+    sample_legal(mask, streams.copy(), whole)   # 64 games: the parallel loop
+    one_by_one = np.zeros(1, dtype=np.int64)
+    for b in range(64):
+        s = streams[b:b + 1].copy()
+        sample_legal(mask[b:b + 1], s, one_by_one)  # one game: the serial loop
+        assert one_by_one[0] == whole[b]
+
+
+# -- worker threads (envs/core/threads.py) ------------------------------------
+_PROBE = ("import os; from wargym.envs.core.vec import VecGame; from wargym.envs.planetoids import game; "
+          "from numba.np.ufunc import parallel; VecGame(game, 1); "
+          "print(parallel._is_initialized, os.environ.get('OMP_WAIT_POLICY'))")
+
+
+def _probe(env_extra: dict) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    env.update(env_extra)
+    return subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True,
+                          check=True).stdout.split()
+
+
+def test_thread_pool_starts_with_the_environment_left_as_the_user_had_it():
+    # passive waiting is set only while the pool starts (later OpenMP runtimes, e.g.
+    # PyTorch's, must not inherit it) ...
+    assert _probe({}) == ["True", "None"]
+    # ... and a user's own setting is kept and used
+    assert _probe({"OMP_WAIT_POLICY": "ACTIVE"}) == ["True", "ACTIVE"]
