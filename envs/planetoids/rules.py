@@ -1254,7 +1254,12 @@ KEY_NEXT_COLOUR = 3
 KEY_SCALARS = 4      # + (channel - FIRST_SCALAR_CH)
 FIRST_SCALAR_CH = 26
 N_OBS_CH = 47
-OBS_KEY_LEN = KEY_SCALARS + N_OBS_CH - FIRST_SCALAR_CH
+# scratch, not a record: the counts of the 12 counter planes (channels 32-43)
+# while they are tallied, so an unchanged count leaves its plane untouched
+KEY_TALLIES = KEY_SCALARS + N_OBS_CH - FIRST_SCALAR_CH
+FIRST_TALLY_CH = 32
+N_TALLIES = 12
+OBS_KEY_LEN = KEY_TALLIES + N_TALLIES
 
 
 @nb.njit(cache=True, forceinline=True)
@@ -1292,8 +1297,8 @@ def _obs(s, cfg, b, me, obs, key):
     for ch in range(10, 26):
         for c in range(N):
             obs[ch, c] = 0
-    for ch in range(32, 44):
-        obs[ch, 0] = 0  # counters, spread over their planes below
+    for j in range(N_TALLIES):
+        key[KEY_TALLIES + j] = 0  # the counter planes' values, counted here
     planetoids = cfg.planetoids
     score_me = 0
     score_en = 0
@@ -1315,11 +1320,11 @@ def _obs(s, cfg, b, me, obs, key):
             st = pc[b, p, i, PC_STATUS]
             kind = slot_kind[i]
             if st == HYPER:
-                obs[38 + 3 * side + kind - 1, 0] += 1
+                key[KEY_TALLIES + 6 + 3 * side + kind - 1] += 1
                 continue
             if st == RESERVE:
                 if kind != BASE:
-                    obs[32 + 3 * side + kind - 1, 0] += 1
+                    key[KEY_TALLIES + 3 * side + kind - 1] += 1
                 continue
             if st != ON_MAP:
                 continue
@@ -1364,7 +1369,7 @@ def _obs(s, cfg, b, me, obs, key):
         elif ch == 31:
             v = g[b, G_LAUNCH_COUNT]
         elif ch < 44:
-            v = obs[ch, 0]  # the counters above
+            v = key[KEY_TALLIES + ch - FIRST_TALLY_CH]  # the counters above
         elif ch == 44:
             v = score_me
         elif ch == 45:
@@ -1372,9 +1377,6 @@ def _obs(s, cfg, b, me, obs, key):
         else:
             v = me
         v8 = np.int8(v)
-        if ch >= 32 and ch < 44:
-            # counter planes: their first hex was the tally, the rest may still hold v8
-            obs[ch, 0] = v8
         if known and key[KEY_SCALARS + ch - FIRST_SCALAR_CH] == v8:
             continue
         for c in range(N):
