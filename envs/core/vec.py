@@ -20,6 +20,9 @@ from .rng import DICE_SCRIPT_LEN
 from .structs import Outputs
 from .threads import configure_thread_pool
 
+# at import: before anything (a get_num_threads, say) starts the pool with spinning workers
+configure_thread_pool()
+
 
 def game_seeds(seed: int | None, index: np.ndarray) -> np.ndarray:
     """Per-game seeds that depend on (seed, game index) only, never on B."""
