@@ -331,7 +331,7 @@ class BattleForceConfig(structref.StructRefProxy):
     """Static tables shared by every game of a batch."""
 
 
-CONFIG_FIELDS = ("k", "card", "ship")
+CONFIG_FIELDS = R.CONFIG_FIELDS  # also the fields of rules.ConfigView
 structref.define_proxy(BattleForceConfig, BattleForceConfigType, list(CONFIG_FIELDS))
 
 
@@ -344,7 +344,7 @@ class BattleForceState(structref.StructRefProxy):
     """Kernel-side view of a BatchState's arrays."""
 
 
-STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "cd", "sh", "pl", "deck", "disc", "sdeck")
+STATE_FIELDS = R.STATE_FIELDS  # also the fields of rules.StateView
 structref.define_proxy(BattleForceState, BattleForceStateType, list(STATE_FIELDS))
 
 

@@ -20,10 +20,16 @@ real decision to make.
 """
 from __future__ import annotations
 
+import collections
+
 import numba as nb
 import numpy as np
+from numba.core import cgutils, types
+from numba.experimental import structref
+from numba.extending import intrinsic
 
 from ..core.rng import draw_int, roll_die, seed_stream
+from ..core.structs import WargymStruct, borrow
 
 # -- action cards (SFBF Lista e traduzione delle carte azione) -----------------------
 # weapon cards 0..8 have the same numbers as the weapon symbols they need
@@ -117,6 +123,91 @@ N_PL = 13
  R_NOT_FIRST_ATTACK, R_NEED_WEAPON, R_NOT_ADVANCED, R_NO_FIGHTERS, R_SQUADRONS, R_ALLY, R_RACE_TAKEN,
  R_COMBINE, R_NOT_KLINGON, R_POOL, R_WW_EM) = range(37)
 N_REASONS = 37
+
+
+# ============================================================================================
+# views: the arrays of a struct, borrowed
+#
+# Reading an array field of a struct (``s.sh``, ``cfg.k``) costs an atomic reference-count
+# increment and decrement; in a step these were about half of the time.  The kernel entry
+# points therefore make *views* once per call: structs of the same fields holding the arrays
+# without meminfo (``borrow``), whose reads nothing counts.  A view is a struct rather than a
+# namedtuple because the rules make many calls that are not inlined: a struct is passed as
+# one pointer (its own count is the only atomic of a call), a namedtuple of these arrays as
+# some 130 scalar arguments, which was twice as slow again.  Rules functions are written
+# against ``s.field`` / ``cfg.field`` and accept a state struct or a view alike.  A view must
+# not outlive the call that made it.
+# ============================================================================================
+STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "cd", "sh", "pl", "deck", "disc", "sdeck")
+CONFIG_FIELDS = ("k", "card", "ship")
+
+
+@structref.register
+class StateViewType(WargymStruct):
+    pass
+
+
+class StateView(structref.StructRefProxy):
+    """A game state's arrays, borrowed."""
+
+
+structref.define_proxy(StateView, StateViewType, list(STATE_FIELDS))
+
+
+@structref.register
+class ConfigViewType(WargymStruct):
+    pass
+
+
+class ConfigView(structref.StructRefProxy):
+    """A config's arrays, borrowed."""
+
+
+structref.define_proxy(ConfigView, ConfigViewType, list(CONFIG_FIELDS))
+# the output buffers this game writes (Outputs may carry more, for other games)
+OutputsView = collections.namedtuple("OutputsView", ("obs", "mask", "rewards", "term", "trunc", "player", "illegal",
+                                                     "final_obs"))
+
+
+@nb.njit(cache=True, inline="always")
+def state_view(s):
+    return StateView(borrow(s.rng), borrow(s.policy_rng), borrow(s.dice_script), borrow(s.dice), borrow(s.g),
+                     borrow(s.cd), borrow(s.sh), borrow(s.pl), borrow(s.deck), borrow(s.disc), borrow(s.sdeck))
+
+
+@nb.njit(cache=True, inline="always")
+def config_view(c):
+    return ConfigView(borrow(c.k), borrow(c.card), borrow(c.ship))
+
+
+@nb.njit(cache=True, inline="always")
+def outputs_view(o):
+    return OutputsView(borrow(o.obs), borrow(o.mask), borrow(o.rewards), borrow(o.term), borrow(o.trunc),
+                       borrow(o.player), borrow(o.illegal), borrow(o.final_obs))
+
+
+@intrinsic
+def local_i32(typingctx, n):
+    """A zeroed int32 array of ``n`` (a constant) elements in the caller's stack frame.
+
+    For the small counting arrays of the legality checks, which run thousands of times per
+    decision: np.zeros would allocate and free heap memory (with its atomic statistics) each
+    time.  Never return it or keep it beyond the function that made it."""
+    if not isinstance(n, types.IntegerLiteral):
+        return None
+    size = n.literal_value
+    arrty = types.Array(types.int32, 1, "C")
+
+    def codegen(context, builder, sig, args):
+        intp = context.get_value_type(types.intp)
+        data = cgutils.alloca_once(builder, context.get_value_type(types.int32), size=size)
+        cgutils.memset(builder, data, intp(4 * size), 0)
+        ary = context.make_array(arrty)(context, builder)
+        context.populate_array(ary, data=data, shape=[intp(size)], strides=[intp(4)], itemsize=intp(4),
+                               meminfo=None)
+        return ary._getvalue()
+    return arrty(n), codegen
+
 
 
 # ============================================================================================
@@ -419,10 +510,10 @@ def wpn_needed(avail, cnt):
 def ship_fires(s, cfg, b, i, extra):
     """Can ship i fire every weapon card it has fired in the current attack plus card type
     ``extra`` (-1: none)?  Counts the cards on the table fired by ship i."""
-    avail = np.zeros(N_KIND, dtype=np.int32)
+    avail = local_i32(N_KIND)
     for k in range(N_KIND):
         avail[k] = symbols(s, cfg, b, i, k)
-    cnt = np.zeros(N_WEAPONS, dtype=np.int32)
+    cnt = local_i32(N_WEAPONS)
     NC = cfg.k[K_NC] if s.g[b, G_TABLE_N] > 0 else 0
     for c in range(NC):
         loc = s.cd[b, c, CD_LOC]
@@ -530,31 +621,21 @@ def any_target(s, cfg, b, p):
 
 
 @nb.njit(cache=True)
-def hand_types(s, cfg, b, p, out):
-    """Types of the cards in p's hand into ``out``; returns how many."""
-    n = 0
-    for c in range(cfg.k[K_NC]):
-        if s.cd[b, c, CD_LOC] == CL_HAND and s.cd[b, c, CD_WHO] == p:
-            out[n] = cfg.card[c, CC_TYPE]
-            n += 1
-    return n
-
-
-@nb.njit(cache=True)
 def ship_attack_reason(s, cfg, b, p, i):
     """Can ship i open a normal attack: a weapon card in hand it can fire at some target."""
     r = attacker_state_reason(s, cfg, b, p, i)
     if r != OK:
         return r
-    types = np.empty(16, dtype=np.int32)
-    n = hand_types(s, cfg, b, p, types)
-    fires = np.zeros(N_WEAPONS, dtype=np.bool_)
+    # the weapon types in p's hand that ship i can fire
+    fires = local_i32(N_WEAPONS)
     anyw = False
-    for h in range(n):
-        t = types[h]
+    for c in range(cfg.k[K_NC]):
+        if s.cd[b, c, CD_LOC] != CL_HAND or s.cd[b, c, CD_WHO] != p:
+            continue
+        t = cfg.card[c, CC_TYPE]
         if t < N_WEAPONS and not fires[t] and ship_fires(s, cfg, b, i, t):
             if not (webbed(s, b, i) and is_phaser(t)):
-                fires[t] = True
+                fires[t] = 1
                 anyw = True
     if not anyw:
         return R_NEED_WEAPON
@@ -1967,11 +2048,12 @@ def move_reason(s, cfg, b, p, i, line):
         return R_LINE_MOVE
     if s.sh[b, i, SH_WW] or s.sh[b, i, SH_WEB]:
         return R_SHIP_STATE      # Wild Weasel or web: no formation change
-    nres = count_line(s, b, p, L_RESERVE)
-    if (s.g[b, G_MOVED] & (1 << frm)) and not (frm == L_RESERVE and nres > 2):
+    # (the lines are counted only where a rule needs the count: this runs for every ship and
+    # line whenever the formation mask is built)
+    if (s.g[b, G_MOVED] & (1 << frm)) and not (frm == L_RESERVE and count_line(s, b, p, L_RESERVE) > 2):
         return R_LINE_MOVE
     if line == L_RESERVE:
-        if nres >= 2:
+        if count_line(s, b, p, L_RESERVE) >= 2:
             return R_RESERVE_FULL
         if count_line(s, b, p, L_SCREEN) + count_line(s, b, p, L_MAIN) <= 1:
             return R_LEAVE_EMPTY
@@ -2855,10 +2937,11 @@ def apply_named(s, cfg, b, p, n):
 
 
 @nb.njit(cache=True)
-def apply_action(s, cfg, b, a):
-    """Perform legal action a (checked by the caller), then settle the game."""
+def apply_action(s, cfg, b, a, mask):
+    """Perform legal action a (checked by the caller), then settle the game; ``mask`` gets the
+    legal actions of the next decision."""
     dispatch(s, cfg, b, a)
-    settle(s, cfg, b)
+    settle(s, cfg, b, mask)
 
 
 @nb.njit(cache=True)
@@ -2949,19 +3032,16 @@ def scan_legal(s, cfg, b, mask, write, limit):
 
 
 @nb.njit(cache=True)
-def count_legal(s, cfg, b):
-    """(number of legal actions up to 2, the first one) for the player to decide."""
-    dummy = np.zeros(1, dtype=np.int8)
-    return scan_legal(s, cfg, b, dummy, False, 2)
-
-
-@nb.njit(cache=True)
-def settle(s, cfg, b):
-    """Take every step that involves no choice (a single legal action) until a real decision."""
+def settle(s, cfg, b, mask):
+    """Take every step that involves no choice (a single legal action) until a real decision,
+    whose legal actions are left in ``mask`` (all zero once the game is over).  A forced step
+    is only known to be forced after every action was looked at, so writing the mask as it is
+    scanned costs nothing, and the mask of the real decision needs no second scan."""
     for it in range(100000):
+        mask[:] = 0
         if s.g[b, G_DONE]:
             return
-        n, first = count_legal(s, cfg, b)
+        n, first = scan_legal(s, cfg, b, mask, True, 1 << 30)
         if n == 1:
             dispatch(s, cfg, b, first)
             continue
@@ -3169,12 +3249,6 @@ def write_mask(s, cfg, b, mask):
     scan_legal(s, cfg, b, mask, True, 1 << 30)
 
 
-@nb.njit(cache=True)
-def write_outputs(s, cfg, b, obs, mask):
-    write_obs(s, cfg, b, s.g[b, G_DECIDER], obs)
-    write_mask(s, cfg, b, mask)
-
-
 # ============================================================================================
 # reset
 # ============================================================================================
@@ -3206,7 +3280,8 @@ def clear_game(s, cfg, b):
 
 
 @nb.njit(cache=True)
-def reset_game(s, cfg, b, seed):
+def reset_game(s, cfg, b, seed, mask):
+    """A new game from the options' set-up, settled; ``mask`` gets its first decision's legal actions."""
     clear_game(s, cfg, b)
     s.rng[b] = seed_stream(seed)
     s.policy_rng[b] = seed_stream(seed ^ np.uint64(0x5DEECE66D))
@@ -3241,7 +3316,7 @@ def reset_game(s, cfg, b, seed):
     else:
         s.g[b, G_SETUP_P] = P - 1
         advance_pick(s, cfg, b)
-    settle(s, cfg, b)
+    settle(s, cfg, b, mask)
 
 
 # ============================================================================================
@@ -3249,13 +3324,22 @@ def reset_game(s, cfg, b, seed):
 # ============================================================================================
 @nb.njit(cache=True, parallel=True)
 def reset_games(states, cfgs, seeds, idx, outs):
-    for j in nb.prange(idx.shape[0]):
+    """Reset the games ``idx``: one contiguous chunk of them per thread struct set."""
+    N = idx.shape[0]
+    n = len(states)
+    for c in nb.prange(n):
         t = nb.get_thread_id()
-        s, cfg, out = states[t], cfgs[t], outs[t]
+        reset_range(states[t], cfgs[t], seeds, idx, outs[t], c * N // n, (c + 1) * N // n)
+
+
+@nb.njit(cache=True)
+def reset_range(s, cfg, seeds, idx, out, lo, hi):
+    sv, cv, ov = state_view(s), config_view(cfg), outputs_view(out)
+    for j in range(lo, hi):
         b = idx[j]
-        reset_game(s, cfg, b, seeds[j])
-        write_outputs(s, cfg, b, out.obs[b], out.mask[b])
-        out.player[b] = s.g[b, G_DECIDER]
+        reset_game(sv, cv, b, seeds[j], ov.mask[b])
+        write_obs(sv, cv, b, sv.g[b, G_DECIDER], ov.obs[b])
+        ov.player[b] = sv.g[b, G_DECIDER]
 
 
 @nb.njit(cache=True)
@@ -3279,7 +3363,9 @@ def final_reward(s, cfg, b, p):
 
 
 @nb.njit(cache=True)
-def step_game(s, cfg, b, a, out, auto_reset):
+def play_step(s, cfg, b, a, out, auto_reset):
+    """One decision of game b on views: the legality check, the action and everything it forces,
+    rewards and flags, the observation, and the mask (written by settle)."""
     P = cfg.k[K_P]
     for p in range(P):
         out.rewards[b, p] = 0
@@ -3290,16 +3376,19 @@ def step_game(s, cfg, b, a, out, auto_reset):
     if code != OK:
         return
     g = s.g
-    before = np.empty(MAX_P, dtype=np.int32)
+    # the scores before the action, kept in the reward buffer (exact: float32 holds every
+    # score) rather than in an array allocated every step
     for p in range(P):
-        before[p] = s.pl[b, p, PL_SCORE]
-    apply_action(s, cfg, b, a)
+        out.rewards[b, p] = s.pl[b, p, PL_SCORE]
+    apply_action(s, cfg, b, a, out.mask[b])
     g[b, G_DECISIONS] += 1
-    if cfg.k[K_REWARD] == 1:
-        # reward='points': victory points scored this step, in tens; at the end the points of
-        # the surviving ships too, so a player's return is its final score / 10
-        for p in range(P):
-            out.rewards[b, p] = (s.pl[b, p, PL_SCORE] - before[p]) / 10.0
+    for p in range(P):
+        before = np.int32(out.rewards[b, p])
+        out.rewards[b, p] = 0
+        if cfg.k[K_REWARD] == 1:
+            # reward='points': victory points scored this step, in tens; at the end the points of
+            # the surviving ships too, so a player's return is its final score / 10
+            out.rewards[b, p] = (s.pl[b, p, PL_SCORE] - before) / 10.0
     if g[b, G_DONE] and not g[b, G_TRUNC]:
         out.term[b] = True
         for p in range(P):
@@ -3312,19 +3401,36 @@ def step_game(s, cfg, b, a, out, auto_reset):
     if (out.term[b] or out.trunc[b]) and auto_reset:
         for p in range(P):
             write_obs(s, cfg, b, p, out.final_obs[b, p])
-        reset_game(s, cfg, b, np.uint64(draw_int(s.rng, b, 2**62)))
-    write_outputs(s, cfg, b, out.obs[b], out.mask[b])
+        reset_game(s, cfg, b, np.uint64(draw_int(s.rng, b, 2**62)), out.mask[b])
+    write_obs(s, cfg, b, g[b, G_DECIDER], out.obs[b])
     out.player[b] = g[b, G_DECIDER]
+
+
+@nb.njit(cache=True)
+def step_game(s, cfg, b, a, out, auto_reset):
+    """One decision of game b; takes structs (the bot's loops) or views."""
+    play_step(state_view(s), config_view(cfg), b, a, outputs_view(out), auto_reset)
 
 
 @nb.njit(cache=True, parallel=True)
 def step_games(states, cfgs, actions, active_, outs, auto_reset):
-    for b in nb.prange(actions.shape[0]):
+    """Advance every active game by one decision, in parallel: one contiguous chunk of games per
+    thread struct set, so the views are made once per chunk."""
+    B = actions.shape[0]
+    n = len(states)
+    for c in nb.prange(n):
         t = nb.get_thread_id()
-        out = outs[t]
-        out.illegal[b] = 0
+        step_range(states[t], cfgs[t], actions, active_, outs[t], auto_reset, c * B // n, (c + 1) * B // n)
+
+
+@nb.njit(cache=True)
+def step_range(s, cfg, actions, active_, out, auto_reset, lo, hi):
+    """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread."""
+    sv, cv, ov = state_view(s), config_view(cfg), outputs_view(out)
+    for b in range(lo, hi):
+        ov.illegal[b] = 0
         if active_[b]:
-            step_game(states[t], cfgs[t], b, actions[b], out, auto_reset)
+            play_step(sv, cv, b, actions[b], ov, auto_reset)
 
 
 @nb.njit(cache=True)
@@ -3335,30 +3441,29 @@ def step_single(s, cfg, b, a, out, auto_reset):
 
 @nb.njit(cache=True)
 def step_games_serial(s, cfg, actions, active_, out, auto_reset):
-    for b in range(actions.shape[0]):
-        out.illegal[b] = 0
-        if active_[b]:
-            step_game(s, cfg, b, actions[b], out, auto_reset)
+    step_range(s, cfg, actions, active_, out, auto_reset, 0, actions.shape[0])
 
 
 @nb.njit(cache=True)
 def observe_game(s, cfg, b, p, obs, mask):
-    write_obs(s, cfg, b, p, obs)
+    sv, cv = state_view(s), config_view(cfg)
+    write_obs(sv, cv, b, p, borrow(obs))
     mask[:] = 0
-    if p == s.g[b, G_DECIDER] and not s.g[b, G_DONE]:
-        write_mask(s, cfg, b, mask)
-
-
-@nb.njit(cache=True)
-def settle_game(s, cfg, b):
-    """Settle a game set up from a scenario (no-choice steps), for game.apply_scenario."""
-    settle(s, cfg, b)
+    if p == sv.g[b, G_DECIDER] and not sv.g[b, G_DONE]:
+        write_mask(sv, cv, b, borrow(mask))
 
 
 @nb.njit(cache=True)
 def start_scenario(s, cfg, b, active, phase, rnd):
     """Begin the turn of ``active`` at phase 1 (draw), 2 (repair), 3 (formation) or 4 (attack)
-    for a game whose cards and ships a scenario has placed; then settle."""
+    for a game whose cards and ships a scenario has placed; then settle (the caller observes
+    the game afterwards, so the mask settle writes is scratch)."""
+    sv, cv = state_view(s), config_view(cfg)
+    scenario_start(sv, cv, b, active, phase, rnd, np.zeros(cv.k[K_N_ACTIONS], dtype=np.int8))
+
+
+@nb.njit(cache=True)
+def scenario_start(s, cfg, b, active, phase, rnd, mask):
     s.g[b, G_ROUND] = rnd
     s.g[b, G_SETUP_P] = -1
     s.g[b, G_ACTIVE] = active
@@ -3374,4 +3479,4 @@ def start_scenario(s, cfg, b, active, phase, rnd):
         enter_formation(s, cfg, b, 1)
     else:
         enter_attack(s, cfg, b)
-    settle(s, cfg, b)
+    settle(s, cfg, b, mask)
