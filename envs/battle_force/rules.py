@@ -279,8 +279,9 @@ def in_battle_line(s, b, i):
 @nb.njit(cache=True)
 def damage_of(s, b, i):
     n = 0
+    sh = s.sh
     for k in range(N_KIND):
-        n += s.sh[b, i, SH_COV + k]
+        n += sh[b, i, SH_COV + k]
     return n
 
 
@@ -311,8 +312,9 @@ def webbed(s, b, i):
 @nb.njit(cache=True)
 def count_line(s, b, p, line):
     n = 0
-    for i in range(s.sh.shape[1]):
-        if s.sh[b, i, SH_LOC] == SL_FLEET and s.sh[b, i, SH_OWNER] == p and s.sh[b, i, SH_LINE] == line:
+    sh = s.sh
+    for i in range(sh.shape[1]):
+        if sh[b, i, SH_LOC] == SL_FLEET and sh[b, i, SH_OWNER] == p and sh[b, i, SH_LINE] == line:
             n += 1
     return n
 
@@ -320,8 +322,9 @@ def count_line(s, b, p, line):
 @nb.njit(cache=True)
 def fleet_size(s, b, p):
     n = 0
-    for i in range(s.sh.shape[1]):
-        if s.sh[b, i, SH_LOC] == SL_FLEET and s.sh[b, i, SH_OWNER] == p:
+    sh = s.sh
+    for i in range(sh.shape[1]):
+        if sh[b, i, SH_LOC] == SL_FLEET and sh[b, i, SH_OWNER] == p:
             n += 1
     return n
 
@@ -2988,11 +2991,13 @@ def stage_families(st):
 
 
 @nb.njit(cache=True)
-def scan_legal(s, cfg, b, mask, write, limit):
-    """Legal actions of the player to decide: (count, first); written into ``mask`` if
-    ``write``; stops after ``limit`` of them.  Cards are only looked at where they can matter:
-    the decider's hand and reserve, or the table and ships when linking a card."""
+def scan_legal(s, cfg, b, mask):
+    """Legal actions of the player to decide, marked in ``mask`` (zeroed by the caller):
+    (count, first).  Cards are only looked at where they can matter: the decider's hand and
+    reserve, or the table and ships when linking a card.  Ships and named actions go straight
+    to their family's reason, as action_reason would (the game is not over when this runs)."""
     k = cfg.k
+    cd = s.cd
     st = s.g[b, G_STAGE]
     fam = stage_families(st)
     p = s.g[b, G_DECIDER]
@@ -3001,33 +3006,33 @@ def scan_legal(s, cfg, b, mask, write, limit):
     a0 = k[K_A_CARD]
     if fam & F_CARDS:
         for c in range(k[K_NC]):
-            loc = s.cd[b, c, CD_LOC]
+            loc = cd[b, c, CD_LOC]
             if st == ST_LINK:
                 if loc != CL_ATK and loc != CL_DEF and loc != CL_SHIP:
                     continue
-            elif not ((loc == CL_HAND or loc == CL_RES) and s.cd[b, c, CD_WHO] == p):
+            elif not ((loc == CL_HAND or loc == CL_RES) and cd[b, c, CD_WHO] == p):
                 continue
             if card_reason(s, cfg, b, p, c) == OK:
                 n += 1
                 if first < 0:
                     first = a0 + c
-                if write:
-                    mask[a0 + c] = 1
-                if n >= limit:
-                    return n, first
+                mask[a0 + c] = 1
     for f, lo, hi in ((F_SHIPS, k[K_A_SHIP], k[K_A_LINE]), (F_LINES, k[K_A_LINE], k[K_A_KIND]),
                       (F_KINDS, k[K_A_KIND], k[K_A_NUM]), (F_NUMS, k[K_A_NUM], k[K_A_RACE]),
                       (F_RACES, k[K_A_RACE], k[K_A_NAMED]), (F_NAMED, k[K_A_NAMED], k[K_N_ACTIONS])):
         if fam & f:
             for a in range(lo, hi):
-                if action_reason(s, cfg, b, a) == OK:
+                if f == F_SHIPS:
+                    r = ship_reason(s, cfg, b, p, a - lo)
+                elif f == F_NAMED:
+                    r = named_reason(s, cfg, b, p, a - lo)
+                else:
+                    r = action_reason(s, cfg, b, a)
+                if r == OK:
                     n += 1
                     if first < 0:
                         first = a
-                    if write:
-                        mask[a] = 1
-                    if n >= limit:
-                        return n, first
+                    mask[a] = 1
     return n, first
 
 
@@ -3041,7 +3046,7 @@ def settle(s, cfg, b, mask):
         mask[:] = 0
         if s.g[b, G_DONE]:
             return
-        n, first = scan_legal(s, cfg, b, mask, True, 1 << 30)
+        n, first = scan_legal(s, cfg, b, mask)
         if n == 1:
             dispatch(s, cfg, b, first)
             continue
@@ -3114,16 +3119,18 @@ def write_obs(s, cfg, b, p, obs):
     """Player p's view: own hand and reserve, the table, public ship cards; other hands, the
     decks and face-down reserve ships stay hidden (SFBF Preparazione: hand contents are secret,
     hand counts are not; Navi di Riserva: undamaged reserve ships lie face down)."""
+    # (each read of a struct field is a call: the arrays are taken out once)
+    g, cd, sh, pl = s.g, s.cd, s.sh, s.pl
     obs[:] = 0
     NC = cfg.k[K_NC]
     NS = cfg.k[K_NS]
     P = cfg.k[K_P]
-    nd = s.g[b, G_DISC_N]
+    nd = g[b, G_DISC_N]
     top = s.disc[b, nd - 1] if nd > 0 else -1
     for c in range(NC):
         base = c * F_CARD
-        loc = s.cd[b, c, CD_LOC]
-        who = s.cd[b, c, CD_WHO]
+        loc = cd[b, c, CD_LOC]
+        who = cd[b, c, CD_WHO]
         if loc == CL_HAND:
             if who == p:
                 obs[base] = 1
@@ -3143,17 +3150,17 @@ def write_obs(s, cfg, b, p, obs):
         elif loc == CL_OUT:
             obs[base + 7] = 1
     o = NC * F_CARD
-    setup = s.g[b, G_STAGE] < ST_DRAW
+    setup = g[b, G_STAGE] < ST_DRAW
     for i in range(NS):
         base = o + i * F_SHIP
-        loc = s.sh[b, i, SH_LOC]
-        owner = s.sh[b, i, SH_OWNER]
-        if loc == SL_DECK or (loc == SL_FLEET and owner != p and s.sh[b, i, SH_DOWN]):
+        loc = sh[b, i, SH_LOC]
+        owner = sh[b, i, SH_OWNER]
+        if loc == SL_DECK or (loc == SL_FLEET and owner != p and sh[b, i, SH_DOWN]):
             obs[base + 8] = 1    # unknown to this player
             continue
         if loc == SL_FLEET:
             obs[base + (owner - p) % P] = 1
-            line = s.sh[b, i, SH_LINE]
+            line = sh[b, i, SH_LINE]
             if line >= 0 and not (setup and owner != p):
                 obs[base + 7] = line + 1
         elif loc == SL_VP:
@@ -3162,83 +3169,88 @@ def write_obs(s, cfg, b, p, obs):
             obs[base + 9] = 1
         else:
             obs[base + 9] = 2
-        obs[base + 10] = s.sh[b, i, SH_CLOAK]
-        obs[base + 11] = s.sh[b, i, SH_WEB]
-        obs[base + 12] = 1 if s.sh[b, i, SH_EM] else 0
-        obs[base + 13] = 1 if s.sh[b, i, SH_WW] else 0
-        obs[base + 14] = 1 if s.sh[b, i, SH_DIS] else 0
+        obs[base + 10] = sh[b, i, SH_CLOAK]
+        obs[base + 11] = sh[b, i, SH_WEB]
+        obs[base + 12] = 1 if sh[b, i, SH_EM] else 0
+        obs[base + 13] = 1 if sh[b, i, SH_WW] else 0
+        obs[base + 14] = 1 if sh[b, i, SH_DIS] else 0
         for k in range(N_KIND):
-            obs[base + 15 + k] = s.sh[b, i, SH_COV + k]
-        obs[base + 27] = 1 if s.g[b, G_ATK_SHIP] == i and s.g[b, G_ATK_KIND] != AK_NONE else 0
-        obs[base + 28] = 1 if s.g[b, G_TARGET] == i else 0
-        st = s.g[b, G_STAGE]
-        sel = (st == ST_FORM_DEST or st == ST_LINE_SETUP) and s.g[b, G_SEL] == i
-        sel = sel or (st == ST_UNMARK and s.g[b, G_REP_SHIP] == i) or (st == ST_PLACE and s.g[b, G_DMG_SHIP] == i)
+            obs[base + 15 + k] = sh[b, i, SH_COV + k]
+        obs[base + 27] = 1 if g[b, G_ATK_SHIP] == i and g[b, G_ATK_KIND] != AK_NONE else 0
+        obs[base + 28] = 1 if g[b, G_TARGET] == i else 0
+        st = g[b, G_STAGE]
+        sel = (st == ST_FORM_DEST or st == ST_LINE_SETUP) and g[b, G_SEL] == i
+        sel = sel or (st == ST_UNMARK and g[b, G_REP_SHIP] == i) or (st == ST_PLACE and g[b, G_DMG_SHIP] == i)
         obs[base + 29] = 1 if sel else 0
     o += NS * F_SHIP
+    # ships in each player's fleet, and how many of them lie face down
+    fleet = local_i32(MAX_P)
+    down = local_i32(MAX_P)
+    for i in range(NS):
+        q = sh[b, i, SH_OWNER]
+        if sh[b, i, SH_LOC] == SL_FLEET and q >= 0 and q < P:
+            fleet[q] += 1
+            if sh[b, i, SH_DOWN]:
+                down[q] += 1
     for r in range(P):
         q = (p + r) % P
         base = o + r * F_PLAYER
-        obs[base] = clip8(s.pl[b, q, PL_HAND])
-        obs[base + 1] = clip8(s.pl[b, q, PL_RES])
-        down = 0
-        for i in range(NS):
-            if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == q and s.sh[b, i, SH_DOWN]:
-                down += 1
-        obs[base + 2] = down
-        obs[base + 3] = fleet_size(s, b, q)
-        sc = s.pl[b, q, PL_FINAL] if s.g[b, G_DONE] else s.pl[b, q, PL_SCORE]
+        obs[base] = clip8(pl[b, q, PL_HAND])
+        obs[base + 1] = clip8(pl[b, q, PL_RES])
+        obs[base + 2] = down[q]
+        obs[base + 3] = fleet[q]
+        sc = pl[b, q, PL_FINAL] if g[b, G_DONE] else pl[b, q, PL_SCORE]
         obs[base + 4] = sc % 128
         obs[base + 5] = sc // 128
-        obs[base + 6] = clip8(s.pl[b, q, PL_KILLS])
-        obs[base + 7] = 1 if s.g[b, G_ACTIVE] == q else 0
-        obs[base + 8] = 1 if s.g[b, G_DECIDER] == q else 0
+        obs[base + 6] = clip8(pl[b, q, PL_KILLS])
+        obs[base + 7] = 1 if g[b, G_ACTIVE] == q else 0
+        obs[base + 8] = 1 if g[b, G_DECIDER] == q else 0
         obs[base + 9] = 1 if not enemies(s, cfg, b, p, q) else 0
-        obs[base + 10] = s.pl[b, q, PL_OUT]
-        obs[base + 11] = clip8(s.pl[b, q, PL_TIE])
+        obs[base + 10] = pl[b, q, PL_OUT]
+        obs[base + 11] = clip8(pl[b, q, PL_TIE])
     o += MAX_P * F_PLAYER
-    st = s.g[b, G_STAGE]
+    st = g[b, G_STAGE]
     obs[o + st] = 1
-    g = o + N_STAGES
-    obs[g] = s.g[b, G_ATK_KIND]
-    obs[g + 1] = s.g[b, G_SQUADRONS]
-    obs[g + 2] = clip8(s.g[b, G_DEF_FIRE])
-    obs[g + 3] = clip8(s.g[b, G_ROLL])
-    obs[g + 4] = s.g[b, G_DIE1]
-    obs[g + 5] = s.g[b, G_DIE2]
-    obs[g + 6] = clip8(s.g[b, G_PT_ADD])
-    obs[g + 7] = clip8(s.g[b, G_PT_SUB])
-    obs[g + 8] = s.g[b, G_CANCELS]
-    obs[g + 9] = s.g[b, G_DEF_BITS]
-    obs[g + 10] = clip8(s.g[b, G_DMG_LEFT])
-    obs[g + 11] = clip8(s.g[b, G_REP_LEFT] if st == ST_UNMARK else 0)
-    obs[g + 12] = clip8(s.g[b, G_DECK_N])
-    obs[g + 13] = clip8(s.g[b, G_DISC_N])
-    obs[g + 14] = clip8(s.g[b, G_SDECK_N])
-    obs[g + 15] = clip8(s.g[b, G_SHUFFLES])
-    obs[g + 16] = clip8(s.g[b, G_ROUND])
-    obs[g + 17] = p
-    obs[g + 18] = P
-    obs[g + 19] = s.g[b, G_MOVED]
-    obs[g + 20] = s.g[b, G_ATTACKS]
-    pend = s.g[b, G_PENDING]
+    go = o + N_STAGES    # the game-wide features
+    obs[go] = g[b, G_ATK_KIND]
+    obs[go + 1] = g[b, G_SQUADRONS]
+    obs[go + 2] = clip8(g[b, G_DEF_FIRE])
+    obs[go + 3] = clip8(g[b, G_ROLL])
+    obs[go + 4] = g[b, G_DIE1]
+    obs[go + 5] = g[b, G_DIE2]
+    obs[go + 6] = clip8(g[b, G_PT_ADD])
+    obs[go + 7] = clip8(g[b, G_PT_SUB])
+    obs[go + 8] = g[b, G_CANCELS]
+    obs[go + 9] = g[b, G_DEF_BITS]
+    obs[go + 10] = clip8(g[b, G_DMG_LEFT])
+    obs[go + 11] = clip8(g[b, G_REP_LEFT] if st == ST_UNMARK else 0)
+    obs[go + 12] = clip8(g[b, G_DECK_N])
+    obs[go + 13] = clip8(g[b, G_DISC_N])
+    obs[go + 14] = clip8(g[b, G_SDECK_N])
+    obs[go + 15] = clip8(g[b, G_SHUFFLES])
+    obs[go + 16] = clip8(g[b, G_ROUND])
+    obs[go + 17] = p
+    obs[go + 18] = P
+    obs[go + 19] = g[b, G_MOVED]
+    obs[go + 20] = g[b, G_ATTACKS]
+    pend = g[b, G_PENDING]
     shown = pend >= 0 and (st == ST_LINK or st == ST_SHIP_FOR or st == ST_PT_MODE or st == ST_DISC_DEST
                            or st == ST_REPAIR_SHIP)
-    if shown and s.g[b, G_DECIDER] != p:
-        ploc = s.cd[b, pend, CD_LOC]
+    if shown and g[b, G_DECIDER] != p:
+        ploc = cd[b, pend, CD_LOC]
         shown = ploc != CL_HAND and ploc != CL_RES     # a card still in a hand stays secret
-    obs[g + 21] = clip8(pend + 1 if shown else 0)
-    obs[g + 22] = cfg.k[K_ADVANCED]
-    obs[g + 23] = 1 if uses_formation(cfg) else 0
-    obs[g + 24] = s.g[b, G_FORM_KIND]
-    obs[g + 25] = s.g[b, G_PASSES]
-    obs[g + 26] = s.g[b, G_PICK_PHASE]
-    obs[g + 27] = s.g[b, G_DUEL]
-    dr = s.g[b, G_DRAWN]
-    obs[g + 28] = clip8(dr + 1 if (st == ST_KEEP and s.g[b, G_DECIDER] == p and dr >= 0) else 0)
-    obs[g + 29] = cfg.k[K_HAND]
-    obs[g + 30] = 1 if s.g[b, G_DECIDER] == p else 0
-    obs[g + 31] = clip8(s.g[b, G_FTR_LOST])
+    obs[go + 21] = clip8(pend + 1 if shown else 0)
+    obs[go + 22] = cfg.k[K_ADVANCED]
+    obs[go + 23] = 1 if uses_formation(cfg) else 0
+    obs[go + 24] = g[b, G_FORM_KIND]
+    obs[go + 25] = g[b, G_PASSES]
+    obs[go + 26] = g[b, G_PICK_PHASE]
+    obs[go + 27] = g[b, G_DUEL]
+    dr = g[b, G_DRAWN]
+    obs[go + 28] = clip8(dr + 1 if (st == ST_KEEP and g[b, G_DECIDER] == p and dr >= 0) else 0)
+    obs[go + 29] = cfg.k[K_HAND]
+    obs[go + 30] = 1 if g[b, G_DECIDER] == p else 0
+    obs[go + 31] = clip8(g[b, G_FTR_LOST])
 
 
 @nb.njit(cache=True)
@@ -3246,7 +3258,7 @@ def write_mask(s, cfg, b, mask):
     mask[:] = 0
     if s.g[b, G_DONE]:
         return
-    scan_legal(s, cfg, b, mask, True, 1 << 30)
+    scan_legal(s, cfg, b, mask)
 
 
 # ============================================================================================
