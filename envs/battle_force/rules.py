@@ -137,6 +137,10 @@ N_REASONS = 37
 # some 130 scalar arguments, which was twice as slow again.  Rules functions are written
 # against ``s.field`` / ``cfg.field`` and accept a state struct or a view alike.  A view must
 # not outlive the call that made it.
+#
+# A call still counts the references of the two views it is passed (four atomics), so the
+# reasons the mask asks for every ship and named action, and their small helpers, are inlined
+# at the LLVM level (``forceinline=True``).
 # ============================================================================================
 STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "cd", "sh", "pl", "deck", "disc", "sdeck")
 CONFIG_FIELDS = ("k", "card", "ship")
@@ -250,7 +254,7 @@ def nplayers(cfg):
     return cfg.k[K_P]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def enemies(s, cfg, b, p, q):
     """True if players p and q are opponents (SFBF Regole Opzionali, Alleati: allies are not)."""
     if p == q:
@@ -260,7 +264,7 @@ def enemies(s, cfg, b, p, q):
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def uses_formation(cfg):
     return cfg.k[K_ADVANCED] != 0 and cfg.k[K_FORMATION] != 0
 
@@ -276,7 +280,7 @@ def in_battle_line(s, b, i):
     return s.sh[b, i, SH_LOC] == SL_FLEET and s.sh[b, i, SH_LINE] != L_RESERVE
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def damage_of(s, b, i):
     n = 0
     sh = s.sh
@@ -290,7 +294,7 @@ def free_spaces(s, cfg, b, i):
     return cfg.ship[i, SC_SPACES] - damage_of(s, b, i)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def symbols(s, cfg, b, i, k):
     """Undamaged symbols of kind k (traditional rules: damage never disables a weapon)."""
     n = cfg.ship[i, SC_N + k]
@@ -299,17 +303,17 @@ def symbols(s, cfg, b, i, k):
     return n - s.sh[b, i, SH_COV + k]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def cloaked(s, b, i):
     return s.sh[b, i, SH_CLOAK] != 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def webbed(s, b, i):
     return s.sh[b, i, SH_WEB] != 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def count_line(s, b, p, line):
     n = 0
     sh = s.sh
@@ -319,7 +323,7 @@ def count_line(s, b, p, line):
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def fleet_size(s, b, p):
     n = 0
     sh = s.sh
@@ -572,7 +576,7 @@ def has_attack_card(s, cfg, b, p, ship, target):
 # ============================================================================================
 # ship eligibility
 # ============================================================================================
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def attacker_state_reason(s, cfg, b, p, i):
     """Can ship i of player p lead an attack this turn (SFBF 4.1, Sequenza di Attacco 4.1)?"""
     if not in_fleet(s, b, i) or s.sh[b, i, SH_OWNER] != p:
@@ -588,7 +592,7 @@ def attacker_state_reason(s, cfg, b, p, i):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def target_reason(s, cfg, b, p, i):
     """Can player p attack ship i (SFBF 4.2)?"""
     if not in_fleet(s, b, i):
@@ -605,7 +609,7 @@ def target_reason(s, cfg, b, p, i):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def carrier_reason(s, cfg, b, p, i):
     r = attacker_state_reason(s, cfg, b, p, i)
     if r != OK:
@@ -946,7 +950,7 @@ def start_duel(s, cfg, b):
     set_stage(s, b, ST_DUEL_PICK, s.g[b, G_SETUP_P])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def duel_pick_ok(s, cfg, b, p, i):
     if s.sh[b, i, SH_OWNER] != p:
         return False
@@ -1036,7 +1040,7 @@ def enter_repair(s, cfg, b):
     set_stage(s, b, ST_REPAIR, s.g[b, G_ACTIVE])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def own_damaged(s, cfg, b, p):
     for i in range(cfg.k[K_NS]):
         if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == p and damage_of(s, b, i) > 0:
@@ -1174,7 +1178,7 @@ def fleet_vp(s, cfg, b, p):
     return v
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def pick_reason(s, cfg, b, p, i):
     if s.sh[b, i, SH_LOC] != SL_POOL:
         return R_POOL
@@ -1399,7 +1403,7 @@ def start_play(s, cfg, b):
     begin_turn(s, cfg, b, first_player(s, cfg, b))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def device_reason(s, cfg, b, p, i):
     """May ship i switch on its cloak (Romulan, Orion) or web (Tholian)?  Advanced game only."""
     if not cfg.k[K_ADVANCED]:
@@ -1958,7 +1962,7 @@ def attack_phase_card_reason(s, cfg, b, p, c):
     return R_CARD_USE
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def mutiny_target_ok(s, cfg, b, p, i):
     """SFBF Ammutinamento Klingon: an enemy Klingon ship, not in the reserve."""
     if not in_fleet(s, b, i) or cfg.ship[i, SC_RACE] != RACE_KLINGON:
@@ -2038,7 +2042,7 @@ def card_reason(s, cfg, b, p, c):
     return R_STAGE
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def move_reason(s, cfg, b, p, i, line):
     """A formation change: one ship out of each line per phase (SFBF Sequenza di gioco 3 (X),
     Regole sulla Formazione)."""
@@ -2063,7 +2067,7 @@ def move_reason(s, cfg, b, p, i, line):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def activation_reason(s, cfg, b, p, i):
     r = device_reason(s, cfg, b, p, i)
     if r != OK:
@@ -2075,7 +2079,7 @@ def activation_reason(s, cfg, b, p, i):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def formation_done_reason(s, cfg, b, p):
     if not uses_formation(cfg):
         return OK
@@ -2093,7 +2097,7 @@ def formation_done_reason(s, cfg, b, p):
     return OK
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def ship_reason(s, cfg, b, p, i):
     st = s.g[b, G_STAGE]
     if st == ST_PICK:
@@ -2139,7 +2143,7 @@ def ship_reason(s, cfg, b, p, i):
     return R_STAGE
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def named_reason(s, cfg, b, p, n):
     st = s.g[b, G_STAGE]
     if n == N_DONE:
@@ -2962,7 +2966,7 @@ def dispatch(s, cfg, b, a):
 F_CARDS, F_SHIPS, F_LINES, F_KINDS, F_NUMS, F_RACES, F_NAMED = 1, 2, 4, 8, 16, 32, 64
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, forceinline=True)
 def stage_families(st):
     """The action families that can be legal at a stage (the mask only looks at those)."""
     if st == ST_PICK or st == ST_CLOAK_SETUP:
