@@ -15,7 +15,7 @@ from wargym.envs.core.vec import VecGame
 
 
 def _random_trajectory(batch, seed, steps, game_index=0, options=None):
-    core = VecGame(game, batch, options, auto_reset=True)
+    core = VecGame(game, batch, options, auto_reset=True, parallel=batch > 1)  # the thread-pool kernels
     core.reset(seed=seed)
     streams = new_streams(batch, seed)
     actions = np.zeros(batch, dtype=np.int64)

@@ -8,6 +8,7 @@ import sys
 import numpy as np
 
 from wargym.envs.core.sampling import new_streams, sample_legal
+from wargym.envs.core.threads import PARALLEL_FROM
 
 
 # -- sample_legal ------------------------------------------------------------
@@ -39,12 +40,13 @@ def test_sample_legal_is_uniform_over_the_legal_actions():
 
 def test_sample_legal_does_not_depend_on_the_batch_size():
     rng = np.random.default_rng(3)
-    mask = (rng.random((64, 275)) < 0.05).astype(np.int8)
-    streams = new_streams(64, 9)
-    whole = np.zeros(64, dtype=np.int64)
-    sample_legal(mask, streams.copy(), whole)   # 64 games: the parallel loop
+    n = PARALLEL_FROM + 44
+    mask = (rng.random((n, 275)) < 0.05).astype(np.int8)
+    streams = new_streams(n, 9)
+    whole = np.zeros(n, dtype=np.int64)
+    sample_legal(mask, streams.copy(), whole)   # the parallel loop
     one_by_one = np.zeros(1, dtype=np.int64)
-    for b in range(64):
+    for b in range(n):
         s = streams[b:b + 1].copy()
         sample_legal(mask[b:b + 1], s, one_by_one)  # one game: the serial loop
         assert one_by_one[0] == whole[b]

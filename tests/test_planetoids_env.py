@@ -18,7 +18,7 @@ from wargym.envs.planetoids.rules import (BASE, CI_PDIST_ALL, CI_PLANETOID, CI_T
 
 def _random_trajectory(batch: int, seed: int, steps: int, game_index: int = 0):
     """Hashes of game ``game_index``'s observations while all games play random legal moves."""
-    core = VecGame(game, batch, auto_reset=True)
+    core = VecGame(game, batch, auto_reset=True, parallel=batch > 1)  # the thread-pool kernels
     core.reset(seed=seed)
     streams = new_streams(batch, seed)
     actions = np.zeros(batch, dtype=np.int64)

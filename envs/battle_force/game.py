@@ -18,6 +18,9 @@ from . import rules as R
 
 NAME = "battle_force"
 VERSION = 0
+# A decision costs several microseconds, so the thread pool pays from 64 games on
+# (serial vs parallel, decisions/s on 2 cores: B=64 110k vs 121k, B=256 160k vs 220k)
+PARALLEL_FROM = 64
 DATA = Path(__file__).parent / "data"
 kernels = R
 

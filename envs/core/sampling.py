@@ -8,6 +8,7 @@ import numba as nb
 import numpy as np
 
 from .rng import draw_int
+from .threads import PARALLEL_FROM
 
 
 # Legal actions are counted a block at a time (a sum LLVM vectorises) to find the
@@ -44,7 +45,7 @@ def sample_one(mask, state, out, b):
 
 @nb.njit(cache=True, parallel=True)
 def sample_legal(mask, state, out):
-    if mask.shape[0] < 16:
+    if mask.shape[0] < PARALLEL_FROM:
         # a few games: waking the thread pool would cost more than they take
         for b in range(mask.shape[0]):
             sample_one(mask, state, out, b)

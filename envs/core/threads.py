@@ -24,6 +24,13 @@ from numba.np.ufunc import parallel as _numba_parallel
 
 WAIT_POLICY = "PASSIVE"
 
+# Waking sleeping workers costs tens of microseconds per parallel call, so small
+# batches run the serial kernels.  Measured on the 2-core machine (random play,
+# decisions/s, serial vs parallel): Planetoids B=64 206k vs 132k, B=256 325k vs
+# 374k; Talon B=64 273k vs 166k, B=1024 560k vs 782k.  A game whose decisions
+# cost more sets its own ``PARALLEL_FROM`` (Battle Force: 64).
+PARALLEL_FROM = 256
+
 
 def configure_thread_pool() -> None:
     """Start Numba's worker threads, sleeping when idle (see the module doc)."""

@@ -18,7 +18,7 @@ import numpy as np
 from .batch import BatchState
 from .rng import DICE_SCRIPT_LEN
 from .structs import Outputs
-from .threads import configure_thread_pool
+from .threads import PARALLEL_FROM, configure_thread_pool
 
 # at import: before anything (a get_num_threads, say) starts the pool with spinning workers
 configure_thread_pool()
@@ -37,7 +37,11 @@ def game_seeds(seed: int | None, index: np.ndarray) -> np.ndarray:
 class VecGame:
     """B independent games of one kind, stepped together."""
 
-    def __init__(self, game, num_envs: int = 1, options: dict | None = None, auto_reset: bool = False):
+    def __init__(self, game, num_envs: int = 1, options: dict | None = None, auto_reset: bool = False,
+                 parallel: bool | None = None):
+        """``parallel``: step with the thread pool (True), in the calling thread
+        (False), or choose by batch size (None: from ``game.PARALLEL_FROM`` games,
+        default ``threads.PARALLEL_FROM``).  Results are the same either way."""
         if num_envs < 1:
             raise ValueError("num_envs must be at least 1")
         configure_thread_pool()
@@ -85,7 +89,8 @@ class VecGame:
                                    self.current_player, self.illegal, self._kfinal, self.obs_key)
                            for _ in range(self._threads))
         # Below this batch size the serial kernel beats waking the thread pool.
-        self._parallel = num_envs >= 16
+        self._parallel = (num_envs >= getattr(game, "PARALLEL_FROM", PARALLEL_FROM) if parallel is None
+                          else bool(parallel))
 
     def kernel_args(self) -> tuple:
         """(states, configs, outputs), one struct per thread, for parallel kernels."""
