@@ -6,8 +6,9 @@ machine that saves a wake-up; on a machine where anything else wants the cores
 (a learner, a second env, another job) the spinning workers take the CPU from
 the very thread that has work, and throughput collapses.  Measured on this
 project's 2-core machine under a load average of 4, Planetoids random play:
-B=256, 10,836 decisions/s spinning against 259,527 with passive waiting; B=4096,
-119,685 against 243,334.
+B=256, 10,836 decisions/s spinning against 259,527 with passive waiting; and
+``benchmarks/bench.py`` with one core busy elsewhere, B=4096, 244,525 against
+719,683.
 
 ``configure_thread_pool`` therefore starts Numba's thread pool with
 ``OMP_WAIT_POLICY=PASSIVE`` (workers sleep at once) unless the user has set

@@ -44,7 +44,6 @@ class VecGame:
         default ``threads.PARALLEL_FROM``).  Results are the same either way."""
         if num_envs < 1:
             raise ValueError("num_envs must be at least 1")
-        configure_thread_pool()
         self.game = game
         self.options = game.parse_options(options or {})
         self.cfg = game.build_config(self.options)
