@@ -24,12 +24,10 @@ import collections
 
 import numba as nb
 import numpy as np
-from numba.core import cgutils, types
 from numba.experimental import structref
-from numba.extending import intrinsic
 
 from ..core.rng import draw_int, roll_die, seed_stream
-from ..core.structs import WargymStruct, borrow
+from ..core.structs import WargymStruct, borrow, local_i32
 
 # -- action cards (SFBF Lista e traduzione delle carte azione) -----------------------
 # weapon cards 0..8 have the same numbers as the weapon symbols they need
@@ -188,29 +186,6 @@ def config_view(c):
 def outputs_view(o):
     return OutputsView(borrow(o.obs), borrow(o.mask), borrow(o.rewards), borrow(o.term), borrow(o.trunc),
                        borrow(o.player), borrow(o.illegal), borrow(o.final_obs))
-
-
-@intrinsic
-def local_i32(typingctx, n):
-    """A zeroed int32 array of ``n`` (a constant) elements in the caller's stack frame.
-
-    For the small counting arrays of the legality checks, which run thousands of times per
-    decision: np.zeros would allocate and free heap memory (with its atomic statistics) each
-    time.  Never return it or keep it beyond the function that made it."""
-    if not isinstance(n, types.IntegerLiteral):
-        return None
-    size = n.literal_value
-    arrty = types.Array(types.int32, 1, "C")
-
-    def codegen(context, builder, sig, args):
-        intp = context.get_value_type(types.intp)
-        data = cgutils.alloca_once(builder, context.get_value_type(types.int32), size=size)
-        cgutils.memset(builder, data, intp(4 * size), 0)
-        ary = context.make_array(arrty)(context, builder)
-        context.populate_array(ary, data=data, shape=[intp(size)], strides=[intp(4)], itemsize=intp(4),
-                               meminfo=None)
-        return ary._getvalue()
-    return arrty(n), codegen
 
 
 
