@@ -1,4 +1,4 @@
-"""Shared machinery of the batched core: action sampling and the worker threads."""
+"""Shared machinery of the batched core: hex geometry, action sampling and the worker threads."""
 from __future__ import annotations
 
 import os
@@ -7,8 +7,24 @@ import sys
 
 import numpy as np
 
+from wargym.envs.core.hexgrid import HexGrid
 from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.threads import PARALLEL_FROM
+
+
+# -- hex geometry ------------------------------------------------------------
+def test_line_orders_put_every_cell_after_its_neighbour_in_that_direction():
+    valid = np.ones(7 * 6, dtype=bool)
+    valid[[11, 23, 35]] = False  # short odd rows, as on the Planetoids map
+    grid = HexGrid(7, 6, valid)
+    order = grid.line_orders()
+    for d in range(6):
+        assert sorted(order[d]) == list(range(grid.n_cells))
+        where = np.empty(grid.n_cells, dtype=int)
+        where[order[d]] = np.arange(grid.n_cells)
+        for c in range(grid.n_cells):
+            nxt = grid.neighbors[c, d]
+            assert nxt < 0 or where[nxt] < where[c]
 
 
 # -- sample_legal ------------------------------------------------------------

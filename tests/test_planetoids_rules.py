@@ -940,6 +940,32 @@ def test_hyperspace_ship_with_no_exit_cannot_be_selected():
     assert set(g.env.legal_actions()) == {g.END_TURN}
 
 
+@pytest.mark.parametrize("options", [{}, {"ship_length": 1, "base_footprint": "single"}])
+def test_exit_search_over_all_hexes_equals_exit_cell_ok_hex_by_hex(options):
+    # Seed 004 "Iperspazio" (RULES.md §4): the exit search of the mask and of select_reason,
+    # which reads corridors off run lengths, against exit_cell_ok asked hex by hex, for every
+    # piece in hyperspace at every step of random play from the oracle scenario.
+    g = Game(ORACLE_SCENARIO, seed=7, **options)
+    rng = np.random.default_rng(7)
+    s, cfg = g.core.state.view, g.core._k
+    n = len(g.cfg.cell)
+    checked = 0
+    for _ in range(120):
+        for p in range(2):
+            for i in np.flatnonzero(g.core.state.pc[0, p, :, R.PC_STATUS] == R.HYPER):
+                want = np.array([bool(g.cfg.cell[c, R.CI_TERRAIN] == R.SPACE)
+                                 and R.exit_cell_ok(s, cfg, 0, p, int(i), c) for c in range(n)])
+                got = np.zeros(n, np.int8)
+                assert (R.exit_hexes(s, cfg, 0, p, int(i), got) > 0) == want.any()
+                assert R.any_exit(s, cfg, 0, p, int(i)) == want.any()
+                assert np.array_equal(got.astype(bool), want), np.flatnonzero(got.astype(bool) != want)
+                checked += 1
+        if g.phase == R.OVER:
+            break
+        g.env.step(random_action(g, rng))
+    assert checked > 100
+
+
 # =============================================================================================
 # Combattimento: attack tables, damage, overlap, shots into space, range
 # =============================================================================================

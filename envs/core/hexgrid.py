@@ -90,6 +90,26 @@ class HexGrid:
         """
         return _all_pairs_bfs(self.neighbors, self.valid, np.asarray(blocked, np.bool_), enter_blocked_last)
 
+    def line_orders(self) -> np.ndarray:
+        """``order[d]``: every cell once, each after its neighbour in direction ``d``.
+
+        Walking ``order[d]`` a kernel can compute, for all cells in one pass, how
+        far a straight line in direction ``d`` runs before it hits something
+        (each cell's run is its neighbour's plus one).  Built by walking every
+        line backwards from the cell where it leaves the map."""
+        order = np.empty((6, self.n_cells), dtype=np.int32)
+        for d in range(6):
+            n = 0
+            for end in np.flatnonzero(self.neighbors[:, d] < 0):
+                c = end
+                while c >= 0:
+                    order[d, n] = c
+                    n += 1
+                    c = self.neighbors[c, (d + 3) % 6]
+            if n != self.n_cells or len(np.unique(order[d])) != self.n_cells:  # neighbours must be symmetric
+                raise AssertionError(f"direction {d}: lines do not cover the map once")
+        return order
+
 
 @nb.njit(cache=True)
 def _all_pairs_bfs(nbr, valid, blocked, enter_blocked_last):

@@ -177,6 +177,8 @@ def build_config(opts: dict):
             valid[r * cols + cols - 1] = False
     grid = HexGrid(rows, cols, valid)
     N = grid.n_cells
+    if N > rules.MAX_CELLS:
+        raise ValueError(f"map {opts['map']!r}: {rows}x{cols} hexes, more than the kernels' {rules.MAX_CELLS}")
     cell = lambda rc: grid.cell(int(rc[0]), int(rc[1]))  # noqa: E731
 
     terrain = np.where(valid, rules.SPACE, -1).astype(np.int8)
@@ -296,7 +298,7 @@ def build_config(opts: dict):
         planetoids=np.ascontiguousarray(np.stack([planetoid_cell, planetoid_colour], axis=1).astype(np.int32)),
         ramps=np.ascontiguousarray(np.stack([ramp_cell, ramp_dir], axis=-1).astype(np.int32)),
         colour_seq=colour_sequence(opts["colour_table"], opts["turns"]), slot_kind=slot_kind,
-        hit_table=_hit_table(), base_fp_dirs=base_fp_dirs, start_cells=start_cells,
+        hit_table=_hit_table(), base_fp_dirs=base_fp_dirs, start_cells=start_cells, lines=grid.line_orders(),
     )
     return Tables(**tables)
 

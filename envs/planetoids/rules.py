@@ -18,7 +18,7 @@ import numba as nb
 import numpy as np
 
 from ..core.rng import draw_int, roll_die, seed_stream
-from ..core.structs import OUTPUT_FIELDS, borrow
+from ..core.structs import OUTPUT_FIELDS, borrow, local_i32
 
 # -- piece kinds and piece status ------------------------------------------
 BASE, CRUISER, TRANSPORT, FIGHTER, FIXED = 0, 1, 2, 3, 4
@@ -63,6 +63,7 @@ PL_CELL, PL_COLOUR = range(2)
 N_STATIC_OBS = 7
 
 HYPER_CORRIDOR = 9  # Seed 004 "Iperspazio": a clear straight corridor of 9 hexes
+MAX_CELLS = 1024  # the stack scratch of exit_hexes; game.py refuses larger maps
 MAX_HITS = 4        # Seed 004 "Combattimento": bases, cruisers, transports take 4 hits, the 5th destroys
 
 # -- reasons an action is illegal (index into game.REASONS) -------------------
@@ -126,7 +127,7 @@ R_NO_SUCH_ACTION = 40
 STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "pc", "fx", "cells")
 CONFIG_FIELDS = ("k", "nbr", "dist", "fire_dist", "cell", "kinds", "planetoids", "ramps", "colour_seq",
                  "slot_kind", "hit_table", "base_fp_dirs", "start_cells", "static_obs", "visible_obs", "stand",
-                 "open_hex")
+                 "open_hex", "lines")
 StateView = collections.namedtuple("StateView", STATE_FIELDS)
 ConfigView = collections.namedtuple("ConfigView", CONFIG_FIELDS)
 OutputsView = collections.namedtuple("OutputsView", OUTPUT_FIELDS)
@@ -143,7 +144,7 @@ def config_view(c):
     return ConfigView(borrow(c.k), borrow(c.nbr), borrow(c.dist), borrow(c.fire_dist), borrow(c.cell),
                       borrow(c.kinds), borrow(c.planetoids), borrow(c.ramps), borrow(c.colour_seq),
                       borrow(c.slot_kind), borrow(c.hit_table), borrow(c.base_fp_dirs), borrow(c.start_cells),
-                      borrow(c.static_obs), borrow(c.visible_obs), borrow(c.stand), borrow(c.open_hex))
+                      borrow(c.static_obs), borrow(c.visible_obs), borrow(c.stand), borrow(c.open_hex), borrow(c.lines))
 
 
 @nb.njit(cache=True, inline="always")
@@ -392,10 +393,55 @@ def exit_cell_ok(s, cfg, b, p, i, cell):
 
 @nb.njit(cache=True, forceinline=False)
 def any_exit(s, cfg, b, p, i):
-    for cell in range(cfg.cell.shape[0]):
-        if cfg.cell[cell, CI_TERRAIN] == SPACE and exit_cell_ok(s, cfg, b, p, i, cell):
-            return True
-    return False
+    """Is there a hex where piece ``i`` can leave hyperspace (exit_cell_ok)?"""
+    return exit_hexes(state_view(s), config_view(cfg), b, p, i, local_i32(1)[:0]) > 0
+
+
+@nb.njit(cache=True, forceinline=True)
+def exit_hexes(s, cfg, b, p, i, out):
+    """exit_cell_ok for every hex at once: sets out[c] = 1 (if ``out`` has room
+    for every hex) for each hex c where piece ``i`` can come out of hyperspace;
+    returns 0 if there is none.  The same test as exit_reason over all hexes and facings, but
+    each corridor (Seed 004 "Iperspazio": 9 clear hexes straight ahead) is read
+    off a run length computed for all hexes of a direction in one pass along
+    cfg.lines, instead of being walked hex by hex from every hex."""
+    n = cfg.cell.shape[0]
+    kind = cfg.slot_kind[i]
+    colour = colour_now(s, cfg, b)
+    q = 1 - p
+    two = (kind == CRUISER or kind == TRANSPORT) and cfg.k[K_SHIP_LENGTH] == 2
+    nbr, lines = cfg.nbr, cfg.lines
+    stand, open_hex = cfg.stand[colour, kind], cfg.open_hex[colour]
+    cb = s.cells[b].reshape(-1)  # flat: hex c's column C_x at N_C * c + C_x
+    write = out.shape[0] >= n
+    # free[c]: bit 0 = the piece may stand on c (cell_reason), bit 1 = a corridor may cross c
+    free = local_i32(MAX_CELLS)
+    for c in range(n):
+        x = N_C * c
+        if cb[x + C_OCC + q] <= 0 and cb[x + C_BLOCKED] < 0:
+            free[c] = (stand[c] != 0) | ((open_hex[c] != 0) << 1)
+    run = local_i32(MAX_CELLS)  # run[c]: clear hexes straight ahead of c, up to HYPER_CORRIDOR
+    count = 0
+    for d in range(6):
+        line = lines[d]
+        for j in range(n):
+            c = line[j]
+            nxt = nbr[c, d]
+            run[c] = min(run[nxt] + 1, HYPER_CORRIDOR) if nxt >= 0 and free[nxt] & 2 else 0
+        stern_dir = (d + 3) % 6
+        for c in range(n):
+            if run[c] < HYPER_CORRIDOR or not free[c] & 1:
+                continue
+            if two:  # facing d: the stern hex behind the bow must be free too
+                st = nbr[c, stern_dir]
+                if st < 0 or not free[st] & 1:
+                    continue
+            if write and out[c] == 0:
+                out[c] = 1
+                count += 1
+            elif not write:
+                count += 1
+    return count
 
 
 @nb.njit(cache=True, forceinline=True)
@@ -723,16 +769,12 @@ def _mask_rare(s, cfg, b, mask):
     p = s.g[b, G_CURRENT]
     i = s.g[b, G_ACTIVE]
     k = cfg.k
-    if ph == SETUP or ph == EXIT_HEX:
+    if ph == SETUP:
         for cell in range(cfg.cell.shape[0]):
-            if not cfg.cell[cell, CI_VALID]:
-                continue
-            if ph == SETUP:
-                ok = setup_reason(s, cfg, b, p, cell) == OK
-            else:
-                ok = exit_cell_ok(s, cfg, b, p, i, cell)
-            if ok:
+            if cfg.cell[cell, CI_VALID] and setup_reason(s, cfg, b, p, cell) == OK:
                 mask[k[K_A_HEX] + cell] = 1
+    elif ph == EXIT_HEX:
+        exit_hexes(s, cfg, b, p, i, mask[k[K_A_HEX]:k[K_A_HEX] + cfg.cell.shape[0]])
     elif ph == EXIT_FACE:
         for f in range(6):
             if exit_reason(s, cfg, b, p, i, s.g[b, G_EXIT_CELL], f) == OK:
