@@ -283,7 +283,14 @@ def test_truncation_option():
     assert core.truncated.all() and not core.terminated.any()
 
 
-# -- the step rewrites only the planes that changed (VecGame.obs_key) ------------
+# -- the step rewrites only what changed (VecGame.obs_key) ------------------------
+def _check_buffers(core, step):
+    for b in range(core.num_envs):
+        obs, mask = core.observe(b, int(core.current_player[b]))
+        assert np.array_equal(obs, core.obs[b]), (step, b)
+        assert np.array_equal(mask, core.mask[b]), (step, b)
+
+
 def test_incremental_observation_equals_a_full_write_at_every_step():
     """Every step's buffer equals a fresh observation, across episode ends
     (auto-reset) and set_state (the path of load and load_scenario too)."""
@@ -296,10 +303,30 @@ def test_incremental_observation_equals_a_full_write_at_every_step():
         sample_legal(core.mask, streams, actions)
         core.step(actions)
         ends += int((core.terminated | core.truncated).sum())
-        for b in range(12):
-            obs, mask = core.observe(b, int(core.current_player[b]))
-            assert np.array_equal(obs, core.obs[b]), (step, b)
-            assert np.array_equal(mask, core.mask[b]), (step, b)
+        _check_buffers(core, step)
         if step == 300:
             core.set_state(core.state.select([0, 3]), index=[0, 3])
     assert ends > 20
+
+
+def test_incremental_observation_when_the_sparse_planes_are_too_full_to_list():
+    """More nonzero entries in planes 9-25 than obs_key can list (every hex blocked)
+    are written in full, and listing resumes when they thin out again."""
+    core = VecGame(game, 6, auto_reset=True)
+    core.reset(seed=9)
+    streams = new_streams(6, 3)
+    actions = np.zeros(6, dtype=np.int64)
+    listed = []
+    for step in range(1100):
+        if step == 800:  # every open hex blocked, every piece damaged
+            st = core.state.select(range(6))
+            st.cells[:3, :, rules.C_BLOCKED] = np.where(core.cfg.cell[:, rules.CI_TERRAIN] == rules.SPACE,
+                                                        st.g[:3, rules.G_CURRENT, None], -1)
+            st.pc[:3, :, :, rules.PC_DAMAGE] = np.maximum(st.pc[:3, :, :, rules.PC_DAMAGE], 1)
+            core.set_state(st)
+        sample_legal(core.mask, streams, actions)
+        core.step(actions)
+        _check_buffers(core, step)
+        listed.append(core.obs_key[:3, rules.KEY_N_MARKS].copy())
+    listed = np.array(listed)
+    assert (listed[801] == -1).any() and (listed[-1] >= 0).all()

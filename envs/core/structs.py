@@ -40,7 +40,7 @@ class Outputs(structref.StructRefProxy):
 
 
 # obs_key[b]: what the planes of obs[b] now hold, for games that rewrite only the
-# planes whose content changed (see VecGame.obs_key); row 0 = 0 means "unknown".
+# entries whose content changed (see VecGame.obs_key); column 0 = 0 means "unknown".
 OUTPUT_FIELDS = ("obs", "mask", "rewards", "term", "trunc", "player", "illegal", "final_obs", "obs_key")
 structref.define_proxy(Outputs, OutputsType, list(OUTPUT_FIELDS))
 
@@ -67,6 +67,26 @@ def borrow(typingctx, arr):
     return arr(arr), codegen
 
 
+def _stack_array(n, dtype, zeroed):
+    """Code for a 1-D array of ``n`` (a constant) ``dtype`` elements in the caller's stack frame."""
+    if not isinstance(n, types.IntegerLiteral):
+        return None
+    size = n.literal_value
+    arrty = types.Array(dtype, 1, "C")
+    width = dtype.bitwidth // 8
+
+    def codegen(context, builder, sig, args):
+        intp = context.get_value_type(types.intp)
+        data = cgutils.alloca_once(builder, context.get_value_type(dtype), size=size)
+        if zeroed:
+            cgutils.memset(builder, data, intp(width * size), 0)
+        ary = context.make_array(arrty)(context, builder)
+        context.populate_array(ary, data=data, shape=[intp(size)], strides=[intp(width)], itemsize=intp(width),
+                               meminfo=None)
+        return ary._getvalue()
+    return arrty(n), codegen
+
+
 @intrinsic
 def local_i32(typingctx, n):
     """A zeroed int32 array of ``n`` (a constant) elements in the caller's stack frame.
@@ -75,17 +95,17 @@ def local_i32(typingctx, n):
     Force's legality checks count cards by type in them): np.zeros would allocate and free
     heap memory, with its atomic statistics, each time.  Never return it or keep it beyond
     the function that made it."""
-    if not isinstance(n, types.IntegerLiteral):
-        return None
-    size = n.literal_value
-    arrty = types.Array(types.int32, 1, "C")
+    return _stack_array(n, types.int32, zeroed=True)
 
-    def codegen(context, builder, sig, args):
-        intp = context.get_value_type(types.intp)
-        data = cgutils.alloca_once(builder, context.get_value_type(types.int32), size=size)
-        cgutils.memset(builder, data, intp(4 * size), 0)
-        ary = context.make_array(arrty)(context, builder)
-        context.populate_array(ary, data=data, shape=[intp(size)], strides=[intp(4)], itemsize=intp(4),
-                               meminfo=None)
-        return ary._getvalue()
-    return arrty(n), codegen
+
+@intrinsic
+def scratch_i32(typingctx, n):
+    """``local_i32`` without the zeroing, for scratch that is written before it is read
+    (Planetoids sizes such scratch for the largest map and uses the part this map needs)."""
+    return _stack_array(n, types.int32, zeroed=False)
+
+
+@intrinsic
+def scratch_i8(typingctx, n):
+    """``scratch_i32`` of int8."""
+    return _stack_array(n, types.int8, zeroed=False)

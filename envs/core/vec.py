@@ -68,11 +68,11 @@ class VecGame:
         # when auto_reset replaces the finished game by a new one).
         self.final_obs = np.zeros((B if auto_reset else 1, self.num_players, *self.obs_shape), dtype=np.int8)
         # What each game's observation buffer holds, for games whose kernels
-        # rewrite only the planes that changed (``game.OBS_KEY_LEN`` columns;
+        # rewrite only the entries that changed (``game.OBS_KEY_LEN`` columns;
         # column 0 = 0 means "unknown, write everything").  Any write to ``obs``
         # other than the kernels' own must clear column 0 (see refresh), and
         # callers must treat ``obs`` as read-only: copy it to keep or change it.
-        self.obs_key = np.zeros((B, getattr(game, "OBS_KEY_LEN", 1)), dtype=np.int8)
+        self.obs_key = np.zeros((B, getattr(game, "OBS_KEY_LEN", 1)), dtype=np.int32)
         self._all = np.ones(B, dtype=np.bool_)
         # The kernels see observations with the spatial axes flattened (a view).
         kshape = tuple(game.kernel_obs_shape(self.cfg))
@@ -224,7 +224,7 @@ class VecGame:
         for b in idx:
             p = int(players[b])
             self.game.kernels.observe_game(self.state.view, self._k, int(b), p, self._kobs[b], self.mask[b])
-            self.obs_key[b, 0] = 0  # written from here: the next step rewrites every plane
+            self.obs_key[b, 0] = 0  # written from here: the next step rewrites everything
             self.current_player[b] = p
             self.terminated[b] = bool(done[b])
 

@@ -18,7 +18,7 @@ import numba as nb
 import numpy as np
 
 from ..core.rng import draw_int, roll_die, seed_stream
-from ..core.structs import OUTPUT_FIELDS, borrow, local_i32
+from ..core.structs import OUTPUT_FIELDS, borrow, local_i32, scratch_i8, scratch_i32
 
 # -- piece kinds and piece status ------------------------------------------
 BASE, CRUISER, TRANSPORT, FIGHTER, FIXED = 0, 1, 2, 3, 4
@@ -415,12 +415,12 @@ def exit_hexes(s, cfg, b, p, i, out):
     cb = s.cells[b].reshape(-1)  # flat: hex c's column C_x at N_C * c + C_x
     write = out.shape[0] >= n
     # free[c]: bit 0 = the piece may stand on c (cell_reason), bit 1 = a corridor may cross c
-    free = local_i32(MAX_CELLS)
+    free = scratch_i32(MAX_CELLS)
     for c in range(n):
         x = N_C * c
-        if cb[x + C_OCC + q] <= 0 and cb[x + C_BLOCKED] < 0:
-            free[c] = (stand[c] != 0) | ((open_hex[c] != 0) << 1)
-    run = local_i32(MAX_CELLS)  # run[c]: clear hexes straight ahead of c, up to HYPER_CORRIDOR
+        ok = (cb[x + C_OCC + q] <= 0) & (cb[x + C_BLOCKED] < 0)
+        free[c] = ok * ((stand[c] != 0) | ((open_hex[c] != 0) << 1))
+    run = scratch_i32(MAX_CELLS)  # run[c]: clear hexes straight ahead of c, up to HYPER_CORRIDOR
     count = 0
     for d in range(6):
         line = lines[d]
@@ -1281,14 +1281,15 @@ def _apply(s, cfg, b, a):
 def write_obs(s, cfg, b, me, obs):
     """Observation planes of game ``b`` from player ``me``'s side, all written;
     channel list in ``game.OBS_CHANNELS`` (documented in RULES.md, "Observation")."""
-    _obs(state_view(s), config_view(cfg), b, me, obs, np.zeros(OBS_KEY_LEN, np.int8))
+    _obs(state_view(s), config_view(cfg), b, me, obs, np.zeros(OBS_KEY_LEN, np.int32))
 
 
 # What obs_key records of a buffer (see VecGame.obs_key): whether the row is
-# known, the viewer of the static planes, the colours of planes 7 and 8, and the
-# value of each scalar plane.  Writing ~9 KB of planes per step was two thirds of
-# a batched step once the buffers of 4096 games outgrow the caches; mid-turn most
-# planes hold what they held, so they are compared here and left alone.
+# known, the viewer of the static planes, the colours of planes 7 and 8, the
+# value of each scalar plane, and the nonzero entries of the sparse planes 9-25.
+# Writing the ~9 KB of planes was two thirds to three quarters of a batched step
+# once the buffers of 4096 games outgrow the caches, and a step changes few
+# entries: the rest are compared here and left alone.
 KEY_KNOWN = 0
 KEY_VIEWER = 1
 KEY_COLOUR = 2
@@ -1301,14 +1302,68 @@ N_OBS_CH = 47
 KEY_TALLIES = KEY_SCALARS + N_OBS_CH - FIRST_SCALAR_CH
 FIRST_TALLY_CH = 32
 N_TALLIES = 12
-OBS_KEY_LEN = KEY_TALLIES + N_TALLIES
+# planes 9-25 (blocked hexes, pieces) as a list of their nonzero entries,
+# (index in the planes << 8) | value, preceded by its length (-1: not listed)
+FIRST_SPARSE_CH = 9
+N_SPARSE_CH = 17
+KEY_N_MARKS = KEY_TALLIES + N_TALLIES
+KEY_MARKS = KEY_N_MARKS + 1
+MAX_MARKS = 250  # more nonzero entries than this are written in full, not listed
+SPARSE_SCRATCH = N_SPARSE_CH * MAX_CELLS
+OBS_KEY_LEN = KEY_MARKS + MAX_MARKS
+
+
+@nb.njit(cache=True, inline="always")
+def _mark(sp, marks, nm, x, v, add):
+    """sp[x] = v (or += v with ``add``), listing x in ``marks`` when it becomes nonzero;
+    returns the new length of the list (counted on past its room: then it is not used)."""
+    old = sp[x]
+    new = old + v if add else v
+    if new == 0:
+        return nm
+    sp[x] = new
+    if old == 0:
+        if nm < marks.shape[0]:
+            marks[nm] = x
+        nm += 1
+    return nm
+
+
+@nb.njit(cache=True, forceinline=True)
+def _write_sparse(dst, sp, marks, nm, key, known):
+    """Make ``dst`` (planes 9-25 of the buffer) equal to ``sp``, writing only the entries
+    that differ from the list of nonzero entries in ``key``, and list ``sp``'s there."""
+    old_n = key[KEY_N_MARKS] if known else -1
+    if old_n < 0 or nm > MAX_MARKS:
+        for x in range(dst.shape[0]):
+            dst[x] = sp[x]
+    else:
+        # an entry listed with the value it still has is flagged (negated) to be left alone
+        for j in range(old_n):
+            e = key[KEY_MARKS + j]
+            x = e >> 8
+            if sp[x] == 0:
+                dst[x] = 0
+            elif sp[x] == (e & 255):
+                sp[x] = -sp[x]
+        for j in range(nm):
+            x = marks[j]
+            if sp[x] > 0:
+                dst[x] = sp[x]
+    if nm > MAX_MARKS:
+        key[KEY_N_MARKS] = -1
+        return
+    for j in range(nm):
+        x = marks[j]
+        key[KEY_MARKS + j] = (x << 8) | abs(sp[x])
+    key[KEY_N_MARKS] = nm
 
 
 @nb.njit(cache=True, forceinline=True)
 def _obs(s, cfg, b, me, obs, key):
     """write_obs on views.  Planes 0-8 and the scalar planes are rewritten only
-    when ``key`` says they hold something else (and ``key`` is brought up to
-    date); the blocked-hex and piece planes are zeroed and marked every time."""
+    when ``key`` says they hold something else, and of planes 9-25 only the
+    entries that changed (``key`` is brought up to date)."""
     g, pc, fx = s.g, s.pc, s.fx
     en = 1 - me
     cs = cfg.colour_seq
@@ -1332,13 +1387,25 @@ def _obs(s, cfg, b, me, obs, key):
         for c in range(N):
             obs[8, c] = visible_obs[nxt, c]
         key[KEY_NEXT_COLOUR] = nxt
+    # planes 9-25 are built in scratch ``sp`` (their layout, flat), the entries
+    # made nonzero listed in ``marks``; then only what differs is written
+    n_sp = N_SPARSE_CH * N
+    sp = scratch_i8(SPARSE_SCRATCH)
+    for x in range(n_sp):
+        sp[x] = 0
+    marks = scratch_i32(MAX_MARKS)
+    nm = 0
     cb = s.cells[b].reshape(-1)  # flat: hex c's column C_x at N_C * c + C_x
+    # the blocked hexes, listed without a branch: random play leaves dozens, each
+    # a branch mispredicted in a plain test-and-mark loop
+    blocked = scratch_i32(MAX_CELLS)
+    n_blocked = 0
     for c in range(N):
-        bl = cb[N_C * c + C_BLOCKED]
-        obs[9, c] = 0 if bl < 0 else (1 if bl == me else 2)
-    for ch in range(10, 26):
-        for c in range(N):
-            obs[ch, c] = 0
+        blocked[n_blocked] = c
+        n_blocked += cb[N_C * c + C_BLOCKED] >= 0
+    for j in range(n_blocked):
+        c = blocked[j]
+        nm = _mark(sp, marks, nm, c, 1 if cb[N_C * c + C_BLOCKED] == me else 2, False)
     for j in range(N_TALLIES):
         key[KEY_TALLIES + j] = 0  # the counter planes' values, counted here
     planetoids = cfg.planetoids
@@ -1347,7 +1414,8 @@ def _obs(s, cfg, b, me, obs, key):
     for f in range(planetoids.shape[0]):
         o = fx[b, f, FX_OWNER]
         if o >= 0:
-            obs[22 if o == me else 23, planetoids[f, PL_CELL]] = fx[b, f, FX_HITS] + 1
+            nm = _mark(sp, marks, nm, (13 if o == me else 14) * N + planetoids[f, PL_CELL], fx[b, f, FX_HITS] + 1,
+                       False)
             # Seed 004 "Punteggio": 4 points per fixed base, minus 1 per hit it took (as score())
             if o == me:
                 score_me += 4 - fx[b, f, FX_HITS]
@@ -1384,18 +1452,20 @@ def _obs(s, cfg, b, me, obs, key):
                     c = nbr[pos, bfd[p, kk - 1]]
                 else:
                     c = nbr[pos, (face + 3) % 6]
-                obs[10 + 4 * side + kind, c] += 1
-                obs[20 + side, c] += dmg
+                nm = _mark(sp, marks, nm, (1 + 4 * side + kind) * N + c, 1, True)   # plane 10 + 4 side + kind
+                nm = _mark(sp, marks, nm, (11 + side) * N + c, dmg, True)           # plane 20 + side
                 if done:
-                    obs[24, c] += 1
+                    nm = _mark(sp, marks, nm, 15 * N + c, 1, True)                  # plane 24
                 if is_active:
-                    obs[25, c] = 1
+                    nm = _mark(sp, marks, nm, 16 * N + c, 1, False)                 # plane 25
             if kind == CRUISER or kind == TRANSPORT:
-                obs[18 + side, pos] = face + 1
+                nm = _mark(sp, marks, nm, (9 + side) * N + pos, face + 1, False)    # plane 18 + side
             if is_active:
-                obs[25, pos] = 2
+                nm = _mark(sp, marks, nm, 16 * N + pos, 2, False)
     if g[b, G_PHASE] == EXIT_FACE and g[b, G_CURRENT] == me:
-        obs[25, g[b, G_EXIT_CELL]] = 3
+        nm = _mark(sp, marks, nm, 16 * N + g[b, G_EXIT_CELL], 3, False)
+    _write_sparse(obs.reshape(-1)[FIRST_SPARSE_CH * N:(FIRST_SPARSE_CH + N_SPARSE_CH) * N], sp, marks, nm,
+                  key, known)
     # scalar channels: the value fills the whole plane
     for ch in range(FIRST_SCALAR_CH, N_OBS_CH):
         if ch == 26:
