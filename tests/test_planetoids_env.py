@@ -309,16 +309,15 @@ def test_incremental_observation_equals_a_full_write_at_every_step():
     assert ends > 20
 
 
-def test_incremental_observation_when_the_sparse_planes_are_too_full_to_list():
-    """More nonzero entries in planes 9-25 than obs_key can list (every hex blocked)
-    are written in full, and listing resumes when they thin out again."""
+def test_incremental_observation_after_set_state_blocks_every_hex_and_damages_every_piece():
+    """set_state rewrites whole planes under the step's feet; the next steps
+    still show exactly what a fresh observation shows."""
     core = VecGame(game, 6, auto_reset=True)
     core.reset(seed=9)
     streams = new_streams(6, 3)
     actions = np.zeros(6, dtype=np.int64)
-    listed = []
     for step in range(1100):
-        if step == 800:  # every open hex blocked, every piece damaged
+        if step == 800:
             st = core.state.select(range(6))
             st.cells[:3, :, rules.C_BLOCKED] = np.where(core.cfg.cell[:, rules.CI_TERRAIN] == rules.SPACE,
                                                         st.g[:3, rules.G_CURRENT, None], -1)
@@ -327,6 +326,3 @@ def test_incremental_observation_when_the_sparse_planes_are_too_full_to_list():
         sample_legal(core.mask, streams, actions)
         core.step(actions)
         _check_buffers(core, step)
-        listed.append(core.obs_key[:3, rules.KEY_N_MARKS].copy())
-    listed = np.array(listed)
-    assert (listed[801] == -1).any() and (listed[-1] >= 0).all()

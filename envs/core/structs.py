@@ -104,8 +104,3 @@ def scratch_i32(typingctx, n):
     (Planetoids sizes such scratch for the largest map and uses the part this map needs)."""
     return _stack_array(n, types.int32, zeroed=False)
 
-
-@intrinsic
-def scratch_i8(typingctx, n):
-    """``scratch_i32`` of int8."""
-    return _stack_array(n, types.int8, zeroed=False)

@@ -220,6 +220,7 @@ def build_config(opts: dict):
     slot_kind = np.array([BASE, BASE] + [CRUISER] * res["cruiser"] + [TRANSPORT] * res["transport"]
                          + [FIGHTER] * res["fighter"], np.int8)
     P = len(slot_kind)
+    assert P <= rules.MAX_SLOTS, "option reserve allows at most 40 of each kind"
     # A mobile base is the anchor hex plus these neighbours; player 1's shape is
     # player 0's turned by 180 degrees (RULES.md "Footprints").
     if opts["base_footprint"] == "triangle":

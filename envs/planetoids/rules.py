@@ -18,7 +18,7 @@ import numba as nb
 import numpy as np
 
 from ..core.rng import draw_int, roll_die, seed_stream
-from ..core.structs import OUTPUT_FIELDS, borrow, local_i32, scratch_i8, scratch_i32
+from ..core.structs import OUTPUT_FIELDS, borrow, local_i32, scratch_i32
 
 # -- piece kinds and piece status ------------------------------------------
 BASE, CRUISER, TRANSPORT, FIGHTER, FIXED = 0, 1, 2, 3, 4
@@ -1302,68 +1302,67 @@ N_OBS_CH = 47
 KEY_TALLIES = KEY_SCALARS + N_OBS_CH - FIRST_SCALAR_CH
 FIRST_TALLY_CH = 32
 N_TALLIES = 12
-# planes 9-25 (blocked hexes, pieces) as a list of their nonzero entries,
-# (index in the planes << 8) | value, preceded by its length (-1: not listed)
-FIRST_SPARSE_CH = 9
-N_SPARSE_CH = 17
-KEY_N_MARKS = KEY_TALLIES + N_TALLIES
-KEY_MARKS = KEY_N_MARKS + 1
-MAX_MARKS = 250  # more nonzero entries than this are written in full, not listed
-SPARSE_SCRATCH = N_SPARSE_CH * MAX_CELLS
-OBS_KEY_LEN = KEY_MARKS + MAX_MARKS
+# the pieces on the map as the observation last showed them, one signature per
+# player and slot (0: not on the map), so that only the pieces that changed are
+# taken off planes 10-21 and 24 and put back; then the hexes of plane 25
+MAX_SLOTS = 128  # pieces per player; game.py refuses larger reserves
+KEY_PIECES = KEY_TALLIES + N_TALLIES  # + MAX_SLOTS * player + slot
+KEY_N_ACTIVE = KEY_PIECES + 2 * MAX_SLOTS
+KEY_ACTIVE = KEY_N_ACTIVE + 1
+MAX_ACTIVE = 4  # the active piece's hexes and the exit hex
+OBS_KEY_LEN = KEY_ACTIVE + MAX_ACTIVE
 
 
 @nb.njit(cache=True, inline="always")
-def _mark(sp, marks, nm, x, v, add):
-    """sp[x] = v (or += v with ``add``), listing x in ``marks`` when it becomes nonzero;
-    returns the new length of the list (counted on past its room: then it is not used)."""
-    old = sp[x]
-    new = old + v if add else v
-    if new == 0:
-        return nm
-    sp[x] = new
-    if old == 0:
-        if nm < marks.shape[0]:
-            marks[nm] = x
-        nm += 1
-    return nm
+def piece_signature(pos, face, dmg, done):
+    """What planes 10-21 and 24 show of a piece on the map, in one nonzero int32."""
+    return ((pos + 1) << 12) | (face << 9) | ((dmg & 127) << 2) | (done << 1) | 1
 
 
 @nb.njit(cache=True, forceinline=True)
-def _write_sparse(dst, sp, marks, nm, key, known):
-    """Make ``dst`` (planes 9-25 of the buffer) equal to ``sp``, writing only the entries
-    that differ from the list of nonzero entries in ``key``, and list ``sp``'s there."""
-    old_n = key[KEY_N_MARKS] if known else -1
-    if old_n < 0 or nm > MAX_MARKS:
-        for x in range(dst.shape[0]):
-            dst[x] = sp[x]
-    else:
-        # an entry listed with the value it still has is flagged (negated) to be left alone
-        for j in range(old_n):
-            e = key[KEY_MARKS + j]
-            x = e >> 8
-            if sp[x] == 0:
-                dst[x] = 0
-            elif sp[x] == (e & 255):
-                sp[x] = -sp[x]
-        for j in range(nm):
-            x = marks[j]
-            if sp[x] > 0:
-                dst[x] = sp[x]
-    if nm > MAX_MARKS:
-        key[KEY_N_MARKS] = -1
-        return
-    for j in range(nm):
-        x = marks[j]
-        key[KEY_MARKS + j] = (x << 8) | abs(sp[x])
-    key[KEY_N_MARKS] = nm
+def _piece_planes(obs, cfg, p, side, kind, sig, sign):
+    """Add (sign=1) or take off (sign=-1) the piece with signature ``sig`` on
+    planes 10-17 (count by side and kind), 20-21 (damage) and 24 (done)."""
+    pos = (sig >> 12) - 1
+    face = (sig >> 9) & 7
+    dmg = (sig >> 2) & 127
+    done = (sig >> 1) & 1
+    nbr, bfd = cfg.nbr, cfg.base_fp_dirs
+    ship2 = cfg.k[K_SHIP_LENGTH] == 2
+    # the piece's hexes (fp_size / fp_cell, see build_occupancy)
+    n = 1 + bfd.shape[1] if kind == BASE else (2 if ship2 and (kind == CRUISER or kind == TRANSPORT) else 1)
+    for kk in range(n):
+        if kk == 0 or pos < 0:
+            c = pos
+        elif kind == BASE:
+            c = nbr[pos, bfd[p, kk - 1]]
+        else:
+            c = nbr[pos, (face + 3) % 6]
+        obs[10 + 4 * side + kind, c] += sign
+        obs[20 + side, c] += sign * dmg
+        if done:
+            obs[24, c] += sign
+
+
+@nb.njit(cache=True, forceinline=True)
+def _face_planes(s, cfg, b, me, obs, side, pos):
+    """Planes 18-19 at ``pos``: the facing (+1) of the side's last ship there, or 0."""
+    pc, slot_kind = s.pc, cfg.slot_kind
+    p = me if side == 0 else 1 - me
+    v = 0
+    for i in range(slot_kind.shape[0]):
+        kind = slot_kind[i]
+        if ((kind == CRUISER or kind == TRANSPORT) and pc[b, p, i, PC_STATUS] == ON_MAP
+                and pc[b, p, i, PC_POS] == pos):
+            v = pc[b, p, i, PC_FACING] + 1
+    obs[18 + side, pos] = v
 
 
 @nb.njit(cache=True, forceinline=True)
 def _obs(s, cfg, b, me, obs, key):
     """write_obs on views.  Planes 0-8 and the scalar planes are rewritten only
-    when ``key`` says they hold something else, and of planes 9-25 only the
-    entries that changed (``key`` is brought up to date)."""
+    when ``key`` says they hold something else, and on planes 10-25 only the
+    pieces that changed (``key`` is brought up to date)."""
     g, pc, fx = s.g, s.pc, s.fx
     en = 1 - me
     cs = cfg.colour_seq
@@ -1372,9 +1371,10 @@ def _obs(s, cfg, b, me, obs, key):
     nxt = cs[min(turn + 1, cs.shape[0] - 1)]
     N = obs.shape[1]
     known = key[KEY_KNOWN] != 0
+    same_viewer = known and key[KEY_VIEWER] == me
     # channels 0-6 never change: copied from the per-viewer template; 7-8 by colour
     static_obs, visible_obs = cfg.static_obs, cfg.visible_obs
-    if not (known and key[KEY_VIEWER] == me):
+    if not same_viewer:
         for ch in range(N_STATIC_OBS):
             for c in range(N):
                 obs[ch, c] = static_obs[me, ch, c]
@@ -1387,25 +1387,16 @@ def _obs(s, cfg, b, me, obs, key):
         for c in range(N):
             obs[8, c] = visible_obs[nxt, c]
         key[KEY_NEXT_COLOUR] = nxt
-    # planes 9-25 are built in scratch ``sp`` (their layout, flat), the entries
-    # made nonzero listed in ``marks``; then only what differs is written
-    n_sp = N_SPARSE_CH * N
-    sp = scratch_i8(SPARSE_SCRATCH)
-    for x in range(n_sp):
-        sp[x] = 0
-    marks = scratch_i32(MAX_MARKS)
-    nm = 0
     cb = s.cells[b].reshape(-1)  # flat: hex c's column C_x at N_C * c + C_x
-    # the blocked hexes, listed without a branch: random play leaves dozens, each
-    # a branch mispredicted in a plain test-and-mark loop
-    blocked = scratch_i32(MAX_CELLS)
-    n_blocked = 0
     for c in range(N):
-        blocked[n_blocked] = c
-        n_blocked += cb[N_C * c + C_BLOCKED] >= 0
-    for j in range(n_blocked):
-        c = blocked[j]
-        nm = _mark(sp, marks, nm, c, 1 if cb[N_C * c + C_BLOCKED] == me else 2, False)
+        bl = cb[N_C * c + C_BLOCKED]
+        obs[9, c] = 0 if bl < 0 else (1 if bl == me else 2)
+    if not same_viewer:  # every piece changes side: planes 10-25 start afresh
+        for ch in range(10, 26):
+            for c in range(N):
+                obs[ch, c] = 0
+        for x in range(2 * MAX_SLOTS + 1):
+            key[KEY_PIECES + x] = 0  # no piece shown, no active hex
     for j in range(N_TALLIES):
         key[KEY_TALLIES + j] = 0  # the counter planes' values, counted here
     planetoids = cfg.planetoids
@@ -1413,17 +1404,17 @@ def _obs(s, cfg, b, me, obs, key):
     score_en = 0
     for f in range(planetoids.shape[0]):
         o = fx[b, f, FX_OWNER]
-        if o >= 0:
-            nm = _mark(sp, marks, nm, (13 if o == me else 14) * N + planetoids[f, PL_CELL], fx[b, f, FX_HITS] + 1,
-                       False)
-            # Seed 004 "Punteggio": 4 points per fixed base, minus 1 per hit it took (as score())
-            if o == me:
-                score_me += 4 - fx[b, f, FX_HITS]
-            if o == en:
-                score_en += 4 - fx[b, f, FX_HITS]
-    slot_kind, nbr, bfd = cfg.slot_kind, cfg.nbr, cfg.base_fp_dirs
-    ship2 = cfg.k[K_SHIP_LENGTH] == 2
-    active = g[b, G_ACTIVE] if g[b, G_CURRENT] == me else -1
+        c = planetoids[f, PL_CELL]
+        obs[22, c] = fx[b, f, FX_HITS] + 1 if o == me else 0
+        obs[23, c] = fx[b, f, FX_HITS] + 1 if o == en else 0
+        # Seed 004 "Punteggio": 4 points per fixed base, minus 1 per hit it took (as score())
+        if o == me:
+            score_me += 4 - fx[b, f, FX_HITS]
+        if o == en:
+            score_en += 4 - fx[b, f, FX_HITS]
+    slot_kind = cfg.slot_kind
+    faces_at = scratch_i32(8)  # side * N + hex where a ship came or went: planes 18-19 to redo
+    n_faces = 0
     for side in range(2):
         p = me if side == 0 else en
         for i in range(slot_kind.shape[0]):
@@ -1431,41 +1422,66 @@ def _obs(s, cfg, b, me, obs, key):
             kind = slot_kind[i]
             if st == HYPER:
                 key[KEY_TALLIES + 6 + 3 * side + kind - 1] += 1
+            elif st == RESERVE and kind != BASE:
+                key[KEY_TALLIES + 3 * side + kind - 1] += 1
+            sig = 0
+            if st == ON_MAP:
+                done = side == 0 and (pc[b, p, i, PC_ACTIVATED] != 0 or pc[b, p, i, PC_REPAIRED] != 0)
+                sig = piece_signature(pc[b, p, i, PC_POS], pc[b, p, i, PC_FACING], pc[b, p, i, PC_DAMAGE], done)
+            old = key[KEY_PIECES + MAX_SLOTS * p + i]
+            if sig == old:
                 continue
-            if st == RESERVE:
-                if kind != BASE:
-                    key[KEY_TALLIES + 3 * side + kind - 1] += 1
-                continue
-            if st != ON_MAP:
-                continue
-            pos = pc[b, p, i, PC_POS]
-            face = pc[b, p, i, PC_FACING]
-            dmg = pc[b, p, i, PC_DAMAGE]
-            done = side == 0 and (pc[b, p, i, PC_ACTIVATED] != 0 or pc[b, p, i, PC_REPAIRED] != 0)
-            is_active = side == 0 and i == active
-            # the piece's hexes (fp_size / fp_cell, see build_occupancy)
-            n = 1 + bfd.shape[1] if kind == BASE else (2 if ship2 and (kind == CRUISER or kind == TRANSPORT) else 1)
-            for kk in range(n):
-                if kk == 0 or pos < 0:
-                    c = pos
-                elif kind == BASE:
-                    c = nbr[pos, bfd[p, kk - 1]]
-                else:
-                    c = nbr[pos, (face + 3) % 6]
-                nm = _mark(sp, marks, nm, (1 + 4 * side + kind) * N + c, 1, True)   # plane 10 + 4 side + kind
-                nm = _mark(sp, marks, nm, (11 + side) * N + c, dmg, True)           # plane 20 + side
-                if done:
-                    nm = _mark(sp, marks, nm, 15 * N + c, 1, True)                  # plane 24
-                if is_active:
-                    nm = _mark(sp, marks, nm, 16 * N + c, 1, False)                 # plane 25
+            if old != 0:
+                _piece_planes(obs, cfg, p, side, kind, old, -1)
+            if sig != 0:
+                _piece_planes(obs, cfg, p, side, kind, sig, 1)
+            key[KEY_PIECES + MAX_SLOTS * p + i] = sig
             if kind == CRUISER or kind == TRANSPORT:
-                nm = _mark(sp, marks, nm, (9 + side) * N + pos, face + 1, False)    # plane 18 + side
-            if is_active:
-                nm = _mark(sp, marks, nm, 16 * N + pos, 2, False)
+                for k in range(2):
+                    x = old if k == 0 else sig
+                    if x != 0:
+                        if n_faces < faces_at.shape[0]:
+                            faces_at[n_faces] = side * N + (x >> 12) - 1
+                        n_faces += 1
+    if n_faces > faces_at.shape[0]:  # many ships changed: planes 18-19 anew, the last ship on a hex wins
+        for side in range(2):
+            p = me if side == 0 else en
+            for c in range(N):
+                obs[18 + side, c] = 0
+            for i in range(slot_kind.shape[0]):
+                kind = slot_kind[i]
+                if (kind == CRUISER or kind == TRANSPORT) and pc[b, p, i, PC_STATUS] == ON_MAP:
+                    obs[18 + side, pc[b, p, i, PC_POS]] = pc[b, p, i, PC_FACING] + 1
+    else:
+        for j in range(n_faces):
+            _face_planes(s, cfg, b, me, obs, faces_at[j] // N, faces_at[j] % N)
+    # plane 25: the active piece's hexes (2 on its bow or anchor), 3 on the exit hex
+    for j in range(key[KEY_N_ACTIVE]):
+        obs[25, key[KEY_ACTIVE + j]] = 0
+    n_active = 0
+    active = g[b, G_ACTIVE] if g[b, G_CURRENT] == me else -1
+    if active >= 0 and pc[b, me, active, PC_STATUS] == ON_MAP:
+        kind = slot_kind[active]
+        pos = pc[b, me, active, PC_POS]
+        face = pc[b, me, active, PC_FACING]
+        bfd = cfg.base_fp_dirs
+        two = cfg.k[K_SHIP_LENGTH] == 2 and (kind == CRUISER or kind == TRANSPORT)
+        for kk in range(1 + bfd.shape[1] if kind == BASE else (2 if two else 1)):
+            if kk == 0 or pos < 0:
+                c = pos
+            elif kind == BASE:
+                c = cfg.nbr[pos, bfd[me, kk - 1]]
+            else:
+                c = cfg.nbr[pos, (face + 3) % 6]
+            obs[25, c] = 1
+            key[KEY_ACTIVE + n_active] = c
+            n_active += 1
+        obs[25, pos] = 2
     if g[b, G_PHASE] == EXIT_FACE and g[b, G_CURRENT] == me:
-        nm = _mark(sp, marks, nm, 16 * N + g[b, G_EXIT_CELL], 3, False)
-    _write_sparse(obs.reshape(-1)[FIRST_SPARSE_CH * N:(FIRST_SPARSE_CH + N_SPARSE_CH) * N], sp, marks, nm,
-                  key, known)
+        obs[25, g[b, G_EXIT_CELL]] = 3
+        key[KEY_ACTIVE + n_active] = g[b, G_EXIT_CELL]
+        n_active += 1
+    key[KEY_N_ACTIVE] = n_active
     # scalar channels: the value fills the whole plane
     for ch in range(FIRST_SCALAR_CH, N_OBS_CH):
         if ch == 26:
