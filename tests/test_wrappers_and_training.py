@@ -69,7 +69,9 @@ def test_short_maskable_ppo_training_runs_end_to_end(tmp_path):
                     "--warm-start-decisions", "2000", "--warm-start-epochs", "1",
                     "--no-progress"])
     assert summary["evaluation"]["games"] == 4
-    assert (tmp_path / summary["model"].split("/")[-2] / "model.zip").exists()
+    run_dir = tmp_path / summary["model"].split("/")[-2]
+    assert (run_dir / "model.zip").exists()
+    assert "time/total_timesteps" in (run_dir / "progress.csv").read_text()  # SB3's statistics
     assert summary["learning_curve"].endswith(".png")
 
 

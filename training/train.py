@@ -40,6 +40,7 @@ def main(argv=None) -> dict:
     matplotlib.use("Agg")
     import torch
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import configure as configure_sb3_logger
     from stable_baselines3.common.vec_env import VecMonitor
 
     from ..wrappers.sb3 import WargymVecEnv
@@ -58,6 +59,9 @@ def main(argv=None) -> dict:
     model = MaskablePPO("MlpPolicy", env, n_steps=256, batch_size=512, n_epochs=4, learning_rate=3e-4,
                         gamma=0.995, ent_coef=0.01, seed=args.seed, verbose=0,
                         policy_kwargs={"net_arch": [256, 128]})
+    # SB3's own training statistics (losses, entropy, ...) beside the model, rather than
+    # in a fresh empty folder under /tmp on every run
+    model.set_logger(configure_sb3_logger(str(run_dir), ["csv"]))
     t0 = time.perf_counter()
     if args.warm_start != "none":
         from .imitation import clone, collect
