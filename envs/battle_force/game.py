@@ -334,7 +334,7 @@ class BattleForceConfig(structref.StructRefProxy):
     """Static tables shared by every game of a batch."""
 
 
-CONFIG_FIELDS = R.CONFIG_FIELDS  # also the fields of rules.ConfigView
+CONFIG_FIELDS = R.CONFIG_FIELDS  # the names the rules read (rules.config_view)
 structref.define_proxy(BattleForceConfig, BattleForceConfigType, list(CONFIG_FIELDS))
 
 
@@ -347,7 +347,7 @@ class BattleForceState(structref.StructRefProxy):
     """Kernel-side view of a BatchState's arrays."""
 
 
-STATE_FIELDS = R.STATE_FIELDS  # also the fields of rules.StateView
+STATE_FIELDS = R.STATE_FIELDS  # the names the rules read (rules.state_view)
 structref.define_proxy(BattleForceState, BattleForceStateType, list(STATE_FIELDS))
 
 

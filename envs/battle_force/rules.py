@@ -20,14 +20,15 @@ real decision to make.
 """
 from __future__ import annotations
 
-import collections
-
 import numba as nb
 import numpy as np
-from numba.experimental import structref
+from numba.core import cgutils, imputils, types
+from numba.core.datamodel import models, register_default
+from numba.core.typing.templates import AttributeTemplate
+from numba.extending import infer_getattr, intrinsic, lower_getattr_generic
 
 from ..core.rng import draw_int, roll_die, seed_stream
-from ..core.structs import WargymStruct, borrow, local_i32
+from ..core.structs import borrow, local_i32
 
 # -- action cards (SFBF Lista e traduzione delle carte azione) -----------------------
 # weapon cards 0..8 have the same numbers as the weapon symbols they need
@@ -124,68 +125,90 @@ N_REASONS = 37
 
 
 # ============================================================================================
-# views: the arrays of a struct, borrowed
+# views: a struct's arrays, borrowed, behind a bare pointer
 #
-# Reading an array field of a struct (``s.sh``, ``cfg.k``) costs an atomic reference-count
-# increment and decrement; in a step these were about half of the time.  The kernel entry
-# points therefore make *views* once per call: structs of the same fields holding the arrays
-# without meminfo (``borrow``), whose reads nothing counts.  A view is a struct rather than a
-# namedtuple because the rules make many calls that are not inlined: a struct is passed as
-# one pointer (its own count is the only atomic of a call), a namedtuple of these arrays as
-# some 130 scalar arguments, which was twice as slow again.  Rules functions are written
-# against ``s.field`` / ``cfg.field`` and accept a state struct or a view alike.  A view must
-# not outlive the call that made it.
-#
-# A call still counts the references of the two views it is passed (four atomics), so the
-# reasons the mask asks for every ship and named action, and their small helpers, are inlined
-# at the LLVM level (``forceinline=True``).
+# Reading an array field of a struct (``s.sh``, ``cfg.k``) costs a reference-count increment
+# and, when the value dies, a decrement; passing a struct to a function that is not inlined
+# costs two more, atomic, on the struct itself.  In a step these were about half of the time.
+# The kernel entry points therefore turn each struct into a *view* once per call: the address
+# of the struct's payload, typed so that Numba counts nothing.  Passing a view is passing one
+# pointer, and each field read from it gives the array with a null meminfo, a constant the
+# compiler sees, so the count operations on it are deleted at compile time (Numba's refprune
+# pass drops increments and decrements of a constant null).  Rules functions are written
+# against ``s.field`` / ``cfg.field`` and accept a struct or a view alike.  A view is valid
+# while its struct lives, which is the whole kernel call (Python holds the struct): it must
+# not be returned or kept.
 # ============================================================================================
 STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "cd", "sh", "pl", "deck", "disc", "sdeck")
 CONFIG_FIELDS = ("k", "card", "ship")
 
 
-@structref.register
-class StateViewType(WargymStruct):
-    pass
+class ViewType(types.Type):
+    """The payload of a struct of type ``struct_type``, borrowed (see above)."""
+
+    def __init__(self, struct_type):
+        self.struct_type = struct_type
+        super().__init__(name=f"View({struct_type})")
 
 
-class StateView(structref.StructRefProxy):
-    """A game state's arrays, borrowed."""
+@register_default(ViewType)
+class ViewModel(models.PrimitiveModel):
+    """A plain pointer to the payload: nothing for Numba's reference counting to see."""
+
+    def __init__(self, dmm, fe_type):
+        payload = dmm.lookup(fe_type.struct_type.get_data_type()).get_value_type()
+        super().__init__(dmm, fe_type, payload.as_pointer())
 
 
-structref.define_proxy(StateView, StateViewType, list(STATE_FIELDS))
+@infer_getattr
+class ViewAttribute(AttributeTemplate):
+    key = ViewType
+
+    def generic_resolve(self, typ, attr):
+        return typ.struct_type.field_dict.get(attr)
 
 
-@structref.register
-class ConfigViewType(WargymStruct):
-    pass
+@lower_getattr_generic(ViewType)
+def view_getattr(context, builder, typ, val, attr):
+    payload = cgutils.create_struct_proxy(typ.struct_type.get_data_type())(context, builder, ref=val)
+    value = getattr(payload, attr)
+    fieldtype = typ.struct_type.field_dict[attr]
+    if isinstance(fieldtype, types.Array):
+        ary = context.make_array(fieldtype)(context, builder, value=value)
+        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+        ary.parent = cgutils.get_null_value(ary.parent.type)
+        value = ary._getvalue()
+    return imputils.impl_ret_borrowed(context, builder, fieldtype, value)
 
 
-class ConfigView(structref.StructRefProxy):
-    """A config's arrays, borrowed."""
+@intrinsic
+def view(typingctx, st):
+    """The view of struct ``st`` (a view is returned as it is)."""
+    if isinstance(st, ViewType):
+        return st(st), lambda context, builder, sig, args: args[0]
+    if not isinstance(st, types.StructRef):
+        return None
 
-
-structref.define_proxy(ConfigView, ConfigViewType, list(CONFIG_FIELDS))
-# the output buffers this game writes (Outputs may carry more, for other games)
-OutputsView = collections.namedtuple("OutputsView", ("obs", "mask", "rewards", "term", "trunc", "player", "illegal",
-                                                     "final_obs"))
+    def codegen(context, builder, sig, args):
+        meminfo = cgutils.create_struct_proxy(st)(context, builder, value=args[0]).meminfo
+        data = context.nrt.meminfo_data(builder, meminfo)
+        return builder.bitcast(data, context.get_value_type(sig.return_type))
+    return ViewType(st)(st), codegen
 
 
 @nb.njit(cache=True, inline="always")
 def state_view(s):
-    return StateView(borrow(s.rng), borrow(s.policy_rng), borrow(s.dice_script), borrow(s.dice), borrow(s.g),
-                     borrow(s.cd), borrow(s.sh), borrow(s.pl), borrow(s.deck), borrow(s.disc), borrow(s.sdeck))
+    return view(s)
 
 
 @nb.njit(cache=True, inline="always")
 def config_view(c):
-    return ConfigView(borrow(c.k), borrow(c.card), borrow(c.ship))
+    return view(c)
 
 
 @nb.njit(cache=True, inline="always")
 def outputs_view(o):
-    return OutputsView(borrow(o.obs), borrow(o.mask), borrow(o.rewards), borrow(o.term), borrow(o.trunc),
-                       borrow(o.player), borrow(o.illegal), borrow(o.final_obs))
+    return view(o)
 
 
 
