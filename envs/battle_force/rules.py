@@ -3116,6 +3116,17 @@ def clip8(x):
     return min(max(x, -128), 127)
 
 
+# The card features each card location CL_* (CL_OUT, CL_DECK, CL_DISC, CL_HAND, CL_RES, CL_ATK,
+# CL_DEF, CL_SHIP) sets, as bit fields in integer constants: the feature slot (4 bits per
+# location; the deck's slot is written with 0), the locations everyone sees and those only the
+# holder sees.  Card locations look random to the branch predictor, so a chain of branches
+# here mispredicted on most cards (and Numba reads a global array as a new constant array at
+# each access, which cost more still): this was most of the observation's time.
+CARD_SLOT_BITS = sum(slot << (4 * loc) for loc, slot in enumerate((7, 0, 2, 0, 1, 4, 5, 6)))
+CARD_PUBLIC_BITS = sum(1 << loc for loc in (CL_OUT, CL_DISC, CL_ATK, CL_DEF, CL_SHIP))
+CARD_PRIVATE_BITS = (1 << CL_HAND) | (1 << CL_RES)
+
+
 @nb.njit(cache=True)
 def write_obs(s, cfg, b, p, obs):
     """Player p's view: own hand and reserve, the table, public ship cards; other hands, the
@@ -3132,45 +3143,47 @@ def write_obs(s, cfg, b, p, obs):
     for c in range(NC):
         base = c * F_CARD
         loc = cd[b, c, CD_LOC]
-        who = cd[b, c, CD_WHO]
-        if loc == CL_HAND:
-            if who == p:
-                obs[base] = 1
-        elif loc == CL_RES:
-            if who == p:
-                obs[base + 1] = 1
-        elif loc == CL_DISC:
-            obs[base + 2] = 1
-            if c == top:
-                obs[base + 3] = 1
-        elif loc == CL_ATK:
-            obs[base + 4] = 1
-        elif loc == CL_DEF:
-            obs[base + 5] = 1
-        elif loc == CL_SHIP:
-            obs[base + 6] = 1
-        elif loc == CL_OUT:
-            obs[base + 7] = 1
+        public = (CARD_PUBLIC_BITS >> loc) & 1
+        mine = ((CARD_PRIVATE_BITS >> loc) & 1) & (cd[b, c, CD_WHO] == p)
+        obs[base + 3] = (c == top) & (loc == CL_DISC)
+        obs[base + ((CARD_SLOT_BITS >> (4 * loc)) & 15)] = public | mine
     o = NC * F_CARD
-    setup = g[b, G_STAGE] < ST_DRAW
+    st = g[b, G_STAGE]
+    setup = st < ST_DRAW
+    attacker = g[b, G_ATK_SHIP] if g[b, G_ATK_KIND] != AK_NONE else -1
+    target = g[b, G_TARGET]
+    selected = -1            # the ship a formation, set-up, repair or damage choice is about
+    if st == ST_FORM_DEST or st == ST_LINE_SETUP:
+        selected = g[b, G_SEL]
+    elif st == ST_UNMARK:
+        selected = g[b, G_REP_SHIP]
+    elif st == ST_PLACE:
+        selected = g[b, G_DMG_SHIP]
+    # ships in each player's fleet, and how many of them lie face down
+    fleet = local_i32(MAX_P)
+    down = local_i32(MAX_P)
     for i in range(NS):
         base = o + i * F_SHIP
         loc = sh[b, i, SH_LOC]
         owner = sh[b, i, SH_OWNER]
-        if loc == SL_DECK or (loc == SL_FLEET and owner != p and sh[b, i, SH_DOWN]):
+        is_down = sh[b, i, SH_DOWN] != 0
+        if loc == SL_FLEET and owner >= 0 and owner < P:
+            fleet[owner] += 1
+            down[owner] += 1 if is_down else 0
+        if loc == SL_DECK or (loc == SL_FLEET and owner != p and is_down):
             obs[base + 8] = 1    # unknown to this player
             continue
+        rel = owner - p          # the owner's seat counted from the viewer's
+        rel += P if rel < 0 else 0
         if loc == SL_FLEET:
-            obs[base + (owner - p) % P] = 1
+            obs[base + rel] = 1
             line = sh[b, i, SH_LINE]
             if line >= 0 and not (setup and owner != p):
                 obs[base + 7] = line + 1
         elif loc == SL_VP:
-            obs[base + 6] = (owner - p) % P + 1
-        elif loc == SL_POOL:
-            obs[base + 9] = 1
+            obs[base + 6] = rel + 1
         else:
-            obs[base + 9] = 2
+            obs[base + 9] = 1 if loc == SL_POOL else 2
         obs[base + 10] = sh[b, i, SH_CLOAK]
         obs[base + 11] = sh[b, i, SH_WEB]
         obs[base + 12] = 1 if sh[b, i, SH_EM] else 0
@@ -3178,24 +3191,13 @@ def write_obs(s, cfg, b, p, obs):
         obs[base + 14] = 1 if sh[b, i, SH_DIS] else 0
         for k in range(N_KIND):
             obs[base + 15 + k] = sh[b, i, SH_COV + k]
-        obs[base + 27] = 1 if g[b, G_ATK_SHIP] == i and g[b, G_ATK_KIND] != AK_NONE else 0
-        obs[base + 28] = 1 if g[b, G_TARGET] == i else 0
-        st = g[b, G_STAGE]
-        sel = (st == ST_FORM_DEST or st == ST_LINE_SETUP) and g[b, G_SEL] == i
-        sel = sel or (st == ST_UNMARK and g[b, G_REP_SHIP] == i) or (st == ST_PLACE and g[b, G_DMG_SHIP] == i)
-        obs[base + 29] = 1 if sel else 0
+        obs[base + 27] = 1 if i == attacker else 0
+        obs[base + 28] = 1 if i == target else 0
+        obs[base + 29] = 1 if i == selected else 0
     o += NS * F_SHIP
-    # ships in each player's fleet, and how many of them lie face down
-    fleet = local_i32(MAX_P)
-    down = local_i32(MAX_P)
-    for i in range(NS):
-        q = sh[b, i, SH_OWNER]
-        if sh[b, i, SH_LOC] == SL_FLEET and q >= 0 and q < P:
-            fleet[q] += 1
-            if sh[b, i, SH_DOWN]:
-                down[q] += 1
     for r in range(P):
-        q = (p + r) % P
+        q = p + r
+        q -= P if q >= P else 0
         base = o + r * F_PLAYER
         obs[base] = clip8(pl[b, q, PL_HAND])
         obs[base + 1] = clip8(pl[b, q, PL_RES])
