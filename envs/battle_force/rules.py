@@ -626,22 +626,40 @@ def any_target(s, cfg, b, p):
 
 
 @nb.njit(cache=True)
+def hand_weapon_types(s, cfg, b, p):
+    """The weapon card types in player p's hand, as bits (1 << type)."""
+    types = 0
+    for c in range(cfg.k[K_NC]):
+        if s.cd[b, c, CD_LOC] == CL_HAND and s.cd[b, c, CD_WHO] == p:
+            t = cfg.card[c, CC_TYPE]
+            if t < N_WEAPONS:
+                types |= 1 << t
+    return types
+
+
+@nb.njit(cache=True)
 def ship_attack_reason(s, cfg, b, p, i):
     """Can ship i open a normal attack: a weapon card in hand it can fire at some target."""
+    r = attacker_state_reason(s, cfg, b, p, i)
+    if r != OK:
+        return r
+    return ship_attack_reason_hand(s, cfg, b, p, i, hand_weapon_types(s, cfg, b, p))
+
+
+@nb.njit(cache=True)
+def ship_attack_reason_hand(s, cfg, b, p, i, hand_types):
+    """ship_attack_reason given ``hand_weapon_types`` of p (the attack mask asks it of every
+    ship, so the hand is looked at once)."""
     r = attacker_state_reason(s, cfg, b, p, i)
     if r != OK:
         return r
     # the weapon types in p's hand that ship i can fire
     fires = local_i32(N_WEAPONS)
     anyw = False
-    for c in range(cfg.k[K_NC]):
-        if s.cd[b, c, CD_LOC] != CL_HAND or s.cd[b, c, CD_WHO] != p:
-            continue
-        t = cfg.card[c, CC_TYPE]
-        if t < N_WEAPONS and not fires[t] and ship_fires(s, cfg, b, i, t):
-            if not (webbed(s, b, i) and is_phaser(t)):
-                fires[t] = 1
-                anyw = True
+    for t in range(N_WEAPONS):
+        if (hand_types >> t) & 1 and not (webbed(s, b, i) and is_phaser(t)) and ship_fires(s, cfg, b, i, t):
+            fires[t] = 1
+            anyw = True
     if not anyw:
         return R_NEED_WEAPON
     for j in range(cfg.k[K_NS]):
@@ -2041,28 +2059,66 @@ def card_reason(s, cfg, b, p, c):
 
 
 @nb.njit(cache=True, forceinline=True)
-def move_reason(s, cfg, b, p, i, line):
-    """A formation change: one ship out of each line per phase (SFBF Sequenza di gioco 3 (X),
-    Regole sulla Formazione)."""
+def fleet_lines(s, b, p):
+    """Player p's ships in the screen, the main body and the reserve, and the reserve ships
+    free to move (no Wild Weasel, no web), in one pass over the ships: the formation rules
+    need these counts for every ship and line while the formation mask is built."""
+    sh = s.sh
+    screen = 0
+    main = 0
+    reserve = 0
+    free_reserve = 0
+    for i in range(sh.shape[1]):
+        if sh[b, i, SH_LOC] == SL_FLEET and sh[b, i, SH_OWNER] == p:
+            line = sh[b, i, SH_LINE]
+            if line == L_SCREEN:
+                screen += 1
+            elif line == L_MAIN:
+                main += 1
+            elif line == L_RESERVE:
+                reserve += 1
+                if not sh[b, i, SH_WW] and not sh[b, i, SH_WEB]:
+                    free_reserve += 1
+    return screen, main, reserve, free_reserve
+
+
+@nb.njit(cache=True, forceinline=True)
+def move_reason_ship(s, cfg, b, p, i, line):
+    """The conditions of a formation change that concern ship i alone (checked first: cheap)."""
     if not uses_formation(cfg):
         return R_NOT_ADVANCED
     if not in_fleet(s, b, i) or s.sh[b, i, SH_OWNER] != p:
         return R_NOT_YOURS
-    frm = s.sh[b, i, SH_LINE]
-    if frm == line:
+    if s.sh[b, i, SH_LINE] == line:
         return R_LINE_MOVE
     if s.sh[b, i, SH_WW] or s.sh[b, i, SH_WEB]:
         return R_SHIP_STATE      # Wild Weasel or web: no formation change
-    # (the lines are counted only where a rule needs the count: this runs for every ship and
-    # line whenever the formation mask is built)
-    if (s.g[b, G_MOVED] & (1 << frm)) and not (frm == L_RESERVE and count_line(s, b, p, L_RESERVE) > 2):
+    return OK
+
+
+@nb.njit(cache=True, forceinline=True)
+def move_reason_lines(s, b, i, line, lines):
+    """The conditions of a formation change that depend on the line counts ``fleet_lines``."""
+    screen, main, reserve, _ = lines
+    frm = s.sh[b, i, SH_LINE]
+    if (s.g[b, G_MOVED] & (1 << frm)) and not (frm == L_RESERVE and reserve > 2):
         return R_LINE_MOVE
     if line == L_RESERVE:
-        if count_line(s, b, p, L_RESERVE) >= 2:
+        if reserve >= 2:
             return R_RESERVE_FULL
-        if count_line(s, b, p, L_SCREEN) + count_line(s, b, p, L_MAIN) <= 1:
+        if screen + main <= 1:
             return R_LEAVE_EMPTY
     return OK
+
+
+@nb.njit(cache=True, forceinline=True)
+def move_reason(s, cfg, b, p, i, line):
+    """A formation change: one ship out of each line per phase (SFBF Sequenza di gioco 3 (X),
+    Regole sulla Formazione)."""
+    r = move_reason_ship(s, cfg, b, p, i, line)
+    if r != OK:
+        return r
+    return move_reason_lines(s, b, i, line, fleet_lines(s, b, p))
 
 
 @nb.njit(cache=True, forceinline=True)
@@ -2081,18 +2137,28 @@ def activation_reason(s, cfg, b, p, i):
 def formation_done_reason(s, cfg, b, p):
     if not uses_formation(cfg):
         return OK
-    front = count_line(s, b, p, L_SCREEN) + count_line(s, b, p, L_MAIN)
-    res = count_line(s, b, p, L_RESERVE)
-    movable = 0
-    for i in range(cfg.k[K_NS]):
-        if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == p and s.sh[b, i, SH_LINE] == L_RESERVE \
-                and not s.sh[b, i, SH_WW] and not s.sh[b, i, SH_WEB]:
-            movable += 1
-    if res > 2 and movable > 0:
+    screen, main, reserve, movable = fleet_lines(s, b, p)
+    if reserve > 2 and movable > 0:
         return R_MUST_RESERVE    # the reserve goes back down to two this phase
-    if front == 0 and movable > 0:
+    if screen + main == 0 and movable > 0:
         return R_NEED_FRONT      # no ship in screen or main body: one comes out of the reserve
     return OK
+
+
+@nb.njit(cache=True, forceinline=True)
+def formation_ship_reason(s, cfg, b, p, i, lines):
+    """Ship action in the formation phase: move ship i (then choose the line), or switch its
+    cloak or web; ``lines`` are p's ``fleet_lines``."""
+    if not in_fleet(s, b, i) or s.sh[b, i, SH_OWNER] != p:
+        return R_NOT_YOURS
+    for line in range(LINES):
+        if move_reason_ship(s, cfg, b, p, i, line) == OK and move_reason_lines(s, b, i, line, lines) == OK:
+            return OK
+    if activation_reason(s, cfg, b, p, i) == OK:
+        return OK
+    if s.sh[b, i, SH_CLOAK] and s.g[b, G_FORM_KIND] == 1:
+        return OK
+    return R_LINE_MOVE
 
 
 @nb.njit(cache=True, forceinline=True)
@@ -2109,16 +2175,7 @@ def ship_reason(s, cfg, b, p, i):
             return R_NOT_YOURS
         return OK if damage_of(s, b, i) > 0 else R_NO_DAMAGE
     if st == ST_FORMATION:
-        if not in_fleet(s, b, i) or s.sh[b, i, SH_OWNER] != p:
-            return R_NOT_YOURS
-        for line in range(LINES):
-            if move_reason(s, cfg, b, p, i, line) == OK:
-                return OK
-        if activation_reason(s, cfg, b, p, i) == OK:
-            return OK
-        if s.sh[b, i, SH_CLOAK] and s.g[b, G_FORM_KIND] == 1:
-            return OK
-        return R_LINE_MOVE
+        return formation_ship_reason(s, cfg, b, p, i, fleet_lines(s, b, p))
     if st == ST_ATTACK:
         return ship_attack_reason(s, cfg, b, p, i)
     if st == ST_CARRIER:
@@ -2992,12 +3049,20 @@ def stage_families(st):
     return F_CARDS | F_NAMED
 
 
+@nb.njit(cache=True, forceinline=True)
+def mark_legal(mask, a, n, first):
+    """Mark action a legal: the running (count, first legal action) of scan_legal."""
+    mask[a] = 1
+    return n + 1, (first if first >= 0 else a)
+
+
 @nb.njit(cache=True)
 def scan_legal(s, cfg, b, mask):
     """Legal actions of the player to decide, marked in ``mask`` (zeroed by the caller):
     (count, first).  Cards are only looked at where they can matter: the decider's hand and
     reserve, or the table and ships when linking a card.  Ships and named actions go straight
-    to their family's reason, as action_reason would (the game is not over when this runs)."""
+    to their family's reason, as action_reason would (the game is not over when this runs);
+    one loop per family, so that each loop's body holds only the rules of its family."""
     k = cfg.k
     cd = s.cd
     st = s.g[b, G_STAGE]
@@ -3005,8 +3070,8 @@ def scan_legal(s, cfg, b, mask):
     p = s.g[b, G_DECIDER]
     n = 0
     first = -1
-    a0 = k[K_A_CARD]
     if fam & F_CARDS:
+        a0 = k[K_A_CARD]
         for c in range(k[K_NC]):
             loc = cd[b, c, CD_LOC]
             if st == ST_LINK:
@@ -3015,26 +3080,34 @@ def scan_legal(s, cfg, b, mask):
             elif not ((loc == CL_HAND or loc == CL_RES) and cd[b, c, CD_WHO] == p):
                 continue
             if card_reason(s, cfg, b, p, c) == OK:
-                n += 1
-                if first < 0:
-                    first = a0 + c
-                mask[a0 + c] = 1
-    for f, lo, hi in ((F_SHIPS, k[K_A_SHIP], k[K_A_LINE]), (F_LINES, k[K_A_LINE], k[K_A_KIND]),
-                      (F_KINDS, k[K_A_KIND], k[K_A_NUM]), (F_NUMS, k[K_A_NUM], k[K_A_RACE]),
-                      (F_RACES, k[K_A_RACE], k[K_A_NAMED]), (F_NAMED, k[K_A_NAMED], k[K_N_ACTIONS])):
+                n, first = mark_legal(mask, a0 + c, n, first)
+    if fam & F_SHIPS:
+        a0 = k[K_A_SHIP]
+        if st == ST_FORMATION:
+            lines = fleet_lines(s, b, p)        # every ship's formation rules need p's line counts
+            for i in range(k[K_NS]):
+                if formation_ship_reason(s, cfg, b, p, i, lines) == OK:
+                    n, first = mark_legal(mask, a0 + i, n, first)
+        elif st == ST_ATTACK:
+            hand_types = hand_weapon_types(s, cfg, b, p)   # and its attack rules p's weapon cards
+            for i in range(k[K_NS]):
+                if ship_attack_reason_hand(s, cfg, b, p, i, hand_types) == OK:
+                    n, first = mark_legal(mask, a0 + i, n, first)
+        else:
+            for i in range(k[K_NS]):
+                if ship_reason(s, cfg, b, p, i) == OK:
+                    n, first = mark_legal(mask, a0 + i, n, first)
+    for f, lo, hi in ((F_LINES, k[K_A_LINE], k[K_A_KIND]), (F_KINDS, k[K_A_KIND], k[K_A_NUM]),
+                      (F_NUMS, k[K_A_NUM], k[K_A_RACE]), (F_RACES, k[K_A_RACE], k[K_A_NAMED])):
         if fam & f:
             for a in range(lo, hi):
-                if f == F_SHIPS:
-                    r = ship_reason(s, cfg, b, p, a - lo)
-                elif f == F_NAMED:
-                    r = named_reason(s, cfg, b, p, a - lo)
-                else:
-                    r = action_reason(s, cfg, b, a)
-                if r == OK:
-                    n += 1
-                    if first < 0:
-                        first = a
-                    mask[a] = 1
+                if action_reason(s, cfg, b, a) == OK:
+                    n, first = mark_legal(mask, a, n, first)
+    if fam & F_NAMED:
+        a0 = k[K_A_NAMED]
+        for x in range(N_NAMED):
+            if named_reason(s, cfg, b, p, x) == OK:
+                n, first = mark_legal(mask, a0 + x, n, first)
     return n, first
 
 
