@@ -28,7 +28,7 @@ from numba.core.typing.templates import AttributeTemplate
 from numba.extending import infer_getattr, intrinsic, lower_getattr_generic
 
 from ..core.rng import draw_int, roll_die, seed_stream
-from ..core.structs import borrow, local_i32
+from ..core.structs import borrow, local_i32, scratch_i32
 
 # -- action cards (SFBF Lista e traduzione delle carte azione) -----------------------
 # weapon cards 0..8 have the same numbers as the weapon symbols they need
@@ -122,6 +122,8 @@ N_PL = 13
  R_NOT_FIRST_ATTACK, R_NEED_WEAPON, R_NOT_ADVANCED, R_NO_FIGHTERS, R_SQUADRONS, R_ALLY, R_RACE_TAKEN,
  R_COMBINE, R_NOT_KLINGON, R_POOL, R_WW_EM) = range(37)
 N_REASONS = 37
+# bounds of a deck and a roster (game.load_cards / load_ships check them): sizes of scratch lists
+MAX_CARDS, MAX_SHIPS = 128, 64
 
 
 # ============================================================================================
@@ -625,6 +627,57 @@ def any_target(s, cfg, b, p):
     return False
 
 
+# -- lists for the mask ------------------------------------------------------------------------
+# A mask looks at every card and ship, and whether a card is in the decider's hand or a ship
+# in its fleet looks random to the branch predictor: filtering them with an ``if`` mispredicted
+# on most of them.  These write each index and advance the list length by the condition, with
+# no branch, so that the rules then run on the few cards and ships that can matter.
+@nb.njit(cache=True, forceinline=True)
+def held_cards(s, cfg, b, p, out):
+    """Cards in player p's hand or reserve, in index order, into ``out``: their number."""
+    cd = s.cd
+    n = 0
+    for c in range(cfg.k[K_NC]):
+        loc = cd[b, c, CD_LOC]
+        out[n] = c
+        n += ((loc == CL_HAND) | (loc == CL_RES)) & (cd[b, c, CD_WHO] == p)
+    return n
+
+
+@nb.njit(cache=True, forceinline=True)
+def fleet_ships(s, b, out):
+    """Ships in play (any player's fleet), in index order, into ``out``: their number."""
+    sh = s.sh
+    n = 0
+    for i in range(sh.shape[1]):
+        out[n] = i
+        n += sh[b, i, SH_LOC] == SL_FLEET
+    return n
+
+
+@nb.njit(cache=True, forceinline=True)
+def own_fleet_ships(s, b, p, out):
+    """Ships in player p's fleet, in index order, into ``out``: their number."""
+    sh = s.sh
+    n = 0
+    for i in range(sh.shape[1]):
+        out[n] = i
+        n += (sh[b, i, SH_LOC] == SL_FLEET) & (sh[b, i, SH_OWNER] == p)
+    return n
+
+
+@nb.njit(cache=True, forceinline=True)
+def attack_targets(s, cfg, b, p, out):
+    """Ships player p may attack (target_reason OK), in index order, into ``out``: their number."""
+    fleet = scratch_i32(MAX_SHIPS)
+    nf = fleet_ships(s, b, fleet)
+    n = 0
+    for j in range(nf):
+        out[n] = fleet[j]
+        n += target_reason(s, cfg, b, p, fleet[j]) == OK
+    return n
+
+
 @nb.njit(cache=True)
 def hand_weapon_types(s, cfg, b, p):
     """The weapon card types in player p's hand, as bits (1 << type)."""
@@ -643,13 +696,15 @@ def ship_attack_reason(s, cfg, b, p, i):
     r = attacker_state_reason(s, cfg, b, p, i)
     if r != OK:
         return r
-    return ship_attack_reason_hand(s, cfg, b, p, i, hand_weapon_types(s, cfg, b, p))
+    targets = scratch_i32(MAX_SHIPS)
+    nt = attack_targets(s, cfg, b, p, targets)
+    return ship_attack_reason_given(s, cfg, b, p, i, hand_weapon_types(s, cfg, b, p), targets, nt)
 
 
 @nb.njit(cache=True)
-def ship_attack_reason_hand(s, cfg, b, p, i, hand_types):
-    """ship_attack_reason given ``hand_weapon_types`` of p (the attack mask asks it of every
-    ship, so the hand is looked at once)."""
+def ship_attack_reason_given(s, cfg, b, p, i, hand_types, targets, nt):
+    """ship_attack_reason given p's ``hand_weapon_types`` and its ``attack_targets`` (the
+    attack mask asks it of every ship, so the hand and the targets are looked at once)."""
     r = attacker_state_reason(s, cfg, b, p, i)
     if r != OK:
         return r
@@ -662,11 +717,9 @@ def ship_attack_reason_hand(s, cfg, b, p, i, hand_types):
             anyw = True
     if not anyw:
         return R_NEED_WEAPON
-    for j in range(cfg.k[K_NS]):
-        if target_reason(s, cfg, b, p, j) != OK:
-            continue
+    for j in range(nt):
         for t in range(N_WEAPONS):
-            if fires[t] and attack_limits_reason(s, cfg, b, i, j, t) == OK:
+            if fires[t] and attack_limits_reason(s, cfg, b, i, targets[j], t) == OK:
                 return OK
     return R_NEED_WEAPON
 
@@ -3072,31 +3125,44 @@ def scan_legal(s, cfg, b, mask):
     first = -1
     if fam & F_CARDS:
         a0 = k[K_A_CARD]
-        for c in range(k[K_NC]):
-            loc = cd[b, c, CD_LOC]
-            if st == ST_LINK:
-                if loc != CL_ATK and loc != CL_DEF and loc != CL_SHIP:
-                    continue
-            elif not ((loc == CL_HAND or loc == CL_RES) and cd[b, c, CD_WHO] == p):
-                continue
-            if card_reason(s, cfg, b, p, c) == OK:
-                n, first = mark_legal(mask, a0 + c, n, first)
+        if st == ST_LINK:
+            for c in range(k[K_NC]):
+                loc = cd[b, c, CD_LOC]
+                if (loc == CL_ATK or loc == CL_DEF or loc == CL_SHIP) and card_reason(s, cfg, b, p, c) == OK:
+                    n, first = mark_legal(mask, a0 + c, n, first)
+        else:
+            cards = scratch_i32(MAX_CARDS)
+            for j in range(held_cards(s, cfg, b, p, cards)):
+                if card_reason(s, cfg, b, p, cards[j]) == OK:
+                    n, first = mark_legal(mask, a0 + cards[j], n, first)
     if fam & F_SHIPS:
         a0 = k[K_A_SHIP]
+        ships = scratch_i32(MAX_SHIPS)
+        if st == ST_FORMATION or st == ST_ATTACK or st == ST_REPAIR_SHIP or st == ST_CARRIER \
+                or st == ST_CLOAK_SETUP or st == ST_SHIP_FOR:
+            ns = own_fleet_ships(s, b, p, ships)   # these stages' rules only allow p's own ships
+        elif st == ST_TARGET:
+            ns = fleet_ships(s, b, ships)          # and this one only ships in play
+        else:
+            ns = k[K_NS]
+            for i in range(ns):
+                ships[i] = i
         if st == ST_FORMATION:
             lines = fleet_lines(s, b, p)        # every ship's formation rules need p's line counts
-            for i in range(k[K_NS]):
-                if formation_ship_reason(s, cfg, b, p, i, lines) == OK:
-                    n, first = mark_legal(mask, a0 + i, n, first)
+            for j in range(ns):
+                if formation_ship_reason(s, cfg, b, p, ships[j], lines) == OK:
+                    n, first = mark_legal(mask, a0 + ships[j], n, first)
         elif st == ST_ATTACK:
-            hand_types = hand_weapon_types(s, cfg, b, p)   # and its attack rules p's weapon cards
-            for i in range(k[K_NS]):
-                if ship_attack_reason_hand(s, cfg, b, p, i, hand_types) == OK:
-                    n, first = mark_legal(mask, a0 + i, n, first)
+            hand_types = hand_weapon_types(s, cfg, b, p)   # and its attack rules p's weapons and targets
+            targets = scratch_i32(MAX_SHIPS)
+            nt = attack_targets(s, cfg, b, p, targets)
+            for j in range(ns):
+                if ship_attack_reason_given(s, cfg, b, p, ships[j], hand_types, targets, nt) == OK:
+                    n, first = mark_legal(mask, a0 + ships[j], n, first)
         else:
-            for i in range(k[K_NS]):
-                if ship_reason(s, cfg, b, p, i) == OK:
-                    n, first = mark_legal(mask, a0 + i, n, first)
+            for j in range(ns):
+                if ship_reason(s, cfg, b, p, ships[j]) == OK:
+                    n, first = mark_legal(mask, a0 + ships[j], n, first)
     for f, lo, hi in ((F_LINES, k[K_A_LINE], k[K_A_KIND]), (F_KINDS, k[K_A_KIND], k[K_A_NUM]),
                       (F_NUMS, k[K_A_NUM], k[K_A_RACE]), (F_RACES, k[K_A_RACE], k[K_A_NAMED])):
         if fam & f:
