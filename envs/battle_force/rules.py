@@ -351,6 +351,10 @@ def set_card(s, b, c, loc, who):
         s.pl[b, ow, PL_RES] -= 1
     elif old == CL_ATK or old == CL_DEF:
         s.g[b, G_TABLE_N] -= 1
+        if s.g[b, G_TABLE_N] == 0:
+            # CD_SEQ only orders the cards of one attack on the table: numbering restarts when
+            # the table is empty, so it always fits the state's int16 columns
+            s.g[b, G_SEQ] = 0
     s.cd[b, c, CD_LOC] = loc
     s.cd[b, c, CD_WHO] = who
     s.cd[b, c, CD_LINK] = -1
@@ -3247,6 +3251,7 @@ F_CARD = 8
 F_SHIP = 30
 F_PLAYER = 12
 MAX_P = 6
+MAX_P_AND_NOBODY = MAX_P + 1   # per-owner counts, index owner + 1 (owner -1: nobody)
 N_GLOBAL = N_STAGES + 32
 
 
@@ -3298,20 +3303,29 @@ def write_obs(s, cfg, b, p, obs):
         selected = g[b, G_REP_SHIP]
     elif st == ST_PLACE:
         selected = g[b, G_DMG_SHIP]
-    # ships in each player's fleet, and how many of them lie face down
-    fleet = local_i32(MAX_P)
-    down = local_i32(MAX_P)
+    # ships in each player's fleet and how many of them lie face down (index owner + 1, so that
+    # a ship without an owner counts in column 0), and the ships this player sees, listed without
+    # branches: which ships are hidden looks random to the branch predictor
+    fleet = local_i32(MAX_P_AND_NOBODY)
+    down = local_i32(MAX_P_AND_NOBODY)
+    seen = scratch_i32(MAX_SHIPS)
+    n_seen = 0
     for i in range(NS):
+        loc = sh[b, i, SH_LOC]
+        owner = sh[b, i, SH_OWNER]
+        in_fleet_ = loc == SL_FLEET
+        is_down = sh[b, i, SH_DOWN] != 0
+        fleet[owner + 1] += in_fleet_
+        down[owner + 1] += in_fleet_ & is_down
+        hidden = (loc == SL_DECK) | (in_fleet_ & (owner != p) & is_down)
+        obs[o + i * F_SHIP + 8] = hidden      # unknown to this player
+        seen[n_seen] = i
+        n_seen += not hidden
+    for j in range(n_seen):
+        i = seen[j]
         base = o + i * F_SHIP
         loc = sh[b, i, SH_LOC]
         owner = sh[b, i, SH_OWNER]
-        is_down = sh[b, i, SH_DOWN] != 0
-        if loc == SL_FLEET and owner >= 0 and owner < P:
-            fleet[owner] += 1
-            down[owner] += 1 if is_down else 0
-        if loc == SL_DECK or (loc == SL_FLEET and owner != p and is_down):
-            obs[base + 8] = 1    # unknown to this player
-            continue
         rel = owner - p          # the owner's seat counted from the viewer's
         rel += P if rel < 0 else 0
         if loc == SL_FLEET:
@@ -3325,14 +3339,14 @@ def write_obs(s, cfg, b, p, obs):
             obs[base + 9] = 1 if loc == SL_POOL else 2
         obs[base + 10] = sh[b, i, SH_CLOAK]
         obs[base + 11] = sh[b, i, SH_WEB]
-        obs[base + 12] = 1 if sh[b, i, SH_EM] else 0
-        obs[base + 13] = 1 if sh[b, i, SH_WW] else 0
-        obs[base + 14] = 1 if sh[b, i, SH_DIS] else 0
+        obs[base + 12] = sh[b, i, SH_EM] != 0
+        obs[base + 13] = sh[b, i, SH_WW] != 0
+        obs[base + 14] = sh[b, i, SH_DIS] != 0
         for k in range(N_KIND):
             obs[base + 15 + k] = sh[b, i, SH_COV + k]
-        obs[base + 27] = 1 if i == attacker else 0
-        obs[base + 28] = 1 if i == target else 0
-        obs[base + 29] = 1 if i == selected else 0
+        obs[base + 27] = i == attacker
+        obs[base + 28] = i == target
+        obs[base + 29] = i == selected
     o += NS * F_SHIP
     for r in range(P):
         q = p + r
@@ -3340,8 +3354,8 @@ def write_obs(s, cfg, b, p, obs):
         base = o + r * F_PLAYER
         obs[base] = clip8(pl[b, q, PL_HAND])
         obs[base + 1] = clip8(pl[b, q, PL_RES])
-        obs[base + 2] = down[q]
-        obs[base + 3] = fleet[q]
+        obs[base + 2] = down[q + 1]
+        obs[base + 3] = fleet[q + 1]
         sc = pl[b, q, PL_FINAL] if g[b, G_DONE] else pl[b, q, PL_SCORE]
         obs[base + 4] = sc % 128
         obs[base + 5] = sc // 128
