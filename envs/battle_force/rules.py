@@ -3540,7 +3540,11 @@ def play_step(s, cfg, b, a, out, auto_reset):
         out.rewards[b, p] = 0
     out.term[b] = False
     out.trunc[b] = False
-    code = action_reason(s, cfg, b, a)
+    # out.mask[b] holds the legal actions of this decision (every kernel that changes a game
+    # rewrites it, and VecGame.refresh after writes from outside), so a legal action needs no
+    # second look at the rules; an action the mask refuses gets its reason from them
+    legal = a >= 0 and a < cfg.k[K_N_ACTIONS] and out.mask[b, a] != 0
+    code = OK if legal else action_reason(s, cfg, b, a)
     out.illegal[b] = code
     if code != OK:
         return
