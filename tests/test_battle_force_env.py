@@ -457,6 +457,8 @@ def _check_invariants(core, max_decisions=0):
     loc, who = cd[..., R.CD_LOC], cd[..., R.CD_WHO]
     ok(((loc >= R.CL_OUT) & (loc <= R.CL_SHIP)).all(1), "card location out of range")
     ok(((loc == R.CL_OUT) == ~cfg.card[None, :, R.CC_IN].astype(bool)).all(1), "a card left the game or came back")
+    # the play-order numbers restart with each attack, so they stay within the int8 card columns
+    ok((g[:, R.G_SEQ] >= 0) & (g[:, R.G_SEQ] <= NC), "card play numbering (G_SEQ) outgrew the cards of one attack")
     if max_decisions == 0:
         ok(~core.truncated & (g[:, R.G_TRUNC] == 0), "truncated without max_decisions (no legal action)")
     # stacks: the deck and the discard pile hold exactly the cards located there, each once

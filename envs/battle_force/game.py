@@ -357,10 +357,11 @@ def state_spec(cfg) -> StateSpec:
         ("rng", (), "uint64"), ("policy_rng", (), "uint64"),
         ("dice_script", (DICE_SCRIPT_LEN,), "int8"), ("dice", (2,), "int16"),
         ("g", (R.N_G,), "int32"),          # per-game scalars, columns G_* in rules.py
-        # int16: every column is a small number (locations, owners, card and ship indices,
-        # markers), and the mask and observation read every card and ship each step, so at
-        # thousands of games the state's bytes are what a step waits for
-        ("cd", (NC, R.N_CD), "int16"),      # per action card, columns CD_*
+        # small integer types: the mask and the observation read every card and ship each step,
+        # so at thousands of games the state's bytes are what a step waits for.  A card's columns
+        # fit int8 (locations, seats, card indices < 128, ship indices < 64, CD_SEQ <= cards on
+        # the table); a ship's need int16 (SH_POS counts every placement of the game)
+        ("cd", (NC, R.N_CD), "int8"),       # per action card, columns CD_*
         ("sh", (NS, R.N_SH), "int16"),      # per ship card, columns SH_*
         ("pl", (P, R.N_PL), "int32"),       # per player, columns PL_*
         ("deck", (NC,), "int32"), ("disc", (NC,), "int32"), ("sdeck", (NS,), "int32"),

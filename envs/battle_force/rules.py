@@ -351,10 +351,6 @@ def set_card(s, b, c, loc, who):
         s.pl[b, ow, PL_RES] -= 1
     elif old == CL_ATK or old == CL_DEF:
         s.g[b, G_TABLE_N] -= 1
-        if s.g[b, G_TABLE_N] == 0:
-            # CD_SEQ only orders the cards of one attack on the table: numbering restarts when
-            # the table is empty, so it always fits the state's int16 columns
-            s.g[b, G_SEQ] = 0
     s.cd[b, c, CD_LOC] = loc
     s.cd[b, c, CD_WHO] = who
     s.cd[b, c, CD_LINK] = -1
@@ -367,6 +363,19 @@ def set_card(s, b, c, loc, who):
         s.pl[b, who, PL_RES] += 1
     elif loc == CL_ATK or loc == CL_DEF:
         s.g[b, G_TABLE_N] += 1      # cards on the table (ship_fires skips the scan when none)
+
+
+@nb.njit(cache=True)
+def stamp_seq(s, b, c):
+    """Number card c, just played to the table or onto a ship, in the order of play (CD_SEQ, for
+    display).  The numbering restarts with the first card on an empty table, so a number never
+    exceeds the cards of one attack and fits the state's int8 card columns."""
+    # the other cards on the table (G_TABLE_N counts c if c went to the table)
+    others = s.g[b, G_TABLE_N] - (0 if s.cd[b, c, CD_LOC] == CL_SHIP else 1)
+    if others == 0:
+        s.g[b, G_SEQ] = 0
+    s.g[b, G_SEQ] += 1
+    s.cd[b, c, CD_SEQ] = s.g[b, G_SEQ]
 
 
 @nb.njit(cache=True)
@@ -2402,8 +2411,7 @@ def action_reason(s, cfg, b, a):
 @nb.njit(cache=True)
 def play_to_table(s, b, c, loc, p):
     set_card(s, b, c, loc, p)
-    s.g[b, G_SEQ] += 1
-    s.cd[b, c, CD_SEQ] = s.g[b, G_SEQ]
+    stamp_seq(s, b, c)
 
 
 @nb.njit(cache=True)
@@ -2505,8 +2513,7 @@ def play_defence(s, cfg, b, p, c):
     if t == T_EM or t == T_WW or t == T_DISENGAGE:
         # these stay on the ship until the end of its owner's next turn
         set_card(s, b, c, CL_SHIP, tg)
-        s.g[b, G_SEQ] += 1
-        s.cd[b, c, CD_SEQ] = s.g[b, G_SEQ]
+        stamp_seq(s, b, c)
         if t == T_EM:
             s.sh[b, tg, SH_EM] = c + 1
             s.g[b, G_DEF_BITS] |= DB_EM
