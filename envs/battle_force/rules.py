@@ -3174,9 +3174,16 @@ def scan_legal(s, cfg, b, mask):
             for j in range(ns):
                 if ship_reason(s, cfg, b, p, ships[j]) == OK:
                     n, first = mark_legal(mask, a0 + ships[j], n, first)
+    if st == ST_FORM_DEST:
+        # the destination line of the ship chosen: the line counts once for the three lines
+        lines = fleet_lines(s, b, p)
+        i = s.g[b, G_SEL]
+        for line in range(LINES):
+            if move_reason_ship(s, cfg, b, p, i, line) == OK and move_reason_lines(s, b, i, line, lines) == OK:
+                n, first = mark_legal(mask, k[K_A_LINE] + line, n, first)
     for f, lo, hi in ((F_LINES, k[K_A_LINE], k[K_A_KIND]), (F_KINDS, k[K_A_KIND], k[K_A_NUM]),
                       (F_NUMS, k[K_A_NUM], k[K_A_RACE]), (F_RACES, k[K_A_RACE], k[K_A_NAMED])):
-        if fam & f:
+        if fam & f and not (f == F_LINES and st == ST_FORM_DEST):
             for a in range(lo, hi):
                 if action_reason(s, cfg, b, a) == OK:
                     n, first = mark_legal(mask, a, n, first)
