@@ -315,12 +315,8 @@ def webbed(s, b, i):
 
 @nb.njit(cache=True, forceinline=True)
 def count_line(s, b, p, line):
-    n = 0
-    sh = s.sh
-    for i in range(sh.shape[1]):
-        if sh[b, i, SH_LOC] == SL_FLEET and sh[b, i, SH_OWNER] == p and sh[b, i, SH_LINE] == line:
-            n += 1
-    return n
+    """Player p's ships in ``line`` (L_SCREEN, L_MAIN or L_RESERVE)."""
+    return fleet_lines(s, b, p)[line]
 
 
 @nb.njit(cache=True, forceinline=True)
