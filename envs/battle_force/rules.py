@@ -20,6 +20,8 @@ real decision to make.
 """
 from __future__ import annotations
 
+import sys
+
 import numba as nb
 import numpy as np
 from numba.core import cgutils, imputils, types
@@ -28,7 +30,7 @@ from numba.core.typing.templates import AttributeTemplate
 from numba.extending import infer_getattr, intrinsic, lower_getattr_generic
 
 from ..core.rng import draw_int, roll_die, seed_stream
-from ..core.structs import borrow, local_i32, scratch_i32
+from ..core.structs import borrow, local_i32, scratch_i32, scratch_u64
 
 # -- action cards (SFBF Lista e traduzione delle carte azione) -----------------------
 # weapon cards 0..8 have the same numbers as the weapon symbols they need
@@ -100,6 +102,8 @@ RS_ATTACK_END, RS_MUTINY_END = 0, 1
 CD_LOC, CD_WHO, CD_LINK, CD_OFF, CD_SHIP, CD_SEQ, CD_MODE = 0, 1, 2, 3, 4, 5, 6
 N_CD = 7
 (CL_OUT, CL_DECK, CL_DISC, CL_HAND, CL_RES, CL_ATK, CL_DEF, CL_SHIP) = range(8)
+N_CL = 8
+CARD_WORDS = 2 * N_CL   # write_obs: a card's observation word by location, as holder or not
 # CD_OFF bits on attack cards: the multiplier attached to it was cancelled / the card itself was
 OFF_MULT, OFF_CARD = 1, 2
 # CD_MODE of a Prime Team: +1 to the attack or die roll, or cancel the linked effect
@@ -3258,6 +3262,8 @@ def apply_other(s, cfg, b, a):
 # observation (documented field by field in game.py and RULES.md)
 # ============================================================================================
 F_CARD = 8
+# write_obs stores a card's 8 features as one little-endian 8-byte word
+assert sys.byteorder == "little", "wargym's Battle Force observation assumes a little-endian machine"
 F_SHIP = 30
 F_PLAYER = 12
 MAX_P = 6
@@ -3288,20 +3294,28 @@ def write_obs(s, cfg, b, p, obs):
     hand counts are not; Navi di Riserva: undamaged reserve ships lie face down)."""
     # (each read of a struct field is a call: the arrays are taken out once)
     g, cd, sh, pl = s.g, s.cd, s.sh, s.pl
-    obs[:] = 0
     NC = cfg.k[K_NC]
     NS = cfg.k[K_NS]
     P = cfg.k[K_P]
-    nd = g[b, G_DISC_N]
-    top = s.disc[b, nd - 1] if nd > 0 else -1
-    for c in range(NC):
-        base = c * F_CARD
-        loc = cd[b, c, CD_LOC]
-        public = (CARD_PUBLIC_BITS >> loc) & 1
-        mine = ((CARD_PRIVATE_BITS >> loc) & 1) & (cd[b, c, CD_WHO] == p)
-        obs[base + 3] = (c == top) & (loc == CL_DISC)
-        obs[base + ((CARD_SLOT_BITS >> (4 * loc)) & 15)] = public | mine
     o = NC * F_CARD
+    obs[o:] = 0
+    # a card's F_CARD = 8 features are one 8-byte word (little-endian: feature j is byte j),
+    # written whole: one store per card and no clearing first.  The word of a card in location
+    # loc, as a holder (odd index) and as anyone else (even index), comes from a table made once
+    card_word = scratch_u64(CARD_WORDS)
+    for loc in range(N_CL):
+        slot_bit = np.uint64(1) << np.uint64(8 * ((CARD_SLOT_BITS >> (4 * loc)) & 15))
+        public = (CARD_PUBLIC_BITS >> loc) & 1
+        private = (CARD_PRIVATE_BITS >> loc) & 1
+        card_word[2 * loc] = slot_bit if public else np.uint64(0)
+        card_word[2 * loc + 1] = slot_bit if (public | private) else np.uint64(0)
+    card_words = obs[:o].view(np.uint64)
+    for c in range(NC):
+        card_words[c] = card_word[2 * cd[b, c, CD_LOC] + (cd[b, c, CD_WHO] == p)]
+    nd = g[b, G_DISC_N]
+    if nd > 0:
+        top = s.disc[b, nd - 1]
+        obs[top * F_CARD + 3] = cd[b, top, CD_LOC] == CL_DISC
     st = g[b, G_STAGE]
     setup = st < ST_DRAW
     attacker = g[b, G_ATK_SHIP] if g[b, G_ATK_KIND] != AK_NONE else -1

@@ -104,3 +104,8 @@ def scratch_i32(typingctx, n):
     (Planetoids sizes such scratch for the largest map and uses the part this map needs)."""
     return _stack_array(n, types.int32, zeroed=False)
 
+
+@intrinsic
+def scratch_u64(typingctx, n):
+    """``scratch_i32`` of uint64 elements (Battle Force's table of observation words)."""
+    return _stack_array(n, types.uint64, zeroed=False)
