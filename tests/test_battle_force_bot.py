@@ -122,7 +122,7 @@ def test_attacks_with_the_ship_that_fires_most_cards_at_the_first_screen_ship():
     # Guderian (one photon, one phaser-1) fires 2 cards; the Federation DN all 4
     assert _solitaire(core) == game.action_index(cfg, "SHIP", names.index("Federation"))
     core.step([_solitaire(core)])
-    # target: the first enemy ship placed (lowest SH_POS), Ravager
+    # target: the first enemy ship placed (lowest placement order, pos), Ravager
     assert core.state.g[0, R.G_STAGE] == R.ST_TARGET
     assert _solitaire(core) == game.action_index(cfg, "SHIP", names.index("Ravager"))
     core.step([_solitaire(core)])

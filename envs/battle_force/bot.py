@@ -22,16 +22,16 @@ at a PF Flotilla ...):
   - draw: takes its reserve cards back first, then draws from the deck; keeps every card
     drawn (never to the reserve).
   - repair: plays a Damage Control or Legendary Engineer whenever it can, then continuous
-    damage control, always on its most damaged ship (most markers; ties: lowest ``SH_POS``);
-    it removes weapon markers before WPN, FTR and circle markers.
+    damage control, always on its most damaged ship (most markers; ties: the ship placed
+    first, lowest ``pos``); it removes weapon markers before WPN, FTR and circle markers.
   - formation: Reinforcements at the first opportunity; brings a reserve ship back to the
     battle line (to the thinner of screen and main body) when one may move, otherwise makes
     no change (the automaton has no reserve), except the moves the rules force.
   - attack: special cards first (PF Flotilla, Klingon Mutiny, Planet-Based Fighters, as
     many as it holds); else it attacks with the ship that can fire the most weapon cards of
-    its hand (ties: the most damage, then the lowest ``SH_POS``) - the automaton's "first
+    its hand (ties: the most damage, then the lowest ``pos``) - the automaton's "first
     ship that can use each card" - at the first enemy ship in the screen (lowest
-    ``SH_POS``; in the main body only if no screen ship can be hit); it plays every usable
+    ``pos``; in the main body only if no screen ship can be hit); it plays every usable
     attack card, strongest weapons first, then Overload / Enveloper / Scatterpack /
     Legendary Gunner on its strongest card, then Prime Team (cancelling a cloak, web or
     Wild Weasel when it can, else +1).  With no weapon attack it launches every fighter
@@ -68,7 +68,7 @@ from .rules import (CC_TYPE, CC_VALUE, CD_LOC, CD_WHO, CL_HAND, CX_CLOAK, G_CANC
                     G_SEL, G_STAGE, K_A_CARD, K_A_KIND, K_A_LINE, K_A_NAMED, K_A_NUM, K_A_RACE, K_A_SHIP, K_ADVANCED,
                     K_FORMATION, K_FTR, K_NC, K_NS, K_P, K_WPN, L_MAIN, L_RESERVE, L_SCREEN, N_ACTIVATE, N_CDC,
                     N_DONE, N_DRAW_DECK, N_FIGHTERS, N_KEEP, N_KIND, N_PT_ADD, N_PT_CANCEL, N_TO_DISCARD, N_WEAPONS,
-                    OK, SC_N, SC_VP, SH_LINE, SH_LOC, SH_OWNER, SH_POS, SL_FLEET, ST_ATK_CARDS, ST_ATTACK, ST_CARRIER,
+                    OK, SC_N, SC_VP, SH_LINE, SH_LOC, SH_OWNER, SL_FLEET, ST_ATK_CARDS, ST_ATTACK, ST_CARRIER,
                     ST_CEASE_KEEP, ST_CLOAK_SETUP, ST_DEFENCE, ST_DISC_DEST, ST_DISCARD, ST_DRAW, ST_DUEL_PICK,
                     ST_FORM_DEST, ST_FORMATION, ST_FTR_DEF, ST_KEEP, ST_LINE_SETUP, ST_LINK, ST_MUTINY_ATK,
                     ST_MUTINY_DEF, ST_PBF_MORE, ST_PF_FIRE, ST_PLACE, ST_PT_MODE, ST_REACT, ST_REPAIR, ST_REPAIR_SHIP,
@@ -130,7 +130,7 @@ def _card_of_type(cfg, mask, typ):
 
 @nb.njit(cache=True)
 def _pos_key(s, b, i):
-    return s.sh[b, i, SH_POS]
+    return s.pos[b, i]
 
 
 # ---------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ def _fire_plan(s, cfg, b, p, ship, target):
 
 @nb.njit(cache=True)
 def _better_target(s, b, i, j):
-    """Is ship i ahead of ship j in the solitaire's order: screen first, then lowest SH_POS?"""
+    """Is ship i ahead of ship j in the solitaire's order: screen first, then lowest pos?"""
     if j < 0:
         return True
     li = 0 if s.sh[b, i, SH_LINE] == L_SCREEN else 1

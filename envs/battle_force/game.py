@@ -359,12 +359,15 @@ def state_spec(cfg) -> StateSpec:
         ("g", (R.N_G,), "int32"),          # per-game scalars, columns G_* in rules.py
         # small integer types: the mask and the observation read every card and ship each step,
         # so at thousands of games the state's bytes are what a step waits for.  A card's columns
-        # fit int8 (locations, seats, card indices < 128, ship indices < 64, CD_SEQ <= cards on
-        # the table); a ship's need int16 (SH_POS counts every placement of the game)
+        # fit int8 (locations, seats, card indices < 127, ship indices < 64, CD_SEQ <= cards on
+        # the table), and so do a ship's (card index + 1 of a ship-borne card <= 127, markers
+        # <= the ship's spaces); the order of placement, which counts every placement of the
+        # game, has its own wider array
         ("cd", (NC, R.N_CD), "int8"),       # per action card, columns CD_*
-        ("sh", (NS, R.N_SH), "int16"),      # per ship card, columns SH_*
+        ("sh", (NS, R.N_SH), "int8"),       # per ship card, columns SH_*
+        ("pos", (NS,), "int32"),            # per ship card: when it was placed (G_POS at the time)
         ("pl", (P, R.N_PL), "int32"),       # per player, columns PL_*
-        ("deck", (NC,), "int32"), ("disc", (NC,), "int32"), ("sdeck", (NS,), "int32"),
+        ("deck", (NC,), "int8"), ("disc", (NC,), "int8"), ("sdeck", (NS,), "int8"),
     )
     return StateSpec(NAME, fields, BattleForceState)
 

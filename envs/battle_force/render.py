@@ -91,7 +91,7 @@ def _card_label(cv) -> str:
     return f"[{cv.id}] {cv.name}"
 
 
-def _ship_view(cfg, sh, g, i: int, stage: int) -> types.SimpleNamespace:
+def _ship_view(cfg, sh, pos, g, i: int, stage: int) -> types.SimpleNamespace:
     info = cfg.ships[i]
     row = [int(x) for x in sh[i]]
     s = types.SimpleNamespace(hidden=False)
@@ -120,7 +120,7 @@ def _ship_view(cfg, sh, g, i: int, stage: int) -> types.SimpleNamespace:
     s.ww = _card_view(cfg, row[R.SH_WW] - 1) if row[R.SH_WW] > 0 else None
     s.dis = _card_view(cfg, row[R.SH_DIS] - 1) if row[R.SH_DIS] > 0 else None
     s.shots = row[R.SH_SHOTS]
-    s.pos = row[R.SH_POS]
+    s.pos = int(pos[i])
     s.markers = []
     if s.cloak:
         s.markers.append("CLOAKED")
@@ -152,10 +152,10 @@ def _ship_view(cfg, sh, g, i: int, stage: int) -> types.SimpleNamespace:
     return s
 
 
-def _hidden_ship(sh, i: int) -> types.SimpleNamespace:
+def _hidden_ship(sh, pos, i: int) -> types.SimpleNamespace:
     """A face-down reserve ship of another player: only that it is there."""
     return types.SimpleNamespace(hidden=True, i=-1, owner=int(sh[i, R.SH_OWNER]), line=int(sh[i, R.SH_LINE]),
-                                 pos=int(sh[i, R.SH_POS]), roles=[], markers=[])
+                                 pos=int(pos[i]), roles=[], markers=[])
 
 
 def snapshot(core, b: int, viewer=None) -> types.SimpleNamespace:
@@ -165,6 +165,7 @@ def snapshot(core, b: int, viewer=None) -> types.SimpleNamespace:
     g = np.array(st.g[b], copy=True)
     cd = np.array(st.cd[b], copy=True)
     sh = np.array(st.sh[b], copy=True)
+    pos = np.array(st.pos[b], copy=True)
     pl = np.array(st.pl[b], copy=True)
     disc = np.array(st.disc[b], copy=True)
     k = cfg.k
@@ -204,16 +205,16 @@ def snapshot(core, b: int, viewer=None) -> types.SimpleNamespace:
         loc, owner = int(sh[i, R.SH_LOC]), int(sh[i, R.SH_OWNER])
         if loc == R.SL_FLEET and 0 <= owner < P:
             if owner != me and sh[i, R.SH_DOWN]:
-                fleets[owner].append(_hidden_ship(sh, i))
+                fleets[owner].append(_hidden_ship(sh, pos, i))
             else:
-                s = _ship_view(cfg, sh, g, i, v.stage)
+                s = _ship_view(cfg, sh, pos, g, i, v.stage)
                 if v.setup and owner != me:
                     s.line = -2                # the formation is secret until play begins
                 fleets[owner].append(s)
         elif loc == R.SL_VP and 0 <= owner < P:
-            destroyed[owner].append(_ship_view(cfg, sh, g, i, v.stage))
+            destroyed[owner].append(_ship_view(cfg, sh, pos, g, i, v.stage))
         elif loc == R.SL_POOL:
-            v.pool.append(_ship_view(cfg, sh, g, i, v.stage))
+            v.pool.append(_ship_view(cfg, sh, pos, g, i, v.stage))
     v.ships = {}
     for p in range(P):
         for s in fleets[p]:

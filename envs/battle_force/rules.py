@@ -110,7 +110,7 @@ OFF_MULT, OFF_CARD = 1, 2
 PT_MODE_ADD, PT_MODE_CANCEL = 1, 2
 
 # -- ship cards sh[] -------------------------------------------------------------------------
-(SH_LOC, SH_OWNER, SH_LINE, SH_DOWN, SH_CLOAK, SH_WEB, SH_EM, SH_WW, SH_DIS, SH_POS, SH_SHOTS, SH_COV) = range(12)
+(SH_LOC, SH_OWNER, SH_LINE, SH_DOWN, SH_CLOAK, SH_WEB, SH_EM, SH_WW, SH_DIS, SH_SHOTS, SH_COV) = range(11)
 N_SH = SH_COV + N_KIND
 (SL_OUT, SL_DECK, SL_POOL, SL_FLEET, SL_VP) = range(5)
 
@@ -145,7 +145,7 @@ MAX_CARDS, MAX_SHIPS = 128, 64
 # while its struct lives, which is the whole kernel call (Python holds the struct): it must
 # not be returned or kept.
 # ============================================================================================
-STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "cd", "sh", "pl", "deck", "disc", "sdeck")
+STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "cd", "sh", "pos", "pl", "deck", "disc", "sdeck")
 CONFIG_FIELDS = ("k", "card", "ship")
 
 
@@ -747,7 +747,7 @@ def place_ship(s, cfg, b, i, p, line):
     s.sh[b, i, SH_LINE] = line
     s.sh[b, i, SH_DOWN] = 1 if (line == L_RESERVE and damage_of(s, b, i) == 0) else 0
     s.g[b, G_POS] += 1
-    s.sh[b, i, SH_POS] = s.g[b, G_POS]
+    s.pos[b, i] = s.g[b, G_POS]
 
 
 @nb.njit(cache=True)
@@ -3450,6 +3450,7 @@ def clear_game(s, cfg, b):
     s.g[b, :] = 0
     s.cd[b, :, :] = 0
     s.sh[b, :, :] = 0
+    s.pos[b, :] = 0
     s.pl[b, :, :] = 0
     s.deck[b, :] = 0
     s.disc[b, :] = 0
