@@ -358,3 +358,15 @@ def test_critical_boxes_with_a_modifier_are_flagged_as_doubtful():
     for c in DATA["classes"]:
         if any(box["critical"] and box["power"] != 0 for box in c["hull"]):
             assert "critical" in c["doubts"], c["key"]
+
+
+def test_a_ships_file_whose_boxes_overflow_the_state_is_refused(tmp_path):
+    # ship rows are int16 (talon/game.py state_spec): a class file beyond MAX_BOXES is refused
+    from wargym.envs.talon import game
+    data = _load()
+    data["classes"][0]["shields"]["front"] = 40000
+    path = tmp_path / "ships.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="shield boxes, charge boxes and power curves"):
+        game.load_ships(path)
+    assert len(game.load_ships()) == 19      # the shipped file passes
