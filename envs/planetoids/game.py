@@ -388,7 +388,8 @@ def state_spec(cfg) -> StateSpec:
         ("rng", (), "uint64"), ("policy_rng", (), "uint64"),
         ("dice_script", (DICE_SCRIPT_LEN,), "int8"), ("dice", (2,), "int16"),   # scripted dice: (length, position)
         ("g", (rules.N_G,), "int32"),              # per-game scalars, columns G_* in rules.py
-        ("pc", (2, P, rules.N_PC), "int32"),       # per piece, columns PC_*
+        # int16: a piece's columns are its hex (< MAX_CELLS = 1024) and small counts and flags
+        ("pc", (2, P, rules.N_PC), "int16"),       # per piece, columns PC_*
         ("fx", (F, rules.N_FX), "int8"),           # per planetoid (fixed-base site), columns FX_*
         ("cells", (N, rules.N_C), "int8"),         # per hex, columns C_*
     )
