@@ -18,6 +18,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
+from ..envs.core.actions import as_action
 from ..envs.core.vec import VecGame
 from .opponents import Opponent
 
@@ -243,7 +244,7 @@ class WargymSingleAgentEnv(gym.Env):
 
     def step(self, action):
         core = self.loop.core
-        action = int(action)
+        action = as_action(action, "WargymSingleAgentEnv.step", core.num_actions)  # one integer, or TypeError
         if not (0 <= action < core.num_actions) or not core.mask[0, action]:
             raise ValueError(core.why_illegal(0, action))
         self._action[0] = action
