@@ -704,13 +704,23 @@ def test_prime_team_removes_the_cloak():
     assert hit(v, "Imperator") == 11
 
 
-def test_web_halves_damage_and_stops_phasers():
-    # SFBF Regole sulla Ragnatela: fire at a webbed ship halved (rounding up); it fires no phasers
+def test_web_halves_direct_fire_only_and_stops_phasers():
+    # SFBF Regole sulla Ragnatela Toliana: "Il fuoco diretto su una nave Toliana che ha la Ragnatela
+    # attivata è ridotto del 50%, per eccesso"; the drone is not direct fire; it fires no phasers
     v = duel([DR5, PHO6], [PH1_4], p1_ships=(ship("Holdfast", web=True), D7))
     attack(v, CA, "Holdfast", DR5, PHO6)
     end_cards(v)
     assert stage(v) == R.ST_PLACE             # its Phaser-1 card cannot be fired at the drone
-    assert hit(v, "Holdfast") == 6             # 11 -> 6
+    assert hit(v, "Holdfast") == 5 + 3         # drone 5 whole, photon 6 -> 3
+    v = duel([DR5, PH1_2], [], p1_ships=(ship("Holdfast", web=True), D7))
+    attack(v, CA, "Holdfast", DR5)
+    end_cards(v)
+    assert hit(v, "Holdfast") == 5             # a drone alone is not halved
+    # the cloak, by contrast, halves all damage (SFBF Regole sull'Occultamento: "tutto il danno")
+    v = duel([PHO5, PH1_2], [], p1_ships=(ship("Imperator", cloak=True), D7))
+    attack(v, CA, "Imperator", PHO5, PH1_2)
+    end_cards(v)
+    assert hit(v, "Imperator") == 4            # 7 -> 4
     v = duel([PH1_4, DIS5, DIS4], [], p0_ships=(ship("Holdfast", web=True), CA))
     attack(v, "Holdfast", C8)
     illegal(v, "CARD", PH1_4, R.R_SHIP_STATE)

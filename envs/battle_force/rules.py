@@ -1753,6 +1753,7 @@ def attack_damage(s, cfg, b):
     if s.g[b, G_DEF_BITS] & DB_DISENGAGE:
         return 0                 # SFBF 4.4 G: the whole attack is avoided
     total = 0
+    seeking = 0                  # damage of the drone and plasma cards (not "fuoco diretto")
     if kind == AK_SHIP:
         best = 0
         for x in range(cfg.k[K_NC]):
@@ -1760,6 +1761,8 @@ def attack_damage(s, cfg, b):
                 v = card_attack_value(s, cfg, b, x)
                 total += v
                 best = max(best, v)
+                if is_seeking(cfg.card[x, CC_TYPE]):
+                    seeking += v
         total -= best * standing_em_cancels(s, cfg, b)
         if total > 0:
             total += s.g[b, G_PT_ADD]          # Prime Team: +1 after the multipliers
@@ -1786,8 +1789,13 @@ def attack_damage(s, cfg, b):
         # SFBF 4.4 F: other damage halved after the other reductions (7 becomes 4); a cloaked or
         # webbed ship's Wild Weasel is itself halved: three quarters of the damage get through
         total = (3 * total + 3) // 4 if halved else half_up(total)
-    if halved:
-        total = half_up(total)   # SFBF Occultamento / Ragnatela: 5 damage become 3
+    if cloaked(s, b, t):
+        total = half_up(total)   # SFBF Regole sull'Occultamento: "tutto il danno" halved, 5 become 3
+    elif webbed(s, b, t):
+        # SFBF Regole sulla Ragnatela Toliana: "Il fuoco diretto ... è ridotto del 50%, per eccesso":
+        # drone and plasma damage passes whole, the rest (direct fire, fighters F4, PFs) is halved
+        seek = min(total, seeking)
+        total = seek + half_up(total - seek)
     return total
 
 
