@@ -503,14 +503,16 @@ def test_mobile_base_keeps_three_hexes_from_planetoids():
     g.bad(g.move(E), R.R_TOO_CLOSE)                             # blue [1,5] exists in turn 0
 
 
-def test_mobile_base_fires_once_at_every_target():
-    # Seed 004 "Astronavi": "Spara su tutti i bersagli raggiungibili (1 volta su ciascuno)".
+def test_mobile_base_fires_once_at_every_target_each_hex_option():
+    # Seed 004 "Astronavi": "Spara su tutti i bersagli raggiungibili (1 volta su ciascuno)",
+    # under option base_space_shots="each_hex" (RULES.md §3): every empty hex in reach is a
+    # target too, each once.
     base = footprint(0, "base", (3, 1))
     check_range(base, [(2, 2)], 1)
     check_range(base, [(5, 3)], 2)
     check_range(base, footprint(1, "cruiser", (1, 1), W), 2)
     g = Game(scen([pc(0, "base", [3, 1]), pc(1, "fighter", [2, 2]), pc(1, "fighter", [5, 3]),
-                   pc(1, "cruiser", [1, 1], "W")]))
+                   pc(1, "cruiser", [1, 1], "W")]), base_space_shots="each_hex")
     g.do(g.select(BASE_A))
     g.shoot(g.target(FIG), 1)                                   # range 1 needs 2: miss
     assert g.status(1, FIG) == R.ON_MAP
@@ -531,6 +533,53 @@ def test_mobile_base_fires_once_at_every_target():
     check_range(footprint(0, "base", (3, 0)), [(2, 2)], 1)
     g.shoot(g.target(FIG), 2)
     assert g.status(1, FIG) == R.DESTROYED
+
+
+def test_mobile_base_fires_once_at_each_enemy_and_once_into_space():
+    # Seed 004 "Astronavi": "Spara su tutti i bersagli raggiungibili (1 volta su ciascuno)",
+    # with "Combattimento": "E' permesso sparare un colpo 'a vuoto' (nello spazio)".  Default
+    # reading (RULES.md §3, mobile base): the base fires once at each enemy piece and enemy
+    # fixed base in reach, and at most one shot into space per activation, at a hex it chooses.
+    base = footprint(0, "base", (3, 1))
+    check_range(base, [(2, 2)], 1)
+    check_range(base, [(5, 3)], 2)
+    g = Game(scen([pc(0, "base", [3, 1]), pc(1, "fighter", [2, 2]), pc(1, "fighter", [5, 3])],
+                  fixed_bases=[{"player": 1, "hex": [2, 7], "hits": 0}]))
+    g.do(g.select(BASE_A))
+    space = g.legal_set(g.L.a_hex, len(g.cfg.cell))
+    assert {g.cell((2, 1)), g.cell((2, 0)), g.cell((6, 6))} <= space   # a choice among many hexes
+    g.shoot(g.hex([2, 1]), 1)                                   # into space, range 1: miss
+    assert g.blocked_by((2, 1)) == -1
+    for rc in ((2, 1), (2, 0), (6, 6)):                         # the one shot into space is spent
+        g.bad(g.hex(rc), R.R_BASE_ONE_SPACE_SHOT)
+    assert g.legal_set(g.L.a_hex, len(g.cfg.cell)) == set()
+    g.shoot(g.target(FIG), 1)                                   # the enemy pieces are still targets
+    g.bad(g.target(FIG), R.R_ALREADY_SHOT)
+    g.shoot(g.target(FIG + 1), 2)
+    assert g.status(1, FIG + 1) == R.DESTROYED
+    check_range(base, [(2, 7)], 5)
+    g.shoot(g.fixed([2, 7]), 4)                                 # base vs fixed base r5: 4 hits
+    assert g.fx((2, 7)) == (1, 1)
+    g.bad(g.fixed([2, 7]), R.R_ALREADY_SHOT)
+    assert g.g(R.G_SHOTS) == 4 and g.g(R.G_SPACE_SHOTS) == 1
+    g.do(g.move(W))                                             # firing does not stop it moving
+    g.bad(g.hex([2, 0]), R.R_BASE_ONE_SPACE_SHOT)
+    g.do(g.END_ACT, g.END_TURN, g.END_TURN)
+    g.do(g.select(BASE_A))                                      # next activation: a new shot into space
+    g.shoot(g.hex([2, 1]), 2)                                   # range 1 needs 2: hit, the hex is blocked
+    assert g.blocked_by((2, 1)) == 0
+    g.bad(g.hex([2, 0]), R.R_BASE_ONE_SPACE_SHOT)
+
+
+def test_only_the_mobile_base_has_one_shot_into_space():
+    # Seed 004 "Astronavi" / "Combattimento": the limit of one shot into space is the base's
+    # (its shots are otherwise unlimited); a cruiser's 2 shots may both go into space.
+    g = Game(scen([pc(0, "cruiser", [4, 3], "E")]))
+    g.do(g.select(CRU))
+    g.shoot(g.hex([4, 4]), 1)
+    g.shoot(g.hex([5, 3]), 1)
+    assert g.g(R.G_SPACE_SHOTS) == 2
+    g.bad(g.hex([3, 3]), R.R_NO_SHOTS)
 
 
 # =============================================================================================
@@ -950,7 +999,7 @@ def test_exit_search_over_all_hexes_equals_exit_cell_ok_hex_by_hex(options):
     s, cfg = g.core.state.view, g.core._k
     n = len(g.cfg.cell)
     checked = 0
-    for _ in range(120):
+    for _ in range(200):
         for p in range(2):
             for i in np.flatnonzero(g.core.state.pc[0, p, :, R.PC_STATUS] == R.HYPER):
                 want = np.array([bool(g.cfg.cell[c, R.CI_TERRAIN] == R.SPACE)
@@ -1762,7 +1811,13 @@ def reference_mask(g):
                 r = rng(me, [rc])
                 if (k != 3 or r == 1) and _threshold(k, "fixed", r):
                     mask[g.fixed(rc)] = 1
+            # RULES.md §3 (mobile base): one shot into space per activation by default (the hexes
+            # it shot at this activation are flagged), each empty hex once with "each_hex"
+            each_hex = g.core.options["base_space_shots"] == "each_hex"
+            space_spent = k == 0 and not each_hex and bool(s.cells[0, :, R.C_SHOT].any())
             for rc in ALL_HEXES:
+                if space_spent:
+                    break
                 if rc in ASTEROIDS or rc in HOMES or rc in visible or rc in blocked or occ[0].get(rc) or occ[1].get(rc):
                     continue
                 if k == 0 and s.cells[0, g.cell(rc), R.C_SHOT]:
@@ -1866,7 +1921,7 @@ def random_action(g, rng):
 
 @pytest.mark.parametrize("start,seed,options", [
     ("choose", 1, {}), ("fixed", 2, {}), ("scenario", 3, {}), ("scenario", 4, {"keep_away": "visible"}),
-    ("fixed", 5, {"colour_table": "cycle"}),
+    ("fixed", 5, {"colour_table": "cycle"}), ("scenario", 6, {"base_space_shots": "each_hex"}),
 ])
 def test_mask_oracle_in_random_play(start, seed, options):
     # RULES.md §12.3: "The mask is exactly the set of actions the step kernel accepts".  At every

@@ -36,6 +36,7 @@ DEFAULT_OPTIONS = {
     "ship_length": 2,            # hexes covered by a cruiser or transport: 2 (bow + stern) or 1
     "keep_away": "all",          # planetoids that bases/cruisers keep away from: "all" or "visible"
     "colour_table": "rows",      # "rows" (3 rows of 17 turns, each B,R,Y,... from blue) or "cycle" (B,R,Y... throughout)
+    "base_space_shots": "one",   # a mobile base's shots into space per activation: "one", or "each_hex" (once at every empty hex)
     "turns": 51,
     "setup": "choose",           # "choose": players place their bases; "fixed": map's start hexes
     "reward": "win",             # "win": +1/-1/0 at the end; "score": change of score difference each step
@@ -46,6 +47,7 @@ _CHOICES = {
     "ship_length": (1, 2),
     "keep_away": ("all", "visible"),
     "colour_table": ("cycle", "rows"),
+    "base_space_shots": ("one", "each_hex"),
     "setup": ("choose", "fixed"),
     "reward": ("win", "score"),
 }
@@ -92,6 +94,7 @@ REASONS = (
     "mobile bases cannot enter hyperspace (seed 004 'Iperspazio')",
     "a transport that colonised this move cannot enter hyperspace (seed 004 'Colonizzazione')",
     "no such action",
+    "a mobile base fires one shot into space per activation (seed 004 'Astronavi', 'Combattimento')",
 )
 
 OBS_CHANNELS = (
@@ -246,6 +249,7 @@ def build_config(opts: dict):
         opts["reward"] == "score", int(opts["max_decisions"]))
     for key, value in a.items():
         k[getattr(rules, "K_" + key.upper())] = value
+    k[rules.K_BASE_SPACE_EACH_HEX] = opts["base_space_shots"] == "each_hex"
     cellinfo = np.zeros((N, rules.N_CI), np.int16)
     cellinfo[:, rules.CI_VALID] = valid
     cellinfo[:, rules.CI_TERRAIN] = terrain
@@ -256,7 +260,8 @@ def build_config(opts: dict):
     cellinfo[:, rules.CI_HOME_DIST:rules.CI_HOME_DIST + 2] = home_dist.T
     cellinfo[:, rules.CI_PDIST_COLOUR:rules.CI_PDIST_COLOUR + 3] = pdist_colour.T
     kinds = np.array([  # max hexes moved, shots per turn, hexes kept from planetoids
-        (2, 99, 3),    # mobile base (Seed 004 "Astronavi": translates 2, fires once per target, keeps 3)
+        (2, 99, 3),    # mobile base (Seed 004 "Astronavi": translates 2, fires once per target, keeps 3;
+                       # into space once per activation, rules.space_shot_spent)
         (9, 2, 2),     # cruiser: 9 straight, fires twice, keeps 2
         (9, 0, 0),     # transport: moves like a cruiser, does not fight
         (9, 1, 0),     # fighter: 9 along any path, fires once

@@ -35,8 +35,8 @@ SPACE, ASTEROID, PLANET = 0, 1, 2
 # -- packed layouts (named columns of the state and config arrays) ----------
 # per-game scalars: s.g[b, G_*]
 (G_TURN, G_CURRENT, G_PHASE, G_SETUP_COUNT, G_ACTIVE, G_STEPS, G_SHOTS, G_MOVE_DONE, G_NO_FIRE, G_LAUNCHED,
- G_LAUNCH_COUNT, G_EXIT_CELL, G_DECISIONS, G_DONE, G_LAST_DIE, G_COLONISED) = range(16)
-N_G = 16
+ G_LAUNCH_COUNT, G_EXIT_CELL, G_DECISIONS, G_DONE, G_LAST_DIE, G_COLONISED, G_SPACE_SHOTS) = range(17)
+N_G = 17  # G_SPACE_SHOTS: shots into space by the active piece this activation
 # per piece: s.pc[b, player, slot, PC_*]
 (PC_STATUS, PC_POS, PC_FACING, PC_DAMAGE, PC_REPAIR_PROGRESS, PC_ACTIVATED, PC_REPAIRED, PC_SHOT) = range(8)
 N_PC = 8
@@ -49,8 +49,8 @@ N_C = 5
 # config scalars: cfg.k[K_*]
 (K_ROWS, K_COLS, K_SHIP_LENGTH, K_KEEP_AWAY_ALL, K_FIXED_SETUP, K_REWARD_SCORE, K_MAX_DECISIONS,
  K_A_PIECE, K_A_TARGET, K_A_FIXED, K_A_HEX, K_A_MOVE, K_A_FACE, K_A_HYPER, K_A_LAUNCH, K_A_COLONISE,
- K_A_REPAIR, K_A_END_ACT, K_A_END_TURN, K_N_ACTIONS) = range(20)
-N_K = 20
+ K_A_REPAIR, K_A_END_ACT, K_A_END_TURN, K_N_ACTIONS, K_BASE_SPACE_EACH_HEX) = range(21)
+N_K = 21  # K_BASE_SPACE_EACH_HEX: option base_space_shots="each_hex" (RULES.md §3, mobile base)
 # static per-hex map data: cfg.cell[cell, CI_*]
 (CI_VALID, CI_TERRAIN, CI_HOME_OWNER, CI_RAMP_OWNER, CI_PLANETOID, CI_PDIST_ALL, CI_HOME_DIST, CI_HOME_DIST1,
  CI_PDIST_COLOUR) = range(9)
@@ -108,6 +108,7 @@ R_FIRED = 37
 R_BASE_NO_HYPER = 38
 R_COLONISED_THIS_MOVE = 39
 R_NO_SUCH_ACTION = 40
+R_BASE_ONE_SPACE_SHOT = 41
 
 
 # ----------------------------------------------------------------------------
@@ -492,6 +493,17 @@ def shots_left(s, cfg, b, kind):
 
 
 @nb.njit(cache=True, forceinline=True)
+def space_shot_spent(s, cfg, b, kind):
+    """Seed 004 "Astronavi" ("Spara su tutti i bersagli raggiungibili (1 volta su
+    ciascuno)") with "Combattimento" ("E' permesso sparare un colpo 'a vuoto'"): the
+    targets of a mobile base are the enemy pieces and fixed bases in reach, each once;
+    into space it fires the one shot any ship may make, once per activation.  Option
+    base_space_shots="each_hex" restores every empty hex as a target (RULES.md §3).
+    True when the active piece may fire no (further) shot into space for that reason."""
+    return kind == BASE and cfg.k[K_BASE_SPACE_EACH_HEX] == 0 and s.g[b, G_SPACE_SHOTS] > 0
+
+
+@nb.njit(cache=True, forceinline=True)
 def fire_common_reason(s, cfg, b):
     """What every shot needs: an activation, a piece that fights, a shot left."""
     i = s.g[b, G_ACTIVE]
@@ -554,6 +566,8 @@ def fire_hex_reason(s, cfg, b, p, cell):
         return r
     i = s.g[b, G_ACTIVE]
     kind = cfg.slot_kind[i]
+    if space_shot_spent(s, cfg, b, kind):
+        return R_BASE_ONE_SPACE_SHOT
     colour = colour_now(s, cfg, b)
     if cfg.cell[cell, CI_TERRAIN] != SPACE or visible(cfg, colour, cell):
         return R_IMPASSABLE
@@ -562,7 +576,7 @@ def fire_hex_reason(s, cfg, b, p, cell):
     if s.cells[b, cell, C_BLOCKED] >= 0:
         return R_BLOCKED_HEX
     if kind == BASE and s.cells[b, cell, C_SHOT]:
-        return R_ALREADY_SHOT
+        return R_ALREADY_SHOT  # option base_space_shots="each_hex": once at each hex
     if to_hit(cfg, kind, kind, fire_range(s, cfg, b, p, i, 0, FIGHTER, cell, 0, colour)) == 0:
         return R_OUT_OF_RANGE
     return OK
@@ -907,14 +921,17 @@ def _mask_act(s, cfg, b, mask):
                 continue  # Seed 004 "Distruzione Basi Fisse": fighters only at range 1
             if 1 <= d < max_rng and hit_table[kind, FIXED, d] > 0:
                 mask[a_fixed + f] = 1
-        # shots into space: an open hex in reach (hit at range d when bit d of
-        # ``hits`` is set; fire_dist is 0..999 and the table has 11 columns)
-        # that is empty, not blocked and (for a base) not yet shot at.  The
-        # loop is branch-free over flat arrays so that it vectorises.
+        # shots into space (fire_hex_reason): none once a base has fired its
+        # one shot into space (space_shot_spent); else an open hex in reach
+        # (hit at range d when bit d of ``hits`` is set; fire_dist is 0..999 and
+        # the table has 11 columns) that is empty, not blocked and (for a base
+        # under base_space_shots="each_hex") not yet shot at.  The loop is
+        # branch-free over flat arrays so that it vectorises.
         hits = 0
-        for r in range(1, max_rng):
-            if hit_table[kind, kind, r] > 0:
-                hits |= 1 << r
+        if not space_shot_spent(s, cfg, b, kind):
+            for r in range(1, max_rng):
+                if hit_table[kind, kind, r] > 0:
+                    hits |= 1 << r
         open_hex = cfg.open_hex
         not_base = not is_base
         a_hex = k[K_A_HEX]
@@ -1089,6 +1106,7 @@ def fire_at_hex(s, cfg, b, cell):
     kind = cfg.slot_kind[i]
     thr = to_hit(cfg, kind, kind, fire_range(s, cfg, b, p, i, 0, FIGHTER, cell, 0, colour_now(s, cfg, b)))
     s.cells[b, cell, C_SHOT] = True
+    s.g[b, G_SPACE_SHOTS] += 1
     if resolve_shot(s, cfg, b, thr):
         s.cells[b, cell, C_BLOCKED] = p
 
@@ -1101,6 +1119,7 @@ def begin_activation(s, cfg, b, i):
     s.g[b, G_MOVE_DONE] = False
     s.g[b, G_NO_FIRE] = False
     s.g[b, G_COLONISED] = 0
+    s.g[b, G_SPACE_SHOTS] = 0
     s.pc[b, :, :, PC_SHOT] = 0
     s.fx[b, :, FX_SHOT] = False
     s.cells[b, :, C_SHOT] = False
@@ -1547,6 +1566,7 @@ def reset_game(s0, cfg0, b, seed):
     s.g[b, G_MOVE_DONE] = False
     s.g[b, G_NO_FIRE] = False
     s.g[b, G_COLONISED] = 0
+    s.g[b, G_SPACE_SHOTS] = 0
     s.pc[b, :, :, PC_SHOT] = 0
     s.fx[b, :, FX_SHOT] = False
     s.cells[b, :, C_SHOT] = False
