@@ -1,0 +1,144 @@
+"""Round-robin schedule and the games themselves, on the batched core.
+
+Every game of the tournament is a *lineup* (the policy index in each seat) and a *result* per
+seat (higher is better).  Built-in against built-in runs as one batch inside the game's
+compiled ``bot.play_games``; a game with a trained model runs through the SB3 adapter
+``WargymVecEnv`` with the model as the learner.
+
+Results come from the game's own end-of-game reward, which the arena switches on whatever
+reward a policy was trained with (the reward changes nothing in the play): Planetoids and
+Talon ``reward="win"`` (+1 / 0 / -1), Battle Force ``reward="rank"`` (+1 first .. -1 last,
+tied players share).  A game cut short by ``max_decisions`` ends without that reward: a draw.
+(The adapters' ``infos["scores"]`` are read from the observation, where Talon shows ship points
+in units of 8 and Battle Force's scores do not see a tie-break, so they are not used.)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations_with_replacement
+
+import numpy as np
+
+from .policies import Policy, load_checkpoint
+
+RESULT_REWARD = {"planetoids": "win", "talon": "win", "battle_force": "rank"}
+
+
+@dataclass
+class Tournament:
+    """Everything played: ``lineups[g, seat]`` (policy index), ``results[g, seat]``, ``rounds[g]``."""
+    game: str
+    policies: list[str]
+    options: dict
+    seed: int
+    games_per_lineup: int
+    lineups: np.ndarray
+    results: np.ndarray
+    rounds: np.ndarray
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def players(self) -> int:
+        return self.lineups.shape[1]
+
+
+def arena_options(game_name: str, options: dict | None) -> dict:
+    """The options the games run with: the user's, with the reward that gives the final result."""
+    options = dict(options or {})
+    wanted = RESULT_REWARD[game_name]
+    if options.get("reward", wanted) != wanted:
+        raise ValueError(f"option reward={options['reward']!r}: the arena sets reward={wanted!r} itself (it reads "
+                         "each game's result from it; the reward does not change how the policies play)")
+    options["reward"] = wanted
+    return options
+
+
+def schedule(n_policies: int, players: int, games_per_lineup: int) -> tuple[np.ndarray, np.ndarray]:
+    """The round robin: every multiset of ``players`` policies with at least two different ones
+    (two players: every pair), ``games_per_lineup`` games each, seats rotated one place each
+    game (two players: alternated), so with a multiple of ``players`` games every policy sits in
+    every seat equally often.  Games are ordered round by round (each lineup's first game, then
+    each one's second ...), the order the online multiplayer rating reads them in."""
+    if games_per_lineup < 1:
+        raise ValueError(f"games per pairing must be at least 1, got {games_per_lineup}")
+    lineups = [c for c in combinations_with_replacement(range(n_policies), players) if len(set(c)) > 1]
+    rows, rounds = [], []
+    for r in range(games_per_lineup):
+        shift = r % players
+        for lineup in lineups:
+            rows.append(lineup[-shift:] + lineup[:-shift] if shift else lineup)
+            rounds.append(r)
+    return np.array(rows, dtype=np.int64).reshape(-1, players), np.array(rounds, dtype=np.int64)
+
+
+def play_tournament(game_name: str, game, policies: list[Policy], options: dict | None = None,
+                    games_per_lineup: int = 100, seed: int = 0) -> Tournament:
+    """Play the round robin between ``policies`` and return every game (loads the checkpoints)."""
+    from ..envs.core.vec import VecGame
+    options = arena_options(game_name, options)
+    probe = VecGame(game, 1, options)  # validates the options, gives the player count and shapes
+    players = probe.num_players
+    if players != 2 and not all(p.is_builtin for p in policies):
+        raise ValueError("trained checkpoints play two-player games only for now (the SB3 adapter "
+                         "WargymVecEnv is two-player); use built-in policies for 3-6 players")
+    for policy in policies:
+        if not policy.is_builtin and policy.model is None:
+            load_checkpoint(policy, int(np.prod(probe.obs_shape)), probe.num_actions)
+    lineups, rounds = schedule(len(policies), players, games_per_lineup)
+    results = np.zeros(lineups.shape, dtype=np.float64)
+    with_model = np.array([any(not policies[i].is_builtin for i in row) for row in lineups], dtype=bool)
+    builtin_rows = np.flatnonzero(~with_model)
+    if len(builtin_rows):
+        ids = np.array([[policies[i].builtin for i in row] for row in lineups[builtin_rows]], dtype=np.int64)
+        results[builtin_rows] = play_builtin(game, options, ids, seed)
+    for k, (rows, learner_seat) in enumerate(_model_groups(lineups, with_model, policies)):
+        learner = policies[lineups[rows[0], learner_seat]]
+        opponent = policies[lineups[rows[0], 1 - learner_seat]]
+        outcome = play_model(game_name, learner.model, opponent.name if opponent.is_builtin else opponent.model,
+                             learner_seat, len(rows), options, seed + 1 + k)
+        results[rows, learner_seat] = outcome
+        results[rows, 1 - learner_seat] = -outcome
+    return Tournament(game_name, [p.name for p in policies], options, seed, games_per_lineup, lineups, results,
+                      rounds)
+
+
+def play_builtin(game, options: dict, policy_ids: np.ndarray, seed: int) -> np.ndarray:
+    """Whole games between built-in policies (``policy_ids[g, seat]``), all inside the compiled
+    ``bot.play_games``; returns each seat's summed rewards (its result)."""
+    from ..envs.core.vec import VecGame
+    core = VecGame(game, len(policy_ids), options)
+    core.reset(seed)
+    results = np.zeros(policy_ids.shape, dtype=np.float64)
+    states, cfgs, outs = core.kernel_args()
+    game.bot.play_games(states, cfgs, np.ascontiguousarray(policy_ids), outs, results)
+    return results
+
+
+def _model_groups(lineups, with_model, policies):
+    """Games with a model, grouped so each group is one ``WargymVecEnv``: the same ordered
+    lineup, the model (the first one if both are) as the learner in a fixed seat."""
+    groups: dict[tuple, list[int]] = {}
+    for g in np.flatnonzero(with_model):
+        lineup = tuple(int(i) for i in lineups[g])
+        learner_seat = 0 if not policies[lineup[0]].is_builtin else 1
+        groups.setdefault((lineup, learner_seat), []).append(int(g))
+    return [(np.array(rows), seat) for (_, seat), rows in groups.items()]
+
+
+def play_model(game_name: str, model, opponent, seat: int, n_games: int, options: dict, seed: int) -> np.ndarray:
+    """``n_games`` games of ``model`` (in ``seat``) against ``opponent`` (a built-in name or a
+    model) through the SB3 adapter; returns the model's result of each (+1 / 0 / -1)."""
+    from ..wrappers.sb3 import WargymVecEnv
+    env = WargymVecEnv(game_name, n_envs=n_games, opponent=opponent, seat=seat, options=options, seed=seed)
+    obs = env.reset()
+    finished = np.zeros(n_games, dtype=bool)
+    outcome = np.zeros(n_games, dtype=np.float64)
+    while not finished.all():
+        actions, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=False)
+        obs, rewards, dones, _ = env.step(actions)
+        # the first game of each env counts; the env restarts at once and keeps playing
+        new = np.asarray(dones, dtype=bool) & ~finished
+        outcome[new] = np.sign(rewards[new])
+        finished |= new
+    env.close()
+    return outcome

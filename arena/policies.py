@@ -1,0 +1,89 @@
+"""Who can play in the arena: a game's built-in policies and trained SB3 checkpoints."""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+GAMES = ("planetoids", "talon", "battle_force")
+
+
+def load_game(name: str):
+    """The game module (``wargym.envs.<name>.game``) of a game name."""
+    if name not in GAMES:
+        raise ValueError(f"unknown game {name!r}; known: {', '.join(GAMES)}")
+    return importlib.import_module(f"wargym.envs.{name}.game")
+
+
+def builtin_names(game) -> list[str]:
+    """The game's built-in policies, one name per policy: aliases (Battle Force's "scripted" is
+    its "solitaire") are dropped, keeping the first name ``bot.POLICIES`` gives."""
+    seen, names = set(), []
+    for name, policy_id in game.bot.POLICIES.items():
+        if policy_id not in seen:
+            seen.add(policy_id)
+            names.append(name)
+    return names
+
+
+@dataclass
+class Policy:
+    """One entrant: a built-in policy (``builtin`` = its id in ``bot.POLICIES``) or a model."""
+    name: str
+    builtin: int | None = None
+    path: Path | None = None
+    model: object = field(default=None, repr=False)
+
+    @property
+    def is_builtin(self) -> bool:
+        return self.builtin is not None
+
+
+def parse_policy(spec: str, game) -> Policy:
+    """``"NAME"``: a built-in policy of the game; ``"NAME=PATH"``: a MaskablePPO checkpoint (.zip)."""
+    name, sep, path = spec.partition("=")
+    name = name.strip()
+    if not name:
+        raise ValueError(f"policy {spec!r} has no name (use NAME or NAME=PATH.zip)")
+    if not sep:
+        if name not in game.bot.POLICIES:
+            raise ValueError(f"unknown policy {name!r}: built-in policies of this game are "
+                             f"{', '.join(game.bot.POLICIES)}; give a checkpoint as NAME=PATH.zip")
+        return Policy(name, builtin=int(game.bot.POLICIES[name]))
+    if name in game.bot.POLICIES:
+        raise ValueError(f"checkpoint name {name!r} is the name of a built-in policy; choose another")
+    file = Path(path.strip()).expanduser()
+    if not file.is_file():
+        raise ValueError(f"checkpoint of policy {name!r} not found: {str(file)!r}")
+    return Policy(name, path=file)
+
+
+def load_checkpoint(policy: Policy, obs_size: int, num_actions: int) -> None:
+    """Load a MaskablePPO checkpoint into ``policy.model`` and check it fits the game."""
+    try:
+        from sb3_contrib import MaskablePPO
+    except ImportError as e:
+        raise ValueError("checkpoints need sb3-contrib: pip install 'wargym[train]'") from e
+    try:
+        model = MaskablePPO.load(policy.path, device="cpu")
+    except Exception as e:  # a corrupt or foreign zip: say which file, not a deep traceback
+        raise ValueError(f"cannot load checkpoint of policy {policy.name!r} from {str(policy.path)!r}: {e}") from e
+    obs_shape = tuple(model.observation_space.shape)
+    n_actions = getattr(model.action_space, "n", None)
+    if obs_shape != (obs_size,) or n_actions != num_actions:
+        raise ValueError(f"checkpoint of policy {policy.name!r} expects observations {obs_shape} and "
+                         f"{n_actions} actions; this game with these options has ({obs_size},) and {num_actions}")
+    policy.model = model
+
+
+def resolve_policies(specs: list[str] | None, game) -> list[Policy]:
+    """The entrants: every built-in policy when ``specs`` is empty, else exactly those given."""
+    specs = specs or builtin_names(game)
+    policies = [parse_policy(s, game) for s in specs]
+    names = [p.name for p in policies]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(f"policy named more than once: {', '.join(duplicates)}")
+    if len(policies) < 2:
+        raise ValueError(f"a round robin needs at least two policies, got {names}")
+    return policies
