@@ -344,6 +344,93 @@ def test_collision_with_own_ship():
     assert sh(core, 0, 1, R.SH_SHIELD + R.ARC_REAR) == 1      # the Patton came from astern
 
 
+def test_ship_destroyed_by_a_collision_collides_no_more():
+    # Talon 8.6.1 with 7.4: a ship destroyed by its collision with the first of two friendly
+    # ships in the hex it enters is "immediatamente distrutta. Rimuovere il segnalino": it
+    # explodes (8.6.2), but the second friendly ship takes no collision damage from it and
+    # its owner is asked for no further collision order.
+    p0 = [ship("terran_ca", "Patton", (8, 3), "E", speed=4, shields=[0, 5, 5, 4], hull_hits=5),
+          ship("terran_ca", "Napoleon", (8, 4), "E", speed=3),
+          ship("terran_ca", "Guderian", (8, 5), "W", speed=4)]
+    core = core_for(ca_duel(p0, p1=[ship("talon_ca", "Justice", (8, 14), "W", speed=2)],
+                            impulse="A", initiative=0))
+    act(core, "MOVE", 2, R.M_STRAIGHT)    # the Guderian joins the Napoleon: 3 on each front
+    assert stage(core) == R.ST_COLLIDE
+    act(core, "COLLIDE", 0)
+    assert [sh(core, 0, k, R.SH_SHIELD + R.ARC_FRONT) for k in (1, 2)] == [3, 3]
+    # the Patton enters the hex of both; explosion arcs: Napoleon 6,1,1,1 (front), Guderian 1,6,1,1 (right)
+    core.script_dice(0, [6, 1, 1, 1, 1, 6, 1, 1])
+    act(core, "MOVE", 0, R.M_STRAIGHT)
+    assert stage(core) == R.ST_COLLIDE and g(core, R.G_COLL_OTHER) == 1    # the Napoleon first
+    act(core, "COLLIDE", 0)               # the Patton's damage first: its last hull box, destroyed
+    assert sh(core, 0, 0, R.SH_STATUS) == R.SS_DESTROYED
+    assert stage(core) != R.ST_COLLIDE    # nothing left to collide with the Guderian
+    assert sh(core, 0, 1, R.SH_SHIELD + R.ARC_REAR) == 4 - 3                # collision, from astern
+    assert sh(core, 0, 1, R.SH_SHIELD + R.ARC_FRONT) == 0                   # explosion 3, same hex
+    assert [sh(core, 0, 2, R.SH_SHIELD + a) for a in range(4)] == [3, 5 - 3, 5, 4]   # no 3 more
+    assert g(core, R.G_COLL_QUEUE) == 0
+
+
+def test_ship_destroyed_by_its_collision_when_the_other_takes_damage_first():
+    # Talon 8.6.1 with 7.4: the same when the owner has the other ship take its damage first
+    p0 = [ship("terran_ca", "Patton", (8, 3), "E", speed=4, shields=[0, 5, 5, 4], hull_hits=5),
+          ship("terran_ca", "Napoleon", (8, 4), "E", speed=3),
+          ship("terran_ca", "Guderian", (8, 5), "W", speed=4)]
+    core = core_for(ca_duel(p0, p1=[ship("talon_ca", "Justice", (8, 14), "W", speed=2)],
+                            impulse="A", initiative=0))
+    act(core, "MOVE", 2, R.M_STRAIGHT)
+    act(core, "COLLIDE", 1)
+    core.script_dice(0, [6, 1, 1, 1, 1, 6, 1, 1])
+    act(core, "MOVE", 0, R.M_STRAIGHT)
+    act(core, "COLLIDE", 1)               # the Napoleon's damage first, then the Patton's: destroyed
+    assert sh(core, 0, 0, R.SH_STATUS) == R.SS_DESTROYED
+    assert stage(core) != R.ST_COLLIDE
+    assert [sh(core, 0, k, R.SH_SHIELD + R.ARC_FRONT) for k in (1, 2)] == [0, 3]
+    assert sh(core, 0, 2, R.SH_SHIELD + R.ARC_RIGHT) == 5 - 3
+
+
+def test_initiative_markers_leave_with_a_destroyed_ship():
+    # Talon 4.2 with 8.6.1: the markers are on the ship ("riceve il segnalino") and leave the
+    # map with it.  The Patton defends the initiative and is destroyed later in the impulse;
+    # at the end of the impulse the Talon change marker stands alone, so the Talon player
+    # decides; the observation counts no defend marker once the Patton is gone.
+    # Patton: curve 4-2-1 with box 6's -2, Power 2: AP and a move in C (Talon 4.1, 8.4.2)
+    p0 = [ship("terran_ca", "Patton", (8, 6), "W", speed=2, shields=[0, 5, 5, 4], hull_hits=5),
+          ship("terran_ca", "Napoleon", (8, 7), "E", speed=3)]
+    core = core_for(scenario(p0, [ship("talon_ca", "Justice", (8, 3), "E", speed=2)],
+                             impulse="C", initiative=0))
+    assert stage(core) == R.ST_AP and g(core, R.G_CURRENT) == 0
+    act(core, "AP", 0, R.U_DEFEND)        # the Patton's only AP
+    act(core, "MOVE", 0, R.M_STRAIGHT)    # to (8, 5)
+    while g(core, R.G_CURRENT) == 0:      # the Terran player does not fire
+        act(core, "DONE")
+    glob = game.split_obs(core.cfg, core.observe(0, 1)[0])["globals"]
+    assert (glob[R.O_CHANGE_MINE], glob[R.O_CHANGE_THEIRS], glob[R.O_DEFEND]) == (0, 0, 1)
+    assert stage(core) == R.ST_AP
+    act(core, "AP", 0, R.U_CHANGE)
+    act(core, "MOVE", 0, R.M_STRAIGHT)    # to (8, 4), next to the Patton
+    while stage(core) == R.ST_MOVE:
+        act(core, "DONE")                 # no afterburner
+    core.script_dice(0, [5, 1])
+    act(core, "FIRE_SHIP", 0)
+    act(core, "GROUP", 0)
+    act(core, "TARGET", 0)                # range 1: a 5 hits for 2, the Patton's last hull box
+    assert sh(core, 0, 0, R.SH_STATUS) == R.SS_DESTROYED
+    act(core, "TARGET", 1)                # the second disruptor misses the Napoleon (range 3)
+    assert stage(core) == R.ST_FIRE_GROUP and g(core, R.G_IMPULSE) == 2   # group 1 may still fire
+    assert sh(core, 0, 0, R.SH_INIT_MARK) == 0
+    for v in range(2):
+        glob = game.split_obs(core.cfg, core.observe(0, v)[0])["globals"]
+        assert glob[R.O_DEFEND] == 0
+        assert (glob[R.O_CHANGE_MINE], glob[R.O_CHANGE_THEIRS]) == ((1, 0) if v == 1 else (0, 1))
+    while stage(core) != R.ST_INIT and g(core, R.G_IMPULSE) == 2:
+        act(core, "DONE")
+    # 1 change marker against no defend marker: the Talon player decides (4.2)
+    assert stage(core) == R.ST_INIT and g(core, R.G_CURRENT) == 1 and g(core, R.G_IMPULSE) == 2
+    act(core, "INIT", 0)
+    assert g(core, R.G_INIT) == 1 and g(core, R.G_IMPULSE) == 3
+
+
 def test_afterburner_moves_once_per_impulse():
     # Talon 10.2.2: in an impulse without movement an afterburner moves the ship one hex
     p1 = [ship("talon_ca", "Justice", (8, 10), "W")]

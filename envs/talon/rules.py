@@ -373,6 +373,16 @@ def reinforce_limit(sh, cfg, b, p, k):
 # ---------------------------------------------------------------------------------
 # Damage, criticals, destruction (Talon 8.4-8.6)
 # ---------------------------------------------------------------------------------
+@nb.njit(cache=True, inline="always")
+def leave_play(sh, b, p, k, status):
+    """The ship's counter leaves the map: destroyed (Talon 8.6.1 "la nave è immediatamente
+    distrutta. Rimuovere il segnalino") or retreated (7.5.2 "viene rimossa dal gioco").
+    The markers on it leave with it: its initiative marker no longer counts (4.2), and
+    nothing collides with it any more (7.4, next_collision)."""
+    sh[b, p, k, SH_STATUS] = status
+    sh[b, p, k, SH_INIT_MARK] = 0
+
+
 @nb.njit(cache=True)
 def destroy(s, cfg, b, p, k):
     """The last hull box is marked or the FTL core breaches: the ship is destroyed (Talon 8.6.1).
@@ -382,7 +392,7 @@ def destroy(s, cfg, b, p, k):
     sh = s.sh
     if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
         return
-    sh[b, p, k, SH_STATUS] = SS_DESTROYED
+    leave_play(sh, b, p, k, SS_DESTROYED)
     sh[b, p, k, SH_PENDING] = 1
     pts = cfg.cls[sh[b, p, k, SH_CLASS], CL_POINTS]
     s.g[b, G_SP0 + other(p)] += pts
@@ -683,7 +693,7 @@ def forced_withdrawal(s, cfg, b):
     for p in range(2):
         for k in range(S):
             if gone[p, k]:
-                sh[b, p, k, SH_STATUS] = SS_RETREATED
+                leave_play(sh, b, p, k, SS_RETREATED)
     return any_gone
 
 
@@ -1104,7 +1114,7 @@ def apply_move(s, cfg, b, p, k, m):
             dq, dr, ok = best_shift(s, cfg, b, nq, nr)
             if not ok:
                 # No room even after 7.5.2: the ship leaves the battle (RULES.md).
-                sh[b, p, k, SH_STATUS] = SS_RETREATED
+                leave_play(sh, b, p, k, SS_RETREATED)
                 return False
         apply_shift(s, cfg, b, dq, dr)
         q += dq
@@ -1154,16 +1164,28 @@ def collide(s, cfg, b, mover_first):
 
 @nb.njit(cache=True)
 def next_collision(s, b):
-    """Pop the next friendly ship the mover collides with; False when none is left."""
-    q = s.g[b, G_COLL_QUEUE]
-    if q == 0:
-        return False
-    j = 0
-    while not (q >> j) & 1:
-        j += 1
-    s.g[b, G_COLL_QUEUE] = q & ~(1 << j)
-    s.g[b, G_COLL_OTHER] = j
-    return True
+    """Pop the next friendly ship the mover collides with; False when none is left.
+
+    Talon 8.6.1 with 7.4: a destroyed ship is removed at once, so a mover destroyed
+    by an earlier collision (or by the explosion that followed it) collides with
+    nothing more, and a ship of the queue that is no longer in play is skipped."""
+    g = s.g
+    sh = s.sh
+    p = g[b, G_MOVE_PLAYER]
+    q = g[b, G_COLL_QUEUE]
+    if not active(sh, b, p, g[b, G_COLL_MOVER]):
+        q = 0
+    while q != 0:
+        j = 0
+        while not (q >> j) & 1:
+            j += 1
+        q &= ~(1 << j)
+        if active(sh, b, p, j):
+            g[b, G_COLL_QUEUE] = q
+            g[b, G_COLL_OTHER] = j
+            return True
+    g[b, G_COLL_QUEUE] = 0
+    return False
 
 
 @nb.njit(cache=True)
@@ -1534,15 +1556,17 @@ def new_impulse(s, cfg, b):
 def initiative_check(s, cfg, b):
     """End of impulse (Talon 4.2): more change than defend markers lets the initiative be turned.
 
-    Returns True when a player must decide.  The decision goes to the player
-    who placed more change markers; on a tie, to the player without the initiative."""
+    Only the markers on ships still in play count: a marker leaves the map with its
+    ship (8.6.1, leave_play).  Returns True when a player must decide.  The decision
+    goes to the player who placed more change markers; on a tie, to the player
+    without the initiative."""
     g = borrow(s.g)
     sh = borrow(s.sh)
     ch = np.zeros(2, dtype=np.int64)
     de = 0
     for p in range(2):
         for k in range(sh.shape[2]):
-            if sh[b, p, k, SH_STATUS] == SS_ACTIVE or sh[b, p, k, SH_STATUS] == SS_DESTROYED:
+            if sh[b, p, k, SH_STATUS] == SS_ACTIVE:
                 if sh[b, p, k, SH_INIT_MARK] == 1:
                     ch[p] += 1
                 elif sh[b, p, k, SH_INIT_MARK] == 2:
