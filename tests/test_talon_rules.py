@@ -431,6 +431,22 @@ def test_initiative_markers_leave_with_a_destroyed_ship():
     assert g(core, R.G_INIT) == 1 and g(core, R.G_IMPULSE) == 3
 
 
+def test_initiative_marker_leaves_with_a_retreated_ship():
+    # Talon 4.2 with 7.5.2: a ship removed by the forced withdrawal ("viene rimossa dal
+    # gioco") takes its defend marker with it; the observation stops counting it at once.
+    p0 = [ship("terran_ca", "Patton", (8, 15), "E", speed=4),
+          ship("terran_ca", "Napoleon", (8, 0), "W", speed=2)]     # Power 4: AP in A, no move
+    core = core_for(ca_duel(p0, p1=[ship("talon_ca", "Justice", (8, 13), "W", speed=2)],
+                            impulse="A", initiative=0))
+    act(core, "AP", 1, R.U_DEFEND)
+    glob = game.split_obs(core.cfg, core.observe(0, 1)[0])["globals"]
+    assert glob[R.O_DEFEND] == 1
+    act(core, "MOVE", 0, R.M_STRAIGHT)    # off the map: the Napoleon, far from every ship, withdraws
+    assert sh(core, 0, 1, R.SH_STATUS) == R.SS_RETREATED and sh(core, 0, 1, R.SH_INIT_MARK) == 0
+    for v in range(2):
+        assert game.split_obs(core.cfg, core.observe(0, v)[0])["globals"][R.O_DEFEND] == 0
+
+
 def test_afterburner_moves_once_per_impulse():
     # Talon 10.2.2: in an impulse without movement an afterburner moves the ship one hex
     p1 = [ship("talon_ca", "Justice", (8, 10), "W")]
