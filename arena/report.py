@@ -130,16 +130,19 @@ def markdown(t: Tournament, summary: dict) -> str:
         for r in summary["ratings"]:
             lines.append(f"| {r['policy']} | {r['ordinal']:.2f} | {r['mu']:.2f} | {r['sigma']:.2f} | {r['games']} | "
                          f"{_pct(r['score'], r['score_ci95_lo'], r['score_ci95_hi'])} |")
+    # with more than two players a row counts pairs of seats, not games
+    games = "games" if t.players == 2 else "seat pairs"
     lines += ["", summary["rating_note"], "", "### Pairings", "",
               "Win, draw and loss % of the first policy with 95 % Wilson intervals"
-              + ("." if t.players == 2 else "; with more than two players each pair of seats is one comparison."),
+              + ("." if t.players == 2 else "; each pair of seats held by the two policies in a game is one "
+                 "comparison, won by the seat with the better final place."),
               "",
-              "| policy | opponent | games | W | D | L | win % | draw % | loss % |",
+              f"| policy | opponent | {games} | W | D | L | win % | draw % | loss % |",
               "|---|---|---:|---:|---:|---:|---|---|---|"]
     for r in summary["pairings"]:
         lines.append(_wdl_line(r, r["policy"]))
     lines += ["", "### By seat of the first policy", "",
-              "| policy (seat) | opponent | games | W | D | L | win % | draw % | loss % |",
+              f"| policy (seat) | opponent | {games} | W | D | L | win % | draw % | loss % |",
               "|---|---|---:|---:|---:|---:|---|---|---|"]
     for r in summary["seats"]:
         lines.append(_wdl_line(r, f"{r['policy']} ({r['seat']})"))
