@@ -10,6 +10,12 @@ the mask being non-zero only for the agent about to act.
 An illegal action raises ``ValueError`` naming the action and the rule that
 forbids it, and leaves the game unchanged (it does not end the game as
 PettingZoo's classic envs do: a bot bug should be loud, not a silent loss).
+An action is one integer (``int``, numpy integer, 0-d integer array); a float,
+string, bool, array or ``None`` for an agent to act raises ``TypeError`` and
+changes nothing (``actions.py``).
+
+A game cut off by ``max_decisions`` is over: its mask is empty, and it stays
+over through ``clone_state``/``set_state`` and ``save``/``load``.
 """
 from __future__ import annotations
 
@@ -17,6 +23,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from .actions import as_action
 from .vec import VecGame
 
 
@@ -39,6 +46,8 @@ class WargymAEC(AECEnv):
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.core.num_actions) for a in self.possible_agents}
+        # state() is the full observation from player 0's side
+        self.state_space = spaces.Box(low=-128, high=127, shape=self.core.obs_shape, dtype=np.int8)
         self._window = None
 
     def observation_space(self, agent):
@@ -58,20 +67,23 @@ class WargymAEC(AECEnv):
         self._sync_after_reset()
 
     def _sync_after_reset(self):
+        """Agent dicts from the core, after reset, set_state or load (a restored game may be over)."""
+        core = self.core
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: bool(self.core.terminated[0]) for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.agents[int(self.core.current_player[0])]
+        self.terminations = {a: bool(core.terminated[0]) for a in self.agents}
+        self.truncations = {a: bool(core.truncated[0]) for a in self.agents}
+        ended = core.terminated[0] or core.truncated[0]
+        self.infos = {a: self.game.final_info(core, 0) if ended else {} for a in self.agents}
+        self.agent_selection = self.agents[int(core.current_player[0])]
 
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = int(action)
+        action = as_action(action, agent, self.core.num_actions)  # before anything changes
         if not (0 <= action < self.core.num_actions) or not self.core.mask[0, action]:
             raise ValueError(f"{agent}: {self.core.why_illegal(0, action)}")
         self._cumulative_rewards[agent] = 0
@@ -81,6 +93,8 @@ class WargymAEC(AECEnv):
         for i, a in enumerate(self.agents):
             self.rewards[a] = rewards[i]
         if core.terminated[0] or core.truncated[0]:
+            if core.truncated[0]:
+                core.mask[0] = 0  # the kernels leave the cut-off game's moves in the mask: nothing is legal now
             for a in self.agents:
                 self.terminations[a] = bool(core.terminated[0])
                 self.truncations[a] = bool(core.truncated[0])
@@ -154,9 +168,11 @@ class WargymAEC(AECEnv):
         self.core.script_dice(0, values)
 
     def clone_state(self):
+        """The whole game, truncation included (``set_state`` restores it)."""
         return self.core.clone_state()
 
     def set_state(self, state) -> None:
+        """Restore a ``clone_state()``; anything else raises and changes nothing."""
         self.core.set_state(state)
         self._sync_after_reset()
 

@@ -5,6 +5,12 @@ dtype).  ``BatchState`` holds one numpy array per field, shaped ``(B, *shape)``,
 and hands Numba a namedtuple of those arrays.  Because the whole state is
 plain arrays, cloning is a copy, saving is ``np.savez`` and selecting games is
 fancy indexing; no game object ever has to be pickled.
+
+Beside the fields, a ``BatchState`` carries ``truncated``: which games were cut
+off by a time limit (the ``max_decisions`` option).  The kernels never read it
+(it is not a rule), but a restored or loaded game that had been cut off must
+stay over, so ``VecGame.clone_state`` and ``save`` fill it and ``set_state`` and
+``load`` restore it.
 """
 from __future__ import annotations
 
@@ -36,12 +42,14 @@ class StateSpec:
 class BatchState:
     """The full state of B games; every field is a numpy array ``(B, ...)``."""
 
-    def __init__(self, spec: StateSpec, batch_size: int, arrays: dict | None = None):
+    def __init__(self, spec: StateSpec, batch_size: int, arrays: dict | None = None, truncated=None):
         self.spec = spec
         self.batch_size = int(batch_size)
         if arrays is None:
             arrays = {name: np.zeros((batch_size, *shape), dtype=dtype) for name, shape, dtype in spec.fields}
         self.arrays = arrays
+        self.truncated = (np.zeros(self.batch_size, dtype=np.bool_) if truncated is None
+                          else np.array(truncated, dtype=np.bool_).reshape(self.batch_size))
         self.view = spec.view_type(*(arrays[name] for name, _, _ in spec.fields))
 
     def thread_views(self, n: int) -> tuple:
@@ -63,12 +71,13 @@ class BatchState:
 
     # -- copies and selections ---------------------------------------------
     def clone(self) -> "BatchState":
-        return BatchState(self.spec, self.batch_size, {k: v.copy() for k, v in self.arrays.items()})
+        return BatchState(self.spec, self.batch_size, {k: v.copy() for k, v in self.arrays.items()}, self.truncated)
 
     def select(self, index) -> "BatchState":
         """A new state holding copies of the games at ``index`` (int, slice or list)."""
         idx = np.atleast_1d(np.arange(self.batch_size)[index])
-        return BatchState(self.spec, len(idx), {k: v[idx].copy() for k, v in self.arrays.items()})
+        return BatchState(self.spec, len(idx), {k: v[idx].copy() for k, v in self.arrays.items()},
+                          self.truncated[idx])
 
     def assign(self, index, other: "BatchState") -> None:
         """Overwrite the games at ``index`` with the games of ``other`` (same spec)."""
@@ -78,6 +87,7 @@ class BatchState:
             raise ValueError(f"cannot assign {other.batch_size} games to {len(idx)} slots")
         for k, v in self.arrays.items():
             v[idx] = other.arrays[k]
+        self.truncated[idx] = other.truncated
 
     def _check_same_spec(self, other: "BatchState") -> None:
         if other.spec.fingerprint() != self.spec.fingerprint():
@@ -89,25 +99,39 @@ class BatchState:
         header = {"format": SAVE_FORMAT, "game": self.spec.game, "schema": self.spec.fingerprint(),
                   "batch_size": self.batch_size, "meta": meta or {}}
         np.savez_compressed(buf, __header__=np.frombuffer(json.dumps(header).encode(), dtype=np.uint8),
-                            **self.arrays)
+                            __truncated__=self.truncated, **self.arrays)
         return buf.getvalue()
 
     def save(self, path, meta: dict | None = None) -> None:
         Path(path).write_bytes(self.to_bytes(meta))
 
-    @classmethod
-    def from_bytes(cls, spec: StateSpec, data: bytes) -> tuple["BatchState", dict]:
-        """Parse a saved state; any mismatch raises ``ValueError`` naming it."""
+    @staticmethod
+    def read_header(data: bytes) -> dict:
+        """The header of a saved state (format, game, schema, batch size, meta), checked for format."""
         try:
             npz = np.load(io.BytesIO(data), allow_pickle=False)
             header = json.loads(bytes(npz["__header__"]).decode())
-            arrays = {name: npz[name] for name, _, _ in spec.fields}
-        except Exception as exc:  # zip, json or missing-field damage
+        except Exception as exc:  # zip or json damage
             raise ValueError(f"not a readable wargym save file: {exc}") from exc
-        if header.get("format") != SAVE_FORMAT:
-            raise ValueError(f"save format {header.get('format')} is not supported (expected {SAVE_FORMAT})")
+        if not isinstance(header, dict) or header.get("format") != SAVE_FORMAT:
+            got = header.get("format") if isinstance(header, dict) else None
+            raise ValueError(f"save format {got} is not supported (expected {SAVE_FORMAT})")
+        return header
+
+    @classmethod
+    def from_bytes(cls, spec: StateSpec, data: bytes) -> tuple["BatchState", dict]:
+        """Parse a saved state; any mismatch raises ``ValueError`` naming it."""
+        # the header first: another game's file is named as such, not as a missing field
+        header = cls.read_header(data)
         if header.get("game") != spec.game:
             raise ValueError(f"save file holds game {header.get('game')!r}, not {spec.game!r}")
+        try:
+            npz = np.load(io.BytesIO(data), allow_pickle=False)
+            arrays = {name: npz[name] for name, _, _ in spec.fields}
+            # files written before truncation was saved hold no flags: none of their games was cut off
+            truncated = npz["__truncated__"] if "__truncated__" in npz.files else None
+        except Exception as exc:  # missing-field damage
+            raise ValueError(f"not a readable wargym save file: {exc}") from exc
         if header.get("schema") != spec.fingerprint():
             raise ValueError("save file was written by a different state schema (another wargym version)")
         n = int(header["batch_size"])
@@ -116,7 +140,11 @@ class BatchState:
             if a.shape != (n, *shape) or a.dtype != np.dtype(dtype):
                 raise ValueError(f"save file field {name!r} has shape {a.shape} {a.dtype}, "
                                  f"expected {(n, *shape)} {np.dtype(dtype)}")
-        return cls(spec, n, {k: np.ascontiguousarray(v) for k, v in arrays.items()}), header.get("meta", {})
+        if truncated is not None and (truncated.shape != (n,) or truncated.dtype != np.bool_):
+            raise ValueError(f"save file's truncation flags have shape {truncated.shape} {truncated.dtype}, "
+                             f"expected ({n},) bool")
+        state = cls(spec, n, {k: np.ascontiguousarray(v) for k, v in arrays.items()}, truncated)
+        return state, header.get("meta", {})
 
     @classmethod
     def load(cls, spec: StateSpec, path) -> tuple["BatchState", dict]:

@@ -12,6 +12,8 @@ its options, static config, state spec and Numba kernels.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numba
 import numpy as np
 
@@ -61,7 +63,9 @@ class VecGame:
         self.mask = np.zeros((B, self.num_actions), dtype=np.int8)
         self.rewards = np.zeros((B, self.num_players), dtype=np.float32)
         self.terminated = np.zeros(B, dtype=np.bool_)
-        self.truncated = np.zeros(B, dtype=np.bool_)
+        # The state's own flags, so that clone_state and save carry truncation (it is no rule,
+        # the kernels only write it) and set_state and load restore it.
+        self.truncated = self.state.truncated
         self.current_player = np.zeros(B, dtype=np.int8)
         self.illegal = np.zeros(B, dtype=np.int16)
         # Observation of each player at the moment a game ended (filled only
@@ -154,6 +158,9 @@ class VecGame:
         self._check_game(b)
         if not 0 <= action < self.num_actions:
             return f"action {action} is outside the action space 0..{self.num_actions - 1}"
+        if self.truncated[b] and not self.auto_reset:
+            return (f"action {action} ({self.action_name(action)}) is illegal: the game is over, "
+                    f"cut off after max_decisions={self.options.get('max_decisions')} decisions")
         code = int(self.game.kernels.action_reason(self.state.view, self._k, b, action))
         return None if code == 0 else self.describe_illegal(action, code)
 
@@ -165,31 +172,55 @@ class VecGame:
         return self.game.action_name(self.cfg, action)
 
     # -- state management --------------------------------------------------
-    def clone_state(self) -> BatchState:
-        return self.state.clone()
+    def clone_state(self, index=None) -> BatchState:
+        """A copy of the games (all, or those at ``index``), truncation flags included."""
+        st = self.state.clone() if index is None else self.state.select(self._index(index))
+        if self.auto_reset:
+            st.truncated[:] = False  # a truncated game has already been replaced by a fresh one
+        return st
 
     def set_state(self, state: BatchState, index=None) -> None:
-        """Replace games (all, or those at ``index``) by the games of ``state``."""
+        """Replace games (all, or those at ``index``) by the games of ``state``
+        (a ``clone_state()`` of a core of the same game and options).  A truncated
+        game stays over.  Anything else raises and changes nothing."""
+        if not isinstance(state, BatchState):
+            raise TypeError(f"set_state takes a state from clone_state() (a BatchState), got {type(state).__name__}")
         idx = self._index(index)
         self.state.assign(idx, state)
         self.refresh(idx)
 
     def save(self, path, index=None) -> None:
-        st = self.state if index is None else self.state.select(index)
-        st.save(path, meta={"options": self.options})
+        self.clone_state(index).save(path, meta={"options": self.options})
 
     def load(self, path, index=None) -> None:
         """Load games from a save file; a corrupt or foreign file raises and changes nothing."""
-        state, meta = BatchState.load(self.spec, path)
-        if meta.get("options") != self.options:
-            raise ValueError(f"save file was made with options {meta.get('options')}, this core uses {self.options}")
+        data = Path(path).read_bytes()
+        # game and options before the schema: a file of another game or player count says so
+        self._check_save_header(BatchState.read_header(data))
+        state, _meta = BatchState.from_bytes(self.spec, data)
         self.game.validate_state(self.cfg, state)
         self.set_state(state, index)
+
+    def _check_save_header(self, header: dict) -> None:
+        game = header.get("game")
+        if game != self.spec.game:
+            hint = f": load it into a {game}_v0 env" if isinstance(game, str) else ""
+            raise ValueError(f"save file holds game {game!r}, not {self.spec.game!r}{hint}")
+        saved = (header.get("meta") or {}).get("options")
+        if saved != self.options:
+            if not isinstance(saved, dict):
+                raise ValueError(f"save file records no options (got {saved!r}); this core uses {self.options}")
+            differ = sorted(set(saved) | set(self.options), key=str)
+            differ = [k for k in differ if saved.get(k) != self.options.get(k)]
+            raise ValueError("save file was made with options "
+                             + ", ".join(f"{k}={saved.get(k)!r}" for k in differ) + "; this core has "
+                             + ", ".join(f"{k}={self.options.get(k)!r}" for k in differ)
+                             + ": make the env with the file's options to load it")
 
     def load_scenario(self, scenario: dict, index=None, seed: int | None = None) -> None:
         """Set up games from a scenario dict (see the game's rules document)."""
         idx = self._index(index)
-        saved = self.state.select(idx)
+        saved = self.clone_state(idx)
         outputs = [a[idx].copy() for a in (self.rewards, self.terminated, self.truncated)]
         self.reset(seed, idx)
         trial = self.state.select(idx)
@@ -217,7 +248,8 @@ class VecGame:
         s.dice[b] = (len(values), 0)
 
     def refresh(self, index=None) -> None:
-        """Recompute the buffers of games whose state was written from outside."""
+        """Recompute the buffers of games whose state was written from outside
+        (``truncated`` included: set_state wrote it with the state)."""
         idx = self._index(index)
         players = self.game.current(self.state)
         done = self.game.done(self.state)
@@ -226,7 +258,12 @@ class VecGame:
             self.game.kernels.observe_game(self.state.view, self._k, int(b), p, self._kobs[b], self.mask[b])
             self.obs_key[b, 0] = 0  # written from here: the next step rewrites everything
             self.current_player[b] = p
-            self.terminated[b] = bool(done[b])
+            if self.auto_reset:
+                self.truncated[b] = False  # with auto_reset no game stays over
+            cut_off = bool(self.truncated[b])
+            self.terminated[b] = bool(done[b]) and not cut_off
+            if cut_off:
+                self.mask[b] = 0  # nothing is legal in a game that is over
 
     # -- helpers -----------------------------------------------------------
     def _index(self, index) -> np.ndarray:
