@@ -2,10 +2,14 @@
 
     from wargym.envs import planetoids_v0
     env = planetoids_v0.env()
+
+The modules are imported on first use (each compiles or loads its kernels).
+``import wargym`` also registers every game with PettingZoo and Gymnasium
+(see ``wargym/registration.py``).
 """
 import importlib
 
-__all__ = ["planetoids_v0"]
+__all__ = ["planetoids_v0", "talon_v0", "battle_force_v0"]  # every game (from wargym.envs import *)
 
 
 def __getattr__(name):

@@ -1,0 +1,53 @@
+"""Every wargym game in PettingZoo's and Gymnasium's registries (run by ``import wargym``).
+
+    import wargym, pettingzoo, gymnasium
+    env = pettingzoo.make("aec", "wargym/planetoids_v0")        # the AEC env, options as keywords
+    env = gymnasium.make("wargym/Planetoids-v0", opponent="random")  # one learner against an opponent
+
+The entry points are strings, so registering imports no game (no kernel is
+compiled until an env is made).  The Gymnasium adapters are
+``wargym.wrappers.sb3:WargymSingleAgentEnv``, which needs the ``train`` extra.
+"""
+from __future__ import annotations
+
+NAMESPACE = "wargym"
+SINGLE_AGENT_ENTRY_POINT = "wargym.wrappers.sb3:WargymSingleAgentEnv"
+
+
+# env module -> (Gymnasium id of the single-agent adapter, its ``game=`` key, what the game is)
+GAMES = {
+    "planetoids_v0": ("Planetoids-v0", "planetoids", "Planetoids: two-player hex colonisation over 51 turns"),
+    "talon_v0": ("Talon-v0", "talon", "Talon: impulse-level hex fleet combat, basic rules"),
+    "battle_force_v0": ("BattleForce-v0", "battle_force",
+                        "Star Fleet Battle Force: 2-6 player card game (Gymnasium adapter: 2 players)"),
+}
+
+
+def pettingzoo_id(module: str) -> str:
+    return f"{NAMESPACE}/{module}"
+
+
+def gymnasium_id(module: str) -> str:
+    return f"{NAMESPACE}/{GAMES[module][0]}"
+
+
+def register_all() -> None:
+    """Register every game once (importing wargym again, or reloading it, adds nothing)."""
+    import gymnasium
+    import pettingzoo
+
+    # PettingZoo's registry exists from 1.27 on; older versions have only the modules
+    pz_register = getattr(pettingzoo, "register", None)
+    for module, (_gym_name, game_key, _about) in GAMES.items():
+        if pz_register is not None and not _in_pettingzoo(pettingzoo, pettingzoo_id(module)):
+            pz_register("aec", pettingzoo_id(module), entry_point=f"wargym.envs.{module}:env")
+        if gymnasium_id(module) not in gymnasium.registry:
+            gymnasium.register(gymnasium_id(module), entry_point=SINGLE_AGENT_ENTRY_POINT, kwargs={"game": game_key})
+
+
+def _in_pettingzoo(pettingzoo, env_id: str) -> bool:
+    try:
+        pettingzoo.spec("aec", env_id)
+    except Exception:  # PettingZoo's NameNotFound and kin
+        return False
+    return True
