@@ -4,6 +4,7 @@ Imports no game, so it compiles nothing and answers at once.
 """
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import shutil
 from pathlib import Path
@@ -16,6 +17,16 @@ TRAIN_EXTRA = ("stable_baselines3", "sb3_contrib", "torch")
 
 def _installed(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
+
+
+def _other_commands() -> list[str]:
+    """The package's console scripts other than wargym-train, as installed (none if not installed)."""
+    try:
+        points = importlib.metadata.distribution("wargym").entry_points
+    except importlib.metadata.PackageNotFoundError:
+        return []
+    return [f"  {ep.name:<24} ({ep.value})" for ep in points
+            if ep.group == "console_scripts" and ep.name != "wargym-train"]
 
 
 def summary() -> str:
@@ -45,6 +56,7 @@ def summary() -> str:
         "  wargym-train             train MaskablePPO on Planetoids against a random opponent; --help for the knobs"
         + ("" if script else " (not on PATH here)"),
         "  python -m wargym.training.train   the same, without the console script",
+        *_other_commands(),
         "  python -m wargym.benchmarks.bench --quick   throughput on this machine (needs the test extra)",
         "",
         "Rules and the agent interface of each game: envs/<game>/RULES.md; overview: README.md",
