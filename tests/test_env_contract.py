@@ -1,0 +1,292 @@
+"""The env contract a researcher relies on, for every game (issue 14, items 9-13):
+registration, what step() accepts, state that survives clone/restore and save/load,
+state_space, the package's py.typed and ``python -m wargym``, and the benchmark's warm-up."""
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+import pettingzoo
+import pytest
+
+import wargym
+import wargym.envs
+from wargym.envs.core.batch import BatchState
+from wargym.registration import GAMES, gymnasium_id
+
+ENVS = list(GAMES)  # planetoids_v0, talon_v0, battle_force_v0
+ROOT = Path(wargym.__file__).resolve().parent
+
+
+def _module(name):
+    return importlib.import_module(f"wargym.envs.{name}")
+
+
+def _raw(name, **options):
+    env = _module(name).raw_env(**options)
+    env.reset(seed=3)
+    return env
+
+
+def _play(env, steps, seed=0):
+    """``steps`` random legal decisions through the AEC API (stops early if the game ends)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            return
+        legal = env.legal_actions()
+        env.step(int(legal[rng.integers(len(legal))]))
+
+
+def _same_state(a: BatchState, b: BatchState) -> bool:
+    return all(np.array_equal(a.arrays[k], b.arrays[k]) for k in a.arrays) and np.array_equal(a.truncated, b.truncated)
+
+
+# -- registration (item 9) ----------------------------------------------------------------------
+def test_contract_registration_envs_all_lists_every_game():
+    assert wargym.envs.__all__ == ENVS
+    namespace = {}
+    exec("from wargym.envs import *", namespace)
+    for name in ENVS:
+        assert namespace[name] is _module(name)
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_contract_registration_pettingzoo_make_builds_every_game(name):
+    env = pettingzoo.make("aec", f"wargym/{name}", max_decisions=7)  # options pass through as keywords
+    assert isinstance(env.unwrapped, _module(name).raw_env)
+    assert env.unwrapped.core.options["max_decisions"] == 7
+    env.reset(seed=0)
+    assert env.agent_selection in env.possible_agents
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_contract_registration_gymnasium_make_builds_every_single_agent_adapter(name):
+    pytest.importorskip("stable_baselines3")
+    from wargym.wrappers.sb3 import WargymSingleAgentEnv
+
+    env = gymnasium.make(gymnasium_id(name), opponent="random")
+    assert isinstance(env.unwrapped, WargymSingleAgentEnv)
+    obs, _info = env.reset(seed=0)
+    assert env.observation_space.contains(obs)
+    action = int(np.flatnonzero(env.unwrapped.action_masks())[0])
+    obs, reward, terminated, truncated, _info = env.step(action)
+    assert env.observation_space.contains(obs)
+
+
+def test_contract_registration_adds_nothing_twice():
+    with __import__("warnings").catch_warnings():
+        __import__("warnings").simplefilter("error")  # PettingZoo and Gymnasium warn on overriding an id
+        importlib.reload(importlib.import_module("wargym.registration")).register_all()
+
+
+# -- inputs (item 10) -------------------------------------------------------------------------------
+NOT_ACTIONS = [57.7, 3.0, "126", None, True, np.bool_(False), np.float32(2.0), np.array([1, 2]), np.array(1.0), [1]]
+
+
+@pytest.mark.parametrize("name", ENVS)
+@pytest.mark.parametrize("bad", NOT_ACTIONS, ids=repr)
+def test_contract_inputs_step_refuses_anything_but_an_integer_and_changes_nothing(name, bad):
+    env = _raw(name)
+    _play(env, 3)
+    agent, before = env.agent_selection, env.clone_state()
+    obs = env.observe(agent)["observation"].copy()
+    with pytest.raises(TypeError, match=rf"^{agent}: an action is one integer in 0\.\.\d+ .*got "):
+        env.step(bad)
+    assert env.agent_selection == agent and _same_state(before, env.clone_state())
+    np.testing.assert_array_equal(obs, env.observe(agent)["observation"])
+    assert not any(env.terminations.values()) and not any(env.truncations.values())
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_contract_inputs_step_takes_int_numpy_integer_and_0d_integer_array(name):
+    env = _raw(name)
+    for wrap in (int, np.int64, np.int16, np.array):
+        before = env.clone_state()
+        env.step(wrap(int(env.legal_actions()[0])))
+        assert not _same_state(before, env.clone_state())
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_contract_inputs_single_agent_step_refuses_anything_but_an_integer(name):
+    pytest.importorskip("stable_baselines3")
+    from wargym.wrappers.sb3 import WargymSingleAgentEnv
+
+    env = WargymSingleAgentEnv(GAMES[name][1], opponent="random")
+    env.reset(seed=0)
+    core = env.loop.core
+    before = core.clone_state()
+    for bad in (57.7, "1", None, True, np.array([1])):
+        with pytest.raises(TypeError, match="WargymSingleAgentEnv.step: an action is one integer"):
+            env.step(bad)
+        assert _same_state(before, core.clone_state())
+    env.step(np.array(int(np.flatnonzero(env.action_masks())[0])))  # what SB3's predict returns for one obs
+
+
+# -- state (item 11) -----------------------------------------------------------------------------
+def _truncated_env(name):
+    env = _raw(name, max_decisions=4)
+    _play(env, 4)
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    return env
+
+
+def _assert_over_by_truncation(env):
+    assert env.agents and all(env.truncations.values()) and not any(env.terminations.values())
+    assert not env.observe(env.agent_selection)["action_mask"].any(), "the mask of a game that is over is empty"
+    assert len(env.legal_actions()) == 0 and env.why_illegal(0) is not None
+    with pytest.raises(ValueError):  # a truncated agent takes only None
+        env.step(0)
+    while env.agents:
+        env.step(None)
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_contract_state_truncation_empties_the_mask(name):
+    env = _truncated_env(name)
+    _assert_over_by_truncation(env)
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_contract_state_truncation_survives_clone_and_set_state(name):
+    env = _truncated_env(name)
+    snap = env.clone_state()
+    env.set_state(snap)
+    _assert_over_by_truncation(env)
+    # and into an env that had not been truncated
+    fresh = _raw(name, max_decisions=4)
+    fresh.set_state(snap)
+    _assert_over_by_truncation(fresh)
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_contract_state_truncation_survives_save_and_load(name, tmp_path):
+    env = _truncated_env(name)
+    env.save(tmp_path / "cut.npz")
+    other = _raw(name, max_decisions=4)
+    other.load(tmp_path / "cut.npz")
+    _assert_over_by_truncation(other)
+    assert not any(_raw(name, max_decisions=4).truncations.values())  # a new game is not over
+
+
+@pytest.mark.parametrize("name", ENVS)
+@pytest.mark.parametrize("garbage", ["garbage", None, {}, np.zeros(3)], ids=repr)
+def test_contract_state_set_state_of_something_else_raises_clearly_and_changes_nothing(name, garbage):
+    env = _raw(name)
+    _play(env, 2)
+    before, agent = env.clone_state(), env.agent_selection
+    with pytest.raises(TypeError, match=r"set_state takes a state from clone_state\(\)"):
+        env.set_state(garbage)
+    assert _same_state(before, env.clone_state()) and env.agent_selection == agent
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_contract_state_loading_another_games_save_names_that_game(name, tmp_path):
+    other = ENVS[(ENVS.index(name) + 1) % len(ENVS)]
+    _raw(other).save(tmp_path / "other.npz")
+    env = _raw(name)
+    before = env.clone_state()
+    with pytest.raises(ValueError, match=rf"holds game '{GAMES[other][1]}'.*{other}"):
+        env.load(tmp_path / "other.npz")
+    assert _same_state(before, env.clone_state())
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_contract_state_loading_a_save_made_with_other_options_names_them(name, tmp_path):
+    _raw(name, max_decisions=7).save(tmp_path / "seven.npz")
+    env = _raw(name)
+    with pytest.raises(ValueError, match=r"max_decisions=7.*max_decisions=0"):
+        env.load(tmp_path / "seven.npz")
+
+
+def test_contract_state_loading_a_save_with_another_player_count_says_so(tmp_path):
+    _raw("battle_force_v0", players=3).save(tmp_path / "three.npz")
+    env = _raw("battle_force_v0", players=2)
+    before = env.clone_state()
+    with pytest.raises(ValueError, match=r"players=3.*players=2"):
+        env.load(tmp_path / "three.npz")
+    assert _same_state(before, env.clone_state())
+
+
+# -- state_space, py.typed, python -m wargym (item 12) ----------------------------------------------
+@pytest.mark.parametrize("name", ENVS)
+def test_contract_state_space_holds_state(name):
+    from pettingzoo.test.state_test import test_state_space as pettingzoo_state_space_checks
+
+    env = _module(name).env()
+    env.reset(seed=1)
+    pettingzoo_state_space_checks(env)
+    for _ in range(3):
+        assert env.state_space.contains(env.state())
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+
+
+def test_contract_package_ships_py_typed():
+    assert (ROOT / "py.typed").is_file()
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "py.typed" in config["tool"]["setuptools"]["package-data"]["wargym"]
+
+
+def test_contract_python_m_wargym_says_what_is_installed_and_how_to_start():
+    out = subprocess.run([sys.executable, "-m", "wargym"], capture_output=True, text=True, check=True).stdout
+    for name in ENVS:
+        assert f"wargym.envs.{name}" in out and f"wargym/{name}" in out and gymnasium_id(name) in out
+    assert "wargym-train" in out and "python -m wargym.training.train" in out
+
+
+# -- the benchmark times warm kernels (item 13) ------------------------------------------------------
+class _Clock:
+    """Stands in for the time module: every reading is logged, and time runs one second a reading."""
+
+    def __init__(self, log):
+        self.log, self.now = log, 0.0
+
+    def perf_counter(self):
+        self.log.append("clock")
+        self.now += 1.0
+        return self.now
+
+
+def _bench(monkeypatch, log):
+    bench = importlib.import_module("wargym.benchmarks.bench")
+    monkeypatch.setattr(bench, "time", _Clock(log))
+    return bench
+
+
+def test_contract_bench_runs_the_self_play_kernel_before_timing_it(monkeypatch):
+    from wargym.envs.planetoids import game
+
+    log = []
+
+    class Bot:  # records the calls instead of playing
+        @staticmethod
+        def play_games(states, cfgs, policies, outs, results):
+            log.append("play")
+
+    _bench(monkeypatch, log).compiled_self_play(8, game, Bot)
+    assert log.index("play") < log.index("clock"), log
+
+
+def test_contract_bench_steps_the_aec_env_before_timing_it(monkeypatch):
+    log = []
+
+    class Recorder:
+        def __init__(self, env):
+            self._env = env
+
+        def __getattr__(self, name):
+            return getattr(self._env, name)
+
+        def step(self, action):
+            log.append("step")
+            self._env.step(action)
+
+    bench = _bench(monkeypatch, log)
+    bench.aec_random_play(lambda: Recorder(_module("planetoids_v0").raw_env()), seconds=0.5)
+    assert log.index("step") < log.index("clock"), log[:5]
