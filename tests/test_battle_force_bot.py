@@ -159,7 +159,8 @@ def test_defends_with_every_card_and_puts_damage_on_circles_first():
         if a < int(cfg.k[R.K_A_SHIP]):
             used.append(cfg.cards[a]["type"])
         core.step([a])
-        while core.state.g[0, R.G_STAGE] == R.ST_REACT:
+        # (the ECM goes on one attack card, SFBF 4.4 E: the bot picks the strongest)
+        while core.state.g[0, R.G_STAGE] in (R.ST_REACT, R.ST_LINK):
             core.step([_solitaire(core)])
     assert sorted(used) == ["ecm", "reinforce_shields"]
     # 10 damage - 3 - 3 = 4 markers on a ship of 8 spaces: the owner places them, circles first

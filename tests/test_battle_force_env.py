@@ -477,17 +477,34 @@ def _check_invariants(core, max_decisions=0):
     ok((stage < R.ST_DRAW) | (hands <= cfg.k[R.K_HAND]).all(1), "hand over the limit")
     # cards on the table only during an attack (or while a Ceasefire is resolved)
     table = ((loc == R.CL_ATK) | (loc == R.CL_DEF)).any(1)
-    ok(~table | (g[:, R.G_ATK_KIND] != R.AK_NONE) | (stage == R.ST_CEASE_KEEP), "cards on the table out of an attack")
-    # ship-borne cards (Erratic Maneuvers, Wild Weasel, Disengage) sit on exactly one ship, the one named
-    refs = np.zeros((B, NC), dtype=np.int64)
+    ok(~table | (g[:, R.G_ATK_KIND] != R.AK_NONE) | (stage == R.ST_CEASE_KEEP) | (stage == R.ST_DISC_ORDER),
+       "cards on the table out of an attack")
+    # ship-borne cards (Erratic Maneuvers, Wild Weasel, Disengage) sit on a ship in play whose
+    # marker column shows it (the column names the last one: a ship may hold two Erratic Maneuvers,
+    # SFBF 4.4 B); during the ordering of phase-5 discards (option draw_discard) the columns are clear
     bb, ii = np.meshgrid(np.arange(B), np.arange(NS), indexing="ij")
     sl, so = sh[..., R.SH_LOC], sh[..., R.SH_OWNER]
     for col in (R.SH_EM, R.SH_WW, R.SH_DIS):
         v = sh[..., col]
         on = v > 0
-        np.add.at(refs, (bb[on], v[on] - 1), 1)
-        ok((~on | ((sl == R.SL_FLEET) & (who[bb, np.maximum(v - 1, 0)] == ii))).all(1), "ship-borne card mismatch")
-    ok((refs == (loc == R.CL_SHIP)).all(1), "ship-borne cards do not match the ships")
+        at = np.maximum(v - 1, 0)
+        ok((~on | ((sl == R.SL_FLEET) & (loc[bb, at] == R.CL_SHIP) & (who[bb, at] == ii))).all(1),
+           "ship-borne card mismatch")
+    onship = loc == R.CL_SHIP
+    ship_of = np.where(onship, who, 0)
+    rows = np.arange(B)[:, None]
+    ok((~onship | (sl[rows, ship_of] == R.SL_FLEET)).all(1), "a card on a ship out of play")
+    typ = cfg.card[None, :, R.CC_TYPE]
+    ordering = (stage == R.ST_DISC_ORDER)
+    for t, col in ((R.T_EM, R.SH_EM), (R.T_WW, R.SH_WW), (R.T_DISENGAGE, R.SH_DIS)):
+        m = onship & (typ == t)
+        ok(ordering | (~m | (sh[rows, ship_of, col] > 0)).all(1), "ship-borne cards do not match the ships")
+    for col in (R.SH_WW, R.SH_DIS):          # at most one Wild Weasel and one Disengage per ship
+        t = R.T_WW if col == R.SH_WW else R.T_DISENGAGE
+        m = onship & (typ == t)
+        n_on = np.zeros((B, NS), dtype=np.int64)
+        np.add.at(n_on, (np.nonzero(m)[0], ship_of[m]), 1)
+        ok((n_on <= 1).all(1), "two Wild Weasel / Disengage cards on a ship")
     # ships: one place each; the ship deck matches
     ok(((sl >= R.SL_OUT) & (sl <= R.SL_VP)).all(1), "ship location out of range")
     ok((_each_once(B, NS, st.sdeck, g[:, R.G_SDECK_N]) == (sl == R.SL_DECK)).all(1), "ship deck mismatch")

@@ -39,6 +39,7 @@ PLR7, PLR9, PLS5, PLS6, PLF2, PLF3 = (cid("plasma_r", 7), cid("plasma_r", 9), ci
 OVL, ENV, SCAT, LG = cid("overload"), cid("enveloper"), cid("scatterpack"), cid("legendary_gunner")
 ECCM, EM, ECM3, ECM4, RS = cid("eccm"), cid("erratic_maneuvers"), cid("ecm", 3), cid("ecm", 4), \
     cid("reinforce_shields")
+EM2 = cid("erratic_maneuvers", nth=1)
 WW, TB, DISENGAGE = cid("wild_weasel"), cid("tractor_beam"), cid("disengage")
 DC2, DC3, LENG, REINF = cid("damage_control", 2), cid("damage_control", 3), cid("legendary_engineer"), \
     cid("reinforcements")
@@ -353,35 +354,93 @@ def test_d7_plays_at_most_five_attack_cards():
 # 4.4 defences and the attack / defence / reaction table
 # =================================================================================================
 def test_ecm_reduces_the_attack_and_eccm_cancels_it():
-    # SFBF 4.4 E: ECM reduces the whole attack by its value; ECCM cancels one ECM (reaction table)
+    # SFBF 4.4 E: ECM reduces an attack card by its value; ECCM cancels one ECM (reaction table)
     v = duel([PHO6, PH1_4, ECCM], [ECM4, ECM3])
     attack(v, CA, C8, PHO6, PH1_4)
     end_cards(v)
-    card(v, ECM4)
+    card(v, ECM4, link=PHO6)
     done(v)                              # defender's pass, the attacker answers
     card(v, ECCM, link=ECM4)             # only one ECM to cancel: linked without asking
-    card(v, ECM3)
+    card(v, ECM3, link=PHO6)
     assert hit(v, C8) == 10 - 3
     assert discarded(v, PHO6, PH1_4, ECCM, ECM4, ECM3)   # "viene scartata dopo l'uso"
 
 
 def test_erratic_maneuvers_reduce_by_four_stay_on_the_ship_and_eccm_cancels():
-    # SFBF 4.4 B: Erratic Maneuvers -4 on the whole attack, stays on the ship; ECCM cancels its effect
+    # SFBF 4.4 B: Erratic Maneuvers -4 on an attack card, stays on the ship; ECCM cancels its effect
     v = duel([PHO6, PH1_4], [EM])
     attack(v, CA, C8, PHO6, PH1_4)
     end_cards(v)
-    card(v, EM)
+    card(v, EM, link=PHO6)
     assert hit(v, C8) == 6
     assert loc(v, EM) == R.CL_SHIP and sh(v, C8, R.SH_EM) == EM + 1
     # with ECCM the card stays on the ship, but does not count against this attack
     v = duel([PHO6, PH1_4, ECCM], [EM])
     attack(v, CA, C8, PHO6, PH1_4)
     end_cards(v)
-    card(v, EM)
+    card(v, EM, link=PH1_4)
     assert stage(v) == R.ST_REACT            # the defender had nothing more: its window passed
     card(v, ECCM, link=EM)
     assert hit(v, C8) == 10
     assert loc(v, EM) == R.CL_SHIP and discarded(v, ECCM)
+
+
+def test_ecm_and_erratic_maneuvers_reduce_one_attack_card_excess_ignored():
+    # SFBF 4.4 B: "ridurre il numero di danni ricevuti da una carta attacco"; "se il suo valore è
+    # maggiore di quello della carta in attacco l'eccedenza del suo effetto viene ignorata"; 4.4 E and
+    # the card list: ECM "Riduce il danno di una carta attacco di 3 o 4"
+    v = duel([PHO6, PH1_2], [ECM4])
+    attack(v, CA, C8, PHO6, PH1_2)
+    end_cards(v)
+    assert stage(v) == R.ST_DEFENCE
+    card(v, ECM4, link=PH1_2)                # the defender chooses the card: 2 - 4 -> 0, excess ignored
+    assert hit(v, C8) == 6                   # (whole attack: 8 - 4 = 4)
+    # "ha effetto sulla totalità dell'attacco, quindi sul totale ... come Sovraccarica": the
+    # Overload's doubling is part of the card it reduces
+    v = duel([PHO5, OVL, PH1_2], [EM])
+    attack(v, CA, C8, PHO5, (OVL, PHO5), PH1_2)
+    end_cards(v)
+    card(v, EM, link=PHO5)
+    assert hit(v, C8) == (10 - 4) + 2
+    v = duel([PHO5, OVL, PH1_2], [EM])
+    attack(v, CA, C8, PHO5, (OVL, PHO5), PH1_2)
+    end_cards(v)
+    card(v, EM, link=PH1_2)
+    assert hit(v, C8) == 10 + 0
+
+
+def test_option_em_ecm_whole_attack():
+    # RULES.md: option em_ecm='whole_attack' keeps the earlier reading (the reduction on the attack total)
+    v = duel([PHO6, PH1_2], [ECM4], opts={"em_ecm": "whole_attack"})
+    attack(v, CA, C8, PHO6, PH1_2)
+    end_cards(v)
+    card(v, ECM4)
+    assert hit(v, C8) == 8 - 4
+
+
+def test_second_erratic_maneuvers_on_a_ship_is_allowed():
+    # SFBF 4.4 B forbids only using the same card twice and a Wild Weasel with it, not a second
+    # Erratic Maneuvers: two on the same attack, each on its card
+    v = duel([PHO6, PH1_4], [EM, EM2])
+    attack(v, CA, C8, PHO6, PH1_4)
+    end_cards(v)
+    card(v, EM, link=PHO6)
+    card(v, EM2, link=PH1_4)
+    assert hit(v, C8) == 2 + 0
+    assert loc(v, EM) == R.CL_SHIP and loc(v, EM2) == R.CL_SHIP
+
+
+def test_standing_erratic_maneuvers_reduce_the_strongest_card_of_a_later_attack():
+    # SFBF 4.4 B: the card stays on the ship (the ECCM note) and counts against later attacks, on one
+    # attack card: RULES.md, the strongest (Ph-1 3 -> 0, the excess 1 ignored; Ph-1 2 stays)
+    v = duel([PH1_2, PH1_3, PH1_4], [EM], opts={"second_attack": True})
+    attack(v, CA, C8, PH1_4)
+    end_cards(v)
+    card(v, EM)                              # the only attack card: linked without asking
+    assert hit(v, C8) == 0
+    attack(v, "Valiant", C8, PH1_2, PH1_3)
+    end_cards(v)
+    assert hit(v, C8) == 2                   # (whole attack: 5 - 4 = 1)
 
 
 def test_erratic_maneuvers_do_not_reduce_below_zero():
@@ -453,6 +512,48 @@ def test_tractor_beam_from_the_main_body_cannot_cancel_wild_weasel():
     assert hand(v, 0) == [TB]
 
 
+def test_tractor_beam_cannot_anchor_from_a_carrier_in_the_main_body():
+    # SFBF 4.4 F (X): "Se l'attacco è stato lanciato da una nave in Prima Linea": fighters launched by
+    # a carrier in the main body cannot be answered with the anchor tactic; from the screen they can
+    v = duel([TB], [WW], p0_ships=("Valiant", ship("Lexington", "main")), dice=[5, 4])
+    named(v, "attack with fighters from a carrier")
+    play(v, "NUM", 2)
+    pick(v, C8)
+    card(v, WW)
+    assert stage(v) == R.ST_PLACE            # the attacker's Tractor Beam was illegal: its window passed
+    assert hit(v, C8) == 5                   # 9 halved, rounding up
+    assert hand(v, 0) == [TB]
+    v = duel([TB], [WW], p0_ships=("Lexington", "Valiant"), dice=[5, 4])
+    named(v, "attack with fighters from a carrier")
+    if stage(v) == R.ST_CARRIER:
+        pick(v, "Lexington")
+    play(v, "NUM", 2)
+    pick(v, C8)
+    card(v, WW)
+    card(v, TB, link=WW)
+    assert hit(v, C8) == 9
+
+
+def test_prime_team_cancels_web_or_wild_weasel_as_the_player_chooses():
+    # SFBF Equipaggio esperto: "nega l'effetto dell'Occultamento, della Ragnatela o l'uso di un
+    # Vascello Diversivo": the player chooses which.  Drone 5 + photon 6 at a webbed ship with a
+    # Wild Weasel: web cancelled -> the Wild Weasel stops the drone and halves the photon (3);
+    # Wild Weasel cancelled -> the web halves the direct fire only (5 + 3)
+    for choice, expected, web_left in (("Prime Team: cancel the target's cloak or web", 3, 0),
+                                       ("Prime Team: cancel the target's Wild Weasel", 8, 1)):
+        v = duel([DR5, PHO6, PRIME], [WW], p1_ships=(ship("Holdfast", web=True), D7))
+        attack(v, CA, "Holdfast", DR5, PHO6)
+        end_cards(v)
+        card(v, WW)
+        card(v, PRIME)
+        assert stage(v) == R.ST_PT_MODE
+        assert legal(v, "NAMED", "Prime Team: cancel the target's cloak or web")
+        assert legal(v, "NAMED", "Prime Team: cancel the target's Wild Weasel")
+        named(v, choice)
+        assert sh(v, "Holdfast", R.SH_WEB) == web_left
+        assert hit(v, "Holdfast") == expected
+
+
 def test_prime_team_cancels_wild_weasel():
     # SFBF Equipaggio esperto: cancels a Wild Weasel, "può essere usata in risposta ad una carta giocata
     # in difesa"; reaction table: Wild Weasel -> Raggio Traente, Equipaggio esperto
@@ -462,7 +563,7 @@ def test_prime_team_cancels_wild_weasel():
     card(v, WW)
     card(v, PRIME)
     assert stage(v) == R.ST_PT_MODE
-    named(v, "Prime Team: cancel the target's cloak, web or Wild Weasel")
+    named(v, "Prime Team: cancel the target's Wild Weasel")
     assert hit(v, C8) == 11
 
 
@@ -697,7 +798,8 @@ def test_prime_team_removes_the_cloak():
     attack(v, CA, "Imperator", PHO6)
     illegal(v, "CARD", DR5, R.R_SEEKING)
     card(v, PRIME)
-    named(v, "Prime Team: cancel the target's cloak, web or Wild Weasel")
+    illegal(v, "NAMED", "Prime Team: cancel the target's Wild Weasel", R.R_STAGE)
+    named(v, "Prime Team: cancel the target's cloak or web")
     assert sh(v, "Imperator", R.SH_CLOAK) == 0
     card(v, DR5)
     end_cards(v)
@@ -1133,6 +1235,24 @@ def test_discard_phase_one_card_to_the_pile_or_the_reserve():
     assert top == PH1_4 and g(v, R.G_ACTIVE) == 1
 
 
+def test_pescare_the_active_player_orders_the_played_cards_on_the_discard_pile():
+    # SFBF Regole Opzionali, Pescare: "è il giocatore attivo a determinare quali carte giocate una per
+    # volta (attacco, difesa, rinforzo) sono in cima agli scarti"
+    v = duel([PHO6, PH1_4, ECM3], [RS], opts={"draw_discard": True})
+    attack(v, CA, C8, PHO6, PH1_4)
+    end_cards(v)
+    card(v, RS)
+    assert hit(v, C8) == 7
+    assert stage(v) == R.ST_DISC_ORDER and g(v, R.G_DECIDER) == 0
+    illegal(v, "CARD", ECM3, R.R_ORDER)      # a card in hand is not one of them
+    card(v, PHO6)                            # onto the pile first
+    card(v, RS)
+    # the last one goes on top without asking
+    n = g(v, R.G_DISC_N)
+    assert [int(x) for x in v.state.disc[0, n - 3:n]] == [PHO6, RS, PH1_4]
+    assert stage(v) == R.ST_DISCARD and g(v, R.G_ACTIVE) == 0
+
+
 def test_draw_to_five_with_reserve_cards():
     # SFBF Sequenza di gioco 1: draw up to five cards, one at a time; (X) a drawn card may go into the
     # reserve (at most three) and reserve cards may be taken instead, in any order
@@ -1171,7 +1291,7 @@ def test_reserve_card_taken_by_a_defender_with_an_empty_hand():
     illegal(v, "CARD", ECM3, R.R_NOT_IN_HAND)  # the hand is no longer empty
     card(v, RS)
     card(v, ECM3)                            # empty again: the next reserve card
-    card(v, ECM3)
+    card(v, ECM3, link=PHO6)
     assert hit(v, C8) == 10 - 3 - 3
 
 

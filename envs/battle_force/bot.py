@@ -67,7 +67,7 @@ from ..core.rng import draw_int
 from .rules import (CC_TYPE, CC_VALUE, CD_LOC, CD_WHO, CL_HAND, CX_CLOAK, G_CANCELS, G_DECIDER, G_DONE, G_RETURN,
                     G_SEL, G_STAGE, K_A_CARD, K_A_KIND, K_A_LINE, K_A_NAMED, K_A_NUM, K_A_RACE, K_A_SHIP, K_ADVANCED,
                     K_FORMATION, K_FTR, K_NC, K_NS, K_P, K_WPN, L_MAIN, L_RESERVE, L_SCREEN, N_ACTIVATE, N_CDC,
-                    N_DONE, N_DRAW_DECK, N_FIGHTERS, N_KEEP, N_KIND, N_PT_ADD, N_PT_CANCEL, N_TO_DISCARD, N_WEAPONS,
+                    N_DONE, N_DRAW_DECK, N_FIGHTERS, N_KEEP, N_KIND, N_PT_ADD, N_PT_CANCEL, N_PT_CANCEL_WW, N_TO_DISCARD, N_WEAPONS,
                     OK, SC_N, SC_VP, SH_LINE, SH_LOC, SH_OWNER, SL_FLEET, ST_ATK_CARDS, ST_ATTACK, ST_CARRIER,
                     ST_CEASE_KEEP, ST_CLOAK_SETUP, ST_DEFENCE, ST_DISC_DEST, ST_DISCARD, ST_DRAW, ST_DUEL_PICK,
                     ST_FORM_DEST, ST_FORMATION, ST_FTR_DEF, ST_KEEP, ST_LINE_SETUP, ST_LINK, ST_MUTINY_ATK,
@@ -503,6 +503,8 @@ def solitaire_action(s, cfg, b, mask):
         a = _link_action(s, cfg, b, mask)
     elif st == ST_PT_MODE:
         a = _named(cfg, mask, N_PT_CANCEL)
+        if a < 0:
+            a = _named(cfg, mask, N_PT_CANCEL_WW)
         if a < 0:
             a = _named(cfg, mask, N_PT_ADD)
     elif st == ST_DEFENCE:

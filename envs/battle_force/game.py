@@ -55,6 +55,8 @@ DEFAULT_OPTIONS = {
     "draw_discard": False,         # optional: one card of the draw may be the top discard
     "allies": False,               # optional: teams of two (seats p and p + players/2)
     "traditional": False,          # optional: damage as a count, ECM / Erratic Maneuvers cancel a card
+    "em_ecm": "one_card",          # ECM / Erratic Maneuvers reduce one attack card (SFBF 4.4 B, E) or
+                                   # "whole_attack" (the reading before issue 14; RULES.md)
     "player_order": False,         # optional: player-order cards shuffled every game turn
     "second_attack": False,        # optional: a second attack from another ship (hand limit 6)
     "end_turns": 0,                # optional end conditions (0 / False = off): game turns,
@@ -79,6 +81,7 @@ _CHOICES = {
     "pbf_damage": ("2d6_per_card", "fighters_plus_1d6"),
     "pf_damage": ("remaining_boxes", "remaining_pfs"),
     "reward": ("points", "rank"),
+    "em_ecm": ("one_card", "whole_attack"),
 }
 _BOOLS = ("formation", "learning", "fighters", "single_race", "draw_discard", "allies", "traditional",
           "player_order", "second_attack", "end_on_elimination", "ceasefire_repairs", "count_survivors")
@@ -123,6 +126,7 @@ REASONS = (
     "Klingon Mutiny works on enemy Klingon ships not in the reserve",
     "that ship is not available to pick",
     "a ship cannot use a Wild Weasel and Erratic Maneuvers against the same attack (SFBF 4.4 B, F)",
+    "that card is not one of the played cards going to the discard pile now (SFBF Regole Opzionali, Pescare)",
 )
 assert len(REASONS) == R.N_REASONS
 
@@ -131,8 +135,8 @@ NAMED_ACTIONS = ("done / pass", "draw from the action deck", "draw the top disca
                  "put the card on the discard pile", "attack with fighters from a carrier",
                  "discard and redraw instead of attacking", "second formation change instead of attacking",
                  "continuous damage control", "Prime Team: +1 to the attack or die roll",
-                 "Prime Team: cancel the target's cloak, web or Wild Weasel", "switch on cloak / web",
-                 "switch the cloak off")
+                 "Prime Team: cancel the target's cloak or web", "switch on cloak / web",
+                 "switch the cloak off", "Prime Team: cancel the target's Wild Weasel")
 assert len(NAMED_ACTIONS) == R.N_NAMED
 
 STAGE_NAMES = ("pick ships", "choose a race", "choose reserve cards", "set the formation", "cloak / web before play",
@@ -142,7 +146,8 @@ STAGE_NAMES = ("pick ships", "choose a race", "choose reserve cards", "set the f
                "Prime Team: how", "defence", "attacker's reaction", "fire at the fighters", "fire at the PF Flotilla",
                "more Planet-Based Fighters", "Mutiny: attacker's Prime Team", "Mutiny: owner's Prime Team",
                "place damage", "discard to redraw", "Ceasefire: cards to keep in reserve", "discard",
-               "discard: where", "tie-break duel: choose a ship", "game over")
+               "discard: where", "tie-break duel: choose a ship", "game over",
+               "order the played cards on the discard pile")
 assert len(STAGE_NAMES) == R.N_STAGES
 
 CARD_FEATURES = ("in my hand", "in my reserve", "in the discard pile", "top of the discard pile",
@@ -286,6 +291,7 @@ def build_config(opts: dict):
     k[R.K_DRAW_DISCARD] = opts["draw_discard"]
     k[R.K_ALLIES] = opts["allies"]
     k[R.K_TRAD] = opts["traditional"]
+    k[R.K_EM_WHOLE] = opts["em_ecm"] == "whole_attack"
     k[R.K_ORDER_CARDS] = opts["player_order"]
     k[R.K_SECOND_ATTACK] = opts["second_attack"]
     k[R.K_END_TURNS] = opts["end_turns"]

@@ -59,15 +59,15 @@ RACE_KLINGON = 1
  K_ORDER_CARDS, K_SECOND_ATTACK, K_END_TURNS, K_END_SHUFFLES, K_END_KILLS, K_END_ELIM, K_TIE, K_PBF_MODE,
  K_PF_MODE, K_CEASE_REPAIR, K_SURVIVORS, K_REWARD, K_MAX_DECISIONS, K_SELECTION, K_BUDGET, K_PER_PLAYER,
  K_SINGLE_RACE, K_N_ACTIONS, K_A_CARD, K_A_SHIP, K_A_LINE, K_A_KIND, K_A_NUM, K_A_RACE, K_A_NAMED,
- K_N_RACES, K_OBS, K_LEARNING) = range(38)
-N_K = 38
+ K_N_RACES, K_OBS, K_LEARNING, K_EM_WHOLE, K_SOLITAIRE) = range(40)
+N_K = 40
 SEL_DEAL, SEL_POINTS, SEL_DRAFT, SEL_CORE, SEL_DRAFT4 = 0, 1, 2, 3, 4
 TIE_SHARE, TIE_DRAW, TIE_DUEL = 0, 1, 2
 
 # -- named actions (after the CARD/SHIP/LINE/KIND/NUM/RACE families) -------------------
 (N_DONE, N_DRAW_DECK, N_DRAW_DISCARD, N_KEEP, N_TO_RESERVE, N_TO_ALLY, N_TO_DISCARD, N_FIGHTERS, N_REDRAW,
- N_FORMATION2, N_CDC, N_PT_ADD, N_PT_CANCEL, N_ACTIVATE, N_DEACTIVATE) = range(15)
-N_NAMED = 15
+ N_FORMATION2, N_CDC, N_PT_ADD, N_PT_CANCEL, N_ACTIVATE, N_DEACTIVATE, N_PT_CANCEL_WW) = range(16)
+N_NAMED = 16
 N_NUM = 4       # fighter squadrons launched: 1..4
 LINES = 3
 L_SCREEN, L_MAIN, L_RESERVE = 0, 1, 2
@@ -76,8 +76,9 @@ L_SCREEN, L_MAIN, L_RESERVE = 0, 1, 2
 (ST_PICK, ST_RACE, ST_RES_SETUP, ST_LINE_SETUP, ST_CLOAK_SETUP, ST_DRAW, ST_KEEP, ST_REPAIR, ST_REPAIR_SHIP,
  ST_UNMARK, ST_FORMATION, ST_FORM_DEST, ST_ATTACK, ST_CARRIER, ST_SQUADRONS, ST_TARGET, ST_ATK_CARDS, ST_LINK,
  ST_SHIP_FOR, ST_PT_MODE, ST_DEFENCE, ST_REACT, ST_FTR_DEF, ST_PF_FIRE, ST_PBF_MORE, ST_MUTINY_ATK,
- ST_MUTINY_DEF, ST_PLACE, ST_REDRAW, ST_CEASE_KEEP, ST_DISCARD, ST_DISC_DEST, ST_DUEL_PICK, ST_OVER) = range(34)
-N_STAGES = 34
+ ST_MUTINY_DEF, ST_PLACE, ST_REDRAW, ST_CEASE_KEEP, ST_DISCARD, ST_DISC_DEST, ST_DUEL_PICK, ST_OVER,
+ ST_DISC_ORDER) = range(35)
+N_STAGES = 35
 
 # attack kinds
 AK_NONE, AK_SHIP, AK_FIGHTERS, AK_PBF, AK_PF, AK_MUTINY = 0, 1, 2, 3, 4, 5
@@ -86,7 +87,7 @@ AK_NONE, AK_SHIP, AK_FIGHTERS, AK_PBF, AK_PF, AK_MUTINY = 0, 1, 2, 3, 4, 5
 (G_STAGE, G_DECIDER, G_ACTIVE, G_DONE, G_TURN, G_ROUND, G_DECISIONS, G_SHUFFLES, G_DECK_N, G_DISC_N,
  G_SDECK_N, G_REPAIRED, G_CDC, G_CDC_NEXT, G_MOVED, G_FORM_KIND, G_FORM_MOVES, G_SEL, G_ATK_KIND, G_ATK_SHIP,
  G_TARGET, G_DEFENDER, G_ATTACKS, G_FIRST_ATTACKER, G_SQUADRONS, G_DEF_FIRE, G_ROLL, G_PT_ADD, G_CANCELS,
- G_PASSES, G_PENDING, G_RETURN, G_DMG_LEFT, G_DMG_SHIP, G_DMG_BY, G_RESUME, G_REP_LEFT, G_REP_SHIP,
+ G_PASSES, G_PENDING, G_RETURN, G_DMG_LEFT, G_DMG_SHIP, G_DMG_BY, G_ORDER_KIND, G_REP_LEFT, G_REP_SHIP,
  G_SETUP_P, G_SETUP_LEFT, G_DRAWN, G_DREW_DISCARD, G_PF_FIRER, G_PF_SHOTS, G_PF_LEFT, G_REDRAW_N,
  G_SEQ, G_POS, G_END_AT_TURN_END, G_ENDED, G_DUEL, G_TRUNC, G_NO_MORE_ATTACKS, G_PICK_PHASE, G_DIE1,
  G_DIE2, G_FTR_LOST, G_DEF_BITS, G_HELPER, G_PT_SUB, G_CEASE_LEFT, G_LAST_ROLL, G_TABLE_N) = range(63)
@@ -95,8 +96,9 @@ N_G = 63
 DB_WW, DB_EM, DB_DISENGAGE = 1, 2, 4
 # G_CANCELS bits: Prime Team or Tractor Beam cancelled these effects for the current attack
 CX_CLOAK, CX_WEB, CX_WW, CX_EM = 1, 2, 4, 8
-# G_RESUME: where play goes after damage markers are placed
-RS_ATTACK_END, RS_MUTINY_END = 0, 1
+# G_ORDER_KIND (option draw_discard, SFBF Regole Opzionali, Pescare): the cards the active player
+# puts on the discard pile one at a time: those of the attack just over, or those leaving its ships
+ORD_TABLE, ORD_SHIPS = 1, 2
 
 # -- action cards cd[] ---------------------------------------------------------------------
 CD_LOC, CD_WHO, CD_LINK, CD_OFF, CD_SHIP, CD_SEQ, CD_MODE = 0, 1, 2, 3, 4, 5, 6
@@ -106,8 +108,8 @@ N_CL = 8
 CARD_WORDS = 2 * N_CL   # write_obs: a card's observation word by location, as holder or not
 # CD_OFF bits on attack cards: the multiplier attached to it was cancelled / the card itself was
 OFF_MULT, OFF_CARD = 1, 2
-# CD_MODE of a Prime Team: +1 to the attack or die roll, or cancel the linked effect
-PT_MODE_ADD, PT_MODE_CANCEL = 1, 2
+# CD_MODE of a Prime Team: +1 to the attack or die roll, or cancel the cloak / web, or the Wild Weasel
+PT_MODE_ADD, PT_MODE_CANCEL, PT_MODE_CANCEL_WW = 1, 2, 3
 
 # -- ship cards sh[] -------------------------------------------------------------------------
 (SH_LOC, SH_OWNER, SH_LINE, SH_DOWN, SH_CLOAK, SH_WEB, SH_EM, SH_WW, SH_DIS, SH_SHOTS, SH_COV) = range(11)
@@ -124,8 +126,8 @@ N_PL = 13
  R_TARGET, R_RANGE, R_CLOAKED, R_SEEKING, R_DEF_SYMBOL, R_LINK, R_LINE_MOVE, R_RESERVE_FULL, R_LEAVE_EMPTY,
  R_MUST_RESERVE, R_NEED_FRONT, R_HAND_FULL, R_DECK_EMPTY, R_ONCE, R_NO_DAMAGE, R_KIND, R_BUDGET,
  R_NOT_FIRST_ATTACK, R_NEED_WEAPON, R_NOT_ADVANCED, R_NO_FIGHTERS, R_SQUADRONS, R_ALLY, R_RACE_TAKEN,
- R_COMBINE, R_NOT_KLINGON, R_POOL, R_WW_EM) = range(37)
-N_REASONS = 37
+ R_COMBINE, R_NOT_KLINGON, R_POOL, R_WW_EM, R_ORDER) = range(38)
+N_REASONS = 38
 # bounds of a deck and a roster (game.load_cards / load_ships check them): sizes of scratch lists
 MAX_CARDS, MAX_SHIPS = 128, 64
 
@@ -266,6 +268,14 @@ def enemies(s, cfg, b, p, q):
     if cfg.k[K_ALLIES]:
         return s.pl[b, p, PL_TEAM] != s.pl[b, q, PL_TEAM]
     return True
+
+
+@nb.njit(cache=True, inline="always")
+def em_ecm_per_card(cfg, kind):
+    """ECM and Erratic Maneuvers act on one attack card of a ship attack: they reduce "il numero di
+    danni ricevuti da una carta attacco" (SFBF 4.4 B, E and the card list; option em_ecm='whole_attack':
+    the whole attack), or, traditional rules, remove one attack card."""
+    return kind == AK_SHIP and (cfg.k[K_TRAD] != 0 or cfg.k[K_EM_WHOLE] == 0)
 
 
 @nb.njit(cache=True, forceinline=True)
@@ -773,10 +783,11 @@ def forced_advance(s, cfg, b, p):
 
 @nb.njit(cache=True)
 def clear_ship_cards(s, cfg, b, i):
-    for col in (SH_EM, SH_WW, SH_DIS):
-        c = s.sh[b, i, col] - 1
-        if c >= 0:
+    """Erratic Maneuvers (one or more), Wild Weasel and Disengage cards on ship i go to the discards."""
+    for c in range(cfg.k[K_NC]):
+        if s.cd[b, c, CD_LOC] == CL_SHIP and s.cd[b, c, CD_WHO] == i:
             to_discard(s, b, c)
+    for col in (SH_EM, SH_WW, SH_DIS):
         s.sh[b, i, col] = 0
 
 
@@ -1196,6 +1207,20 @@ def enter_discard(s, cfg, b):
     """Phase 5: Erratic Maneuvers, Disengage and Wild Weasel leave the active player's ships;
     then it may discard one card (SFBF Sequenza di gioco 5)."""
     p = s.g[b, G_ACTIVE]
+    if cfg.k[K_DRAW_DISCARD]:
+        # SFBF Regole Opzionali, Pescare: the active player orders the cards going to the pile
+        n = 0
+        for c in range(cfg.k[K_NC]):
+            if s.cd[b, c, CD_LOC] == CL_SHIP and s.sh[b, s.cd[b, c, CD_WHO], SH_OWNER] == p:
+                n += 1
+        if n >= 2:
+            for i in range(cfg.k[K_NS]):
+                if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == p:
+                    for col in (SH_EM, SH_WW, SH_DIS):
+                        s.sh[b, i, col] = 0
+            s.g[b, G_ORDER_KIND] = ORD_SHIPS
+            set_stage(s, b, ST_DISC_ORDER, p)
+            return
     for i in range(cfg.k[K_NS]):
         if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == p:
             clear_ship_cards(s, cfg, b, i)
@@ -1659,10 +1684,10 @@ def layers(s, cfg, b, x):
 
 
 @nb.njit(cache=True)
-def standing_em_cancels(s, cfg, b):
-    """Traditional rules: an Erratic Maneuvers card already on the target removes one attack card."""
-    t = s.g[b, G_TARGET]
-    return 1 if (cfg.k[K_TRAD] and s.sh[b, t, SH_EM] and not (s.g[b, G_CANCELS] & CX_EM)) else 0
+def em_on_target(s, cfg, b, c):
+    """Card c is an Erratic Maneuvers on the current target, not cancelled by an ECCM for this attack."""
+    return (s.cd[b, c, CD_LOC] == CL_SHIP and s.cd[b, c, CD_WHO] == s.g[b, G_TARGET]
+            and cfg.card[c, CC_TYPE] == T_EM and s.cd[b, c, CD_OFF] == 0)
 
 
 @nb.njit(cache=True)
@@ -1752,18 +1777,57 @@ def attack_damage(s, cfg, b):
     t = s.g[b, G_TARGET]
     if s.g[b, G_DEF_BITS] & DB_DISENGAGE:
         return 0                 # SFBF 4.4 G: the whole attack is avoided
+    NC = cfg.k[K_NC]
+    per_card = em_ecm_per_card(cfg, kind)
     total = 0
     seeking = 0                  # damage of the drone and plasma cards (not "fuoco diretto")
     if kind == AK_SHIP:
-        best = 0
-        for x in range(cfg.k[K_NC]):
+        # each attack card's damage after its multiplier, cancellations and phaser reductions
+        vals = scratch_i32(MAX_CARDS)
+        ids = scratch_i32(MAX_CARDS)
+        n = 0
+        for x in range(NC):
             if s.cd[b, x, CD_LOC] == CL_ATK and cfg.card[x, CC_TYPE] < N_WEAPONS:
-                v = card_attack_value(s, cfg, b, x)
-                total += v
-                best = max(best, v)
-                if is_seeking(cfg.card[x, CC_TYPE]):
-                    seeking += v
-        total -= best * standing_em_cancels(s, cfg, b)
+                vals[n] = card_attack_value(s, cfg, b, x)
+                ids[n] = x
+                n += 1
+        if per_card and not cfg.k[K_TRAD]:
+            # SFBF 4.4 B, E: an ECM or Erratic Maneuvers reduces the attack card it was played on (with
+            # its Overload, Scatterpack, ...: "la totalità dell'attacco"), never below 0: "l'eccedenza
+            # del suo effetto viene ignorata"; an Erratic Maneuvers left on the ship from an earlier
+            # attack goes on the strongest card (RULES.md)
+            for rnd in range(2):
+                for c in range(NC):
+                    ty = cfg.card[c, CC_TYPE]
+                    if ty == T_ECM:
+                        if s.cd[b, c, CD_LOC] != CL_DEF or s.cd[b, c, CD_OFF] or rnd == 1:
+                            continue
+                    elif ty != T_EM or not em_on_target(s, cfg, b, c):
+                        continue
+                    x = s.cd[b, c, CD_LINK]
+                    linked = x >= 0 and s.cd[b, x, CD_LOC] == CL_ATK
+                    if linked != (rnd == 0):
+                        continue
+                    j = -1
+                    for jj in range(n):
+                        if (linked and ids[jj] == x) or (not linked and (j < 0 or vals[jj] > vals[j])):
+                            j = jj
+                    if j >= 0:
+                        vals[j] = max(0, vals[j] - defence_effect(s, cfg, b, cfg.card[c, CC_VALUE]))
+        elif cfg.k[K_TRAD]:
+            # traditional rules: each Erratic Maneuvers on the target removes the strongest attack card
+            for c in range(NC):
+                if em_on_target(s, cfg, b, c):
+                    j = -1
+                    for jj in range(n):
+                        if j < 0 or vals[jj] > vals[j]:
+                            j = jj
+                    if j >= 0:
+                        vals[j] = 0
+        for j in range(n):
+            total += vals[j]
+            if is_seeking(cfg.card[ids[j], CC_TYPE]):
+                seeking += vals[j]
         if total > 0:
             total += s.g[b, G_PT_ADD]          # Prime Team: +1 after the multipliers
     elif kind == AK_FIGHTERS or kind == AK_PBF:
@@ -1773,17 +1837,17 @@ def attack_damage(s, cfg, b):
         total = s.g[b, G_ROLL] + s.g[b, G_PT_ADD]
     if total <= 0:
         return 0
-    # reductions on the whole attack: Reinforce Shields 3, ECM its value, Erratic Maneuvers 4
+    # reductions on the whole attack: Reinforce Shields 3; ECM its value and each Erratic Maneuvers
+    # 4 when they act on the whole attack (fighters, PFs, option em_ecm='whole_attack')
     halved = defence_halved(s, cfg, b)
     red = 0
-    for c in range(cfg.k[K_NC]):
+    for c in range(NC):
+        ty = cfg.card[c, CC_TYPE]
         if s.cd[b, c, CD_LOC] == CL_DEF and not s.cd[b, c, CD_OFF]:
-            ty = cfg.card[c, CC_TYPE]
-            if ty == T_RS or (ty == T_ECM and not (cfg.k[K_TRAD] and kind == AK_SHIP)):
+            if ty == T_RS or (ty == T_ECM and not per_card):
                 red += defence_effect(s, cfg, b, cfg.card[c, CC_VALUE])
-    em = s.sh[b, t, SH_EM] - 1
-    if em >= 0 and not (s.g[b, G_CANCELS] & CX_EM) and not (cfg.k[K_TRAD] and kind == AK_SHIP):
-        red += defence_effect(s, cfg, b, cfg.card[em, CC_VALUE])
+        elif ty == T_EM and not per_card and em_on_target(s, cfg, b, c):
+            red += defence_effect(s, cfg, b, cfg.card[c, CC_VALUE])
     total = max(0, total - red)
     if ww_active(s, b):
         # SFBF 4.4 F: other damage halved after the other reductions (7 becomes 4); a cloaked or
@@ -1853,7 +1917,8 @@ def link_ok(s, cfg, b, m, x):
     if ret == ST_DEFENCE:
         if tm == T_TRACTOR or tm == T_SCATTER:
             return s.cd[b, x, CD_LOC] == CL_ATK and cfg.card[x, CC_TYPE] == T_DRONE and attack_live(s, cfg, b, x)
-        if (tm == T_ECM or tm == T_EM) and cfg.k[K_TRAD]:
+        if (tm == T_ECM or tm == T_EM) and em_ecm_per_card(cfg, s.g[b, G_ATK_KIND]):
+            # SFBF 4.4 B, E: on one attack card (traditional rules: it removes that card)
             return s.cd[b, x, CD_LOC] == CL_ATK and cfg.card[x, CC_TYPE] < N_WEAPONS and attack_live(s, cfg, b, x)
         if tm < N_WEAPONS:
             return def_weapon_link_ok(s, cfg, b, m, x)
@@ -1861,10 +1926,10 @@ def link_ok(s, cfg, b, m, x):
     if ret == ST_REACT:
         t = s.g[b, G_TARGET]
         if tm == T_ECCM:
-            # SFBF 4.4 B, E: cancels one ECM or Erratic Maneuvers for this attack
+            # SFBF 4.4 B, E: cancels one ECM or one Erratic Maneuvers on the target for this attack
             if s.cd[b, x, CD_LOC] == CL_DEF and cfg.card[x, CC_TYPE] == T_ECM and not s.cd[b, x, CD_OFF]:
                 return True
-            return x == s.sh[b, t, SH_EM] - 1 and not (s.g[b, G_CANCELS] & CX_EM)
+            return em_on_target(s, cfg, b, x)
         if tm == T_TRACTOR:
             return x == s.sh[b, t, SH_WW] - 1 and not (s.g[b, G_CANCELS] & CX_WW)
     return False
@@ -1922,12 +1987,15 @@ def any_fire_ship(s, cfg, b, p, m):
 
 
 @nb.njit(cache=True)
-def pt_cancel_possible(s, cfg, b):
+def pt_cancel_possible(s, cfg, b, ww):
+    """Can a Prime Team cancel the target's cloak or web (``ww`` False) or its Wild Weasel (True)?
+    SFBF Equipaggio esperto: "nega l'effetto dell'Occultamento, della Ragnatela o l'uso di un
+    Vascello Diversivo"; the player chooses which."""
     t = s.g[b, G_TARGET]
     if t < 0:
         return False
-    if s.sh[b, t, SH_CLOAK] or s.sh[b, t, SH_WEB]:
-        return True
+    if not ww:
+        return s.sh[b, t, SH_CLOAK] != 0 or s.sh[b, t, SH_WEB] != 0
     st = s.g[b, G_STAGE]
     if st == ST_PT_MODE:
         st = s.g[b, G_RETURN]
@@ -1953,17 +2021,17 @@ def defence_card_reason(s, cfg, b, p, c):
     if t == T_RS:
         return OK
     if t == T_ECM:
-        if cfg.k[K_TRAD] and kind == AK_SHIP and not any_link_for(s, cfg, b, c, ST_DEFENCE):
+        if em_ecm_per_card(cfg, kind) and not any_link_for(s, cfg, b, c, ST_DEFENCE):
             return R_LINK
         return OK
     if t == T_EM:
         if s.sh[b, tg, SH_CLOAK] or s.sh[b, tg, SH_WEB]:
             return R_SHIP_STATE  # a cloaked or webbed ship cannot use Erratic Maneuvers
-        if s.sh[b, tg, SH_EM]:
-            return R_ONCE
+        # (a second Erratic Maneuvers on a ship that has one is allowed: SFBF 4.4 B forbids only
+        # the same card twice and a Wild Weasel with it against the same attack)
         if bits & DB_WW:
             return R_WW_EM       # not with a Wild Weasel against the same attack
-        if cfg.k[K_TRAD] and kind == AK_SHIP and not any_link_for(s, cfg, b, c, ST_DEFENCE):
+        if em_ecm_per_card(cfg, kind) and not any_link_for(s, cfg, b, c, ST_DEFENCE):
             return R_LINK
         return OK
     if t == T_WW:
@@ -2005,8 +2073,10 @@ def react_card_reason(s, cfg, b, p, c):
     if t == T_ECCM:
         return OK if any_link_for(s, cfg, b, c, ST_REACT) else R_LINK
     if t == T_TRACTOR:
-        # SFBF 4.4 F (X): against a Wild Weasel only from a ship in the screen
-        if kind == AK_SHIP and uses_formation(cfg) and s.sh[b, s.g[b, G_ATK_SHIP], SH_LINE] != L_SCREEN:
+        # SFBF 4.4 F (X): "Se l'attacco è stato lanciato da una nave in Prima Linea": the ship that
+        # fired or, for fighters, the carrier that launched them must be in the screen
+        if (kind == AK_SHIP or kind == AK_FIGHTERS) and uses_formation(cfg) \
+                and s.sh[b, s.g[b, G_ATK_SHIP], SH_LINE] != L_SCREEN:
             return R_RANGE
         return OK if any_link_for(s, cfg, b, c, ST_REACT) else R_LINK
     if t == T_PRIME:
@@ -2090,6 +2160,8 @@ def card_reason(s, cfg, b, p, c):
     t = cfg.card[c, CC_TYPE]
     if st == ST_LINK:
         return OK if link_ok(s, cfg, b, s.g[b, G_PENDING], c) else R_LINK
+    if st == ST_DISC_ORDER:
+        return OK if order_card_ok(s, cfg, b, c) else R_ORDER
     if st == ST_DRAW:
         return OK if (mine_res and cfg.k[K_ADVANCED]) else R_NOT_IN_HAND
     # advanced: a player other than the active one with an empty hand may take a reserve card
@@ -2351,7 +2423,9 @@ def named_reason(s, cfg, b, p, n):
     if n == N_PT_ADD:
         return OK if st == ST_PT_MODE else R_STAGE
     if n == N_PT_CANCEL:
-        return OK if (st == ST_PT_MODE and pt_cancel_possible(s, cfg, b)) else R_STAGE
+        return OK if (st == ST_PT_MODE and pt_cancel_possible(s, cfg, b, False)) else R_STAGE
+    if n == N_PT_CANCEL_WW:
+        return OK if (st == ST_PT_MODE and pt_cancel_possible(s, cfg, b, True)) else R_STAGE
     if n == N_ACTIVATE:
         if st != ST_FORM_DEST:
             return R_STAGE
@@ -2468,7 +2542,7 @@ def start_link(s, cfg, b, c, ret):
 def start_prime(s, cfg, b, c, ret):
     s.g[b, G_PENDING] = c
     s.g[b, G_RETURN] = ret
-    if pt_cancel_possible(s, cfg, b):
+    if pt_cancel_possible(s, cfg, b, False) or pt_cancel_possible(s, cfg, b, True):
         set_stage(s, b, ST_PT_MODE, s.g[b, G_DECIDER])
     else:
         apply_prime(s, cfg, b, PT_MODE_ADD)
@@ -2477,21 +2551,21 @@ def start_prime(s, cfg, b, c, ret):
 @nb.njit(cache=True)
 def apply_prime(s, cfg, b, mode):
     """SFBF Equipaggio esperto: +1 to the attack (after doublings) or to a die roll; or cancel
-    the target's cloak or web (marker removed) or, failing those, its Wild Weasel."""
+    the target's cloak or web (marker removed), or its Wild Weasel for this attack, as chosen."""
     c = s.g[b, G_PENDING]
     s.cd[b, c, CD_MODE] = mode
     if mode == PT_MODE_ADD:
         s.g[b, G_PT_ADD] += 1
-    else:
+    elif mode == PT_MODE_CANCEL:
         t = s.g[b, G_TARGET]
         if s.sh[b, t, SH_CLOAK]:
             s.sh[b, t, SH_CLOAK] = 0
             s.g[b, G_CANCELS] |= CX_CLOAK
-        elif s.sh[b, t, SH_WEB]:
+        else:
             s.sh[b, t, SH_WEB] = 0
             s.g[b, G_CANCELS] |= CX_WEB
-        else:
-            s.g[b, G_CANCELS] |= CX_WW
+    else:
+        s.g[b, G_CANCELS] |= CX_WW
     after_pending(s, cfg, b)
 
 
@@ -2502,9 +2576,8 @@ def apply_link(s, cfg, b, x):
     tm = cfg.card[m, CC_TYPE]
     if s.g[b, G_RETURN] == ST_REACT:
         if tm == T_ECCM:
-            if cfg.card[x, CC_TYPE] == T_ECM and s.cd[b, x, CD_LOC] == CL_DEF:
-                s.cd[b, x, CD_OFF] = 1
-            else:
+            s.cd[b, x, CD_OFF] = 1           # that ECM / Erratic Maneuvers does not count this attack
+            if cfg.card[x, CC_TYPE] == T_EM:
                 s.g[b, G_CANCELS] |= CX_EM
         elif tm == T_TRACTOR:
             s.g[b, G_CANCELS] |= CX_WW     # the "anchor" tactic against a Wild Weasel
@@ -2523,7 +2596,7 @@ def play_defence(s, cfg, b, p, c):
         set_card(s, b, c, CL_SHIP, tg)
         stamp_seq(s, b, c)
         if t == T_EM:
-            s.sh[b, tg, SH_EM] = c + 1
+            s.sh[b, tg, SH_EM] = c + 1       # (the last one; clear_ship_cards finds them all)
             s.g[b, G_DEF_BITS] |= DB_EM
         elif t == T_WW:
             s.sh[b, tg, SH_WW] = c + 1
@@ -2540,14 +2613,16 @@ def play_defence(s, cfg, b, p, c):
                 forced_advance(s, cfg, b, p)
             resolve_attack(s, cfg, b)
             return
+        if t == T_EM and em_ecm_per_card(cfg, s.g[b, G_ATK_KIND]) and not cfg.k[K_TRAD]:
+            start_link(s, cfg, b, c, ST_DEFENCE)   # SFBF 4.4 B: the attack card it reduces
+            return
         window_played(s, cfg, b)
         return
     play_to_table(s, b, c, CL_DEF, p)
     refill_empty_hand(s, cfg, b, p)
     if t < N_WEAPONS:
         s.cd[b, c, CD_SHIP] = tg
-    if t < N_WEAPONS or t == T_TRACTOR or t == T_SCATTER or ((t == T_ECM) and cfg.k[K_TRAD]
-                                                            and s.g[b, G_ATK_KIND] == AK_SHIP):
+    if t < N_WEAPONS or t == T_TRACTOR or t == T_SCATTER or (t == T_ECM and em_ecm_per_card(cfg, s.g[b, G_ATK_KIND])):
         start_link(s, cfg, b, c, ST_DEFENCE)
         return
     window_played(s, cfg, b)
@@ -2559,6 +2634,8 @@ def apply_card(s, cfg, b, p, c):
     t = cfg.card[c, CC_TYPE]
     if st == ST_LINK:
         apply_link(s, cfg, b, c)
+    elif st == ST_DISC_ORDER:
+        order_next(s, cfg, b, c)
     elif st == ST_DRAW:
         set_card(s, b, c, CL_HAND, p)
         continue_draw(s, cfg, b)
@@ -2855,10 +2932,14 @@ def begin_damage(s, cfg, b, i, n, by, no_vp):
 
 @nb.njit(cache=True)
 def attack_end(s, cfg, b):
-    """Every card used in or against the attack is discarded (SFBF 4.5)."""
+    """Every card used in or against the attack is discarded (SFBF 4.5); option draw_discard: the
+    active player puts them on the pile one at a time, in the order it likes (SFBF Regole
+    Opzionali, Pescare: "è il giocatore attivo a determinare quali carte giocate ... sono in cima
+    agli scarti")."""
     for c in range(cfg.k[K_NC]):
-        if on_table(s, b, c):
-            to_discard(s, b, c)
+        if s.cd[b, c, CD_LOC] == CL_SHIP:
+            s.cd[b, c, CD_OFF] = 0           # an ECCM cancels an Erratic Maneuvers for one attack
+            s.cd[b, c, CD_LINK] = -1
     for i in range(cfg.k[K_NS]):
         s.sh[b, i, SH_SHOTS] = 0
     kind = s.g[b, G_ATK_KIND]
@@ -2877,6 +2958,42 @@ def attack_end(s, cfg, b):
     s.g[b, G_ATK_KIND] = AK_NONE
     if kind != AK_NONE:
         s.g[b, G_ATTACKS] += 1
+    if cfg.k[K_DRAW_DISCARD] and s.g[b, G_TABLE_N] >= 2 and not game_should_end(s, cfg, b):
+        s.g[b, G_ORDER_KIND] = ORD_TABLE
+        set_stage(s, b, ST_DISC_ORDER, s.g[b, G_ACTIVE])
+        return
+    for c in range(cfg.k[K_NC]):
+        if on_table(s, b, c):
+            to_discard(s, b, c)
+    after_attack(s, cfg, b)
+
+
+@nb.njit(cache=True, forceinline=True)
+def order_card_ok(s, cfg, b, c):
+    """Option draw_discard: card c is one of those the active player now puts on the discard pile."""
+    loc = s.cd[b, c, CD_LOC]
+    if s.g[b, G_ORDER_KIND] == ORD_TABLE:
+        return loc == CL_ATK or loc == CL_DEF
+    return loc == CL_SHIP and s.sh[b, s.cd[b, c, CD_WHO], SH_OWNER] == s.g[b, G_ACTIVE]
+
+
+@nb.njit(cache=True)
+def order_next(s, cfg, b, c):
+    """Card c goes on top of the discard pile; when none is left, play goes on."""
+    to_discard(s, b, c)
+    for x in range(cfg.k[K_NC]):
+        if order_card_ok(s, cfg, b, x):
+            return
+    if s.g[b, G_ORDER_KIND] == ORD_TABLE:
+        s.g[b, G_ORDER_KIND] = 0
+        after_attack(s, cfg, b)
+    else:
+        s.g[b, G_ORDER_KIND] = 0
+        set_stage(s, b, ST_DISCARD, s.g[b, G_ACTIVE])
+
+
+@nb.njit(cache=True)
+def after_attack(s, cfg, b):
     if game_should_end(s, cfg, b):
         finish(s, cfg, b)
         return
@@ -3059,6 +3176,8 @@ def apply_named(s, cfg, b, p, n):
         apply_prime(s, cfg, b, PT_MODE_ADD)
     elif n == N_PT_CANCEL:
         apply_prime(s, cfg, b, PT_MODE_CANCEL)
+    elif n == N_PT_CANCEL_WW:
+        apply_prime(s, cfg, b, PT_MODE_CANCEL_WW)
     elif n == N_ACTIVATE:
         i = s.g[b, G_SEL]
         activate_device(s, cfg, b, i)
@@ -3144,7 +3263,7 @@ def scan_legal(s, cfg, b, mask):
     first = -1
     if fam & F_CARDS:
         a0 = k[K_A_CARD]
-        if st == ST_LINK:
+        if st == ST_LINK or st == ST_DISC_ORDER:
             for c in range(k[K_NC]):
                 loc = cd[b, c, CD_LOC]
                 if (loc == CL_ATK or loc == CL_DEF or loc == CL_SHIP) and card_reason(s, cfg, b, p, c) == OK:
