@@ -57,7 +57,7 @@ def main(argv=None) -> int:
         start = time.perf_counter()
         tournament, summary = run_arena(args.game, args.policy, parse_options(args), args.games, args.seed,
                                         args.out)
-    except (ValueError, TypeError) as e:
+    except (ValueError, TypeError, ImportError) as e:  # bad input or a missing extra: one line, no traceback
         parser.exit(2, f"{parser.prog}: error: {_one_line(e)}\n")
     from .report import markdown
     print(markdown(tournament, summary))

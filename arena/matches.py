@@ -35,7 +35,7 @@ class Tournament:
     lineups: np.ndarray
     results: np.ndarray
     rounds: np.ndarray
-    notes: list[str] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)  # policy -> "built-in" or its checkpoint path
 
     @property
     def players(self) -> int:
@@ -98,8 +98,9 @@ def play_tournament(game_name: str, game, policies: list[Policy], options: dict 
                              learner_seat, len(rows), options, seed + 1 + k)
         results[rows, learner_seat] = outcome
         results[rows, 1 - learner_seat] = -outcome
+    sources = {p.name: "built-in" if p.is_builtin else str(p.path) for p in policies}
     return Tournament(game_name, [p.name for p in policies], options, seed, games_per_lineup, lineups, results,
-                      rounds)
+                      rounds, sources)
 
 
 def play_builtin(game, options: dict, policy_ids: np.ndarray, seed: int) -> np.ndarray:
@@ -128,7 +129,10 @@ def _model_groups(lineups, with_model, policies):
 def play_model(game_name: str, model, opponent, seat: int, n_games: int, options: dict, seed: int) -> np.ndarray:
     """``n_games`` games of ``model`` (in ``seat``) against ``opponent`` (a built-in name or a
     model) through the SB3 adapter; returns the model's result of each (+1 / 0 / -1)."""
+    import torch
+
     from ..wrappers.sb3 import WargymVecEnv
+    torch.manual_seed(seed)  # the models sample their actions with torch's generator: same seed, same games
     env = WargymVecEnv(game_name, n_envs=n_games, opponent=opponent, seat=seat, options=options, seed=seed)
     obs = env.reset()
     finished = np.zeros(n_games, dtype=bool)

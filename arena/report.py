@@ -117,6 +117,8 @@ def markdown(t: Tournament, summary: dict) -> str:
              f"{len(t.lineups)} games: {t.games_per_lineup} per lineup, seats rotated; seed {t.seed}; "
              f"options {_options_text(t.options)}.",
              "",
+             "Policies: " + "; ".join(f"{name} ({source})" for name, source in t.sources.items()) + ".",
+             "",
              "### Ratings",
              ""]
     if t.players == 2:

@@ -162,6 +162,10 @@ def test_checkpoint_plays_through_the_sb3_adapter(tmp_path):
     assert set(pairs) == {("random", "ppo"), ("random", "scripted"), ("ppo", "scripted")}
     assert all(p["games"] == 2 for p in pairs.values())
     assert len(t.lineups) == 3 * 2 and np.all(t.results[:, 0] == -t.results[:, 1])
+    assert t.sources["ppo"].endswith("tiny.zip") and t.sources["random"] == "built-in"
+    again, _ = run_arena("planetoids", ["random", f"ppo={tmp_path / 'tiny.zip'}", "scripted"], TINY["planetoids"],
+                         games=2)
+    assert np.array_equal(again.results, t.results)  # seeded: the model's sampling too
     with pytest.raises(ValueError, match="two-player games only"):
         run_arena("battle_force", ["random", f"ppo={tmp_path / 'tiny.zip'}"], {"players": 3}, games=1)
     with pytest.raises(ValueError, match="expects observations"):
