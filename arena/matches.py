@@ -77,20 +77,31 @@ def play_tournament(game_name: str, game, policies: list[Policy], options: dict 
     from ..envs.core.vec import VecGame
     options = arena_options(game_name, options)
     probe = VecGame(game, 1, options)  # validates the options, gives the player count and shapes
-    players = probe.num_players
-    if players != 2 and not all(p.is_builtin for p in policies):
-        raise ValueError("trained checkpoints play two-player games only for now (the SB3 adapter "
-                         "WargymVecEnv is two-player); use built-in policies for 3-6 players")
-    for policy in policies:
-        if not policy.is_builtin and policy.model is None:
-            load_checkpoint(policy, int(np.prod(probe.obs_shape)), probe.num_actions)
-    lineups, rounds = schedule(len(policies), players, games_per_lineup)
+    _load_checkpoints(policies, probe)
+    lineups, rounds = schedule(len(policies), probe.num_players, games_per_lineup)
     results = np.zeros(lineups.shape, dtype=np.float64)
     with_model = np.array([any(not policies[i].is_builtin for i in row) for row in lineups], dtype=bool)
     builtin_rows = np.flatnonzero(~with_model)
     if len(builtin_rows):
         ids = np.array([[policies[i].builtin for i in row] for row in lineups[builtin_rows]], dtype=np.int64)
         results[builtin_rows] = play_builtin(game, options, ids, seed)
+    _play_model_games(game_name, policies, lineups, with_model, results, options, seed)
+    sources = {p.name: "built-in" if p.is_builtin else str(p.path) for p in policies}
+    return Tournament(game_name, [p.name for p in policies], options, seed, games_per_lineup, lineups, results,
+                      rounds, sources)
+
+
+def _load_checkpoints(policies, probe):
+    if probe.num_players != 2 and not all(p.is_builtin for p in policies):
+        raise ValueError("trained checkpoints play two-player games only for now (the SB3 adapter "
+                         "WargymVecEnv is two-player); use built-in policies for 3-6 players")
+    for policy in policies:
+        if not policy.is_builtin and policy.model is None:
+            load_checkpoint(policy, int(np.prod(probe.obs_shape)), probe.num_actions)
+
+
+def _play_model_games(game_name, policies, lineups, with_model, results, options, seed):
+    """Fill ``results`` for the games with a model, one SB3 adapter per lineup and seat."""
     for k, (rows, learner_seat) in enumerate(_model_groups(lineups, with_model, policies)):
         learner = policies[lineups[rows[0], learner_seat]]
         opponent = policies[lineups[rows[0], 1 - learner_seat]]
@@ -98,9 +109,6 @@ def play_tournament(game_name: str, game, policies: list[Policy], options: dict 
                              learner_seat, len(rows), options, seed + 1 + k)
         results[rows, learner_seat] = outcome
         results[rows, 1 - learner_seat] = -outcome
-    sources = {p.name: "built-in" if p.is_builtin else str(p.path) for p in policies}
-    return Tournament(game_name, [p.name for p in policies], options, seed, games_per_lineup, lineups, results,
-                      rounds, sources)
 
 
 def play_builtin(game, options: dict, policy_ids: np.ndarray, seed: int) -> np.ndarray:
