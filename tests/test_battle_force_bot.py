@@ -1,4 +1,4 @@
-"""Battle Force's compiled opponents: legality, the solitaire automaton's choices, strength
+"""Battle Force's compiled opponents: legality, the heuristic's choices, strength
 against random play, determinism, and the SB3 wrapper."""
 from __future__ import annotations
 
@@ -10,16 +10,18 @@ from wargym.envs.core.vec import VecGame
 
 
 def _mixed_policies(n, players, seed):
-    """Every seat random or solitaire at random, at least one solitaire per game."""
+    """Every seat random or heuristic at random, at least one heuristic per game."""
     rng = np.random.default_rng(seed)
     pol = rng.integers(0, 2, size=(n, players)).astype(np.int64)
-    pol[np.arange(n), rng.integers(0, players, size=n)] = bot.SOLITAIRE
+    pol[np.arange(n), rng.integers(0, players, size=n)] = bot.HEURISTIC
     return pol
 
 
 def test_policy_table_matches_the_wrappers_contract():
-    assert bot.POLICIES["random"] == bot.RANDOM and bot.POLICIES["solitaire"] == bot.SOLITAIRE
-    assert bot.POLICIES["scripted"] == bot.SOLITAIRE      # the name training/ and wrappers use
+    assert bot.POLICIES["random"] == bot.RANDOM and bot.POLICIES["heuristic"] == bot.HEURISTIC
+    assert bot.POLICIES["scripted"] == bot.HEURISTIC      # the name training/ and wrappers use
+    # the rulebook's solitaire game is the option solitaire=True, not a policy (issue 14)
+    assert "solitaire" not in bot.POLICIES
 
 
 def test_game_module_exposes_the_bot():
@@ -38,8 +40,8 @@ OPTION_SETS = [
 
 
 @pytest.mark.parametrize("options,players", OPTION_SETS)
-def test_solitaire_actions_are_always_legal(options, players):
-    """Whole games stepped one decision at a time, mixed seats: every solitaire choice is in the
+def test_heuristic_actions_are_always_legal(options, players):
+    """Whole games stepped one decision at a time, mixed seats: every heuristic choice is in the
     mask; the automaton reaches the attack, defence and damage decisions."""
     n = 8
     core = VecGame(game, n, options)
@@ -53,14 +55,14 @@ def test_solitaire_actions_are_always_legal(options, players):
         done = core.state.g[:, R.G_DONE].astype(bool)
         if done.all():
             break
-        bot.policy_actions(states, cfgs, core.mask, bot.SOLITAIRE, sol)
+        bot.policy_actions(states, cfgs, core.mask, bot.HEURISTIC, sol)
         bot.policy_actions(states, cfgs, core.mask, bot.RANDOM, rnd)
         cur = core.current_player.astype(np.int64)
-        use_sol = pol[np.arange(n), cur] == bot.SOLITAIRE
+        use_sol = pol[np.arange(n), cur] == bot.HEURISTIC
         for b in np.flatnonzero(~done & use_sol):
             a = int(sol[b])
             assert 0 <= a < core.num_actions and core.mask[b, a] == 1, \
-                f"game {b}: solitaire chose {core.why_illegal(int(b), a)}"
+                f"game {b}: heuristic chose {core.why_illegal(int(b), a)}"
             stages.add(int(core.state.g[b, R.G_STAGE]))
         core.step(np.where(use_sol, sol, rnd), active=~done)
     assert core.state.g[:, R.G_DONE].all(), "games did not finish"
@@ -79,18 +81,18 @@ def test_random_policy_uses_its_own_stream_not_the_dice():
     assert all(core.mask[b, actions[b]] for b in range(4))
 
 
-def test_solitaire_is_a_function_of_the_state():
+def test_heuristic_is_a_function_of_the_state():
     """Same state (policy stream included) -> same action; both entry points agree."""
     core = VecGame(game, 6, {"players": 3})
     core.reset(9)
     rng = np.random.default_rng(0)
     for _ in range(60):
         snap = core.clone_state()
-        a1 = bot.policy_actions(core, "solitaire")
+        a1 = bot.policy_actions(core, "heuristic")
         core.set_state(snap)
         a2 = np.zeros(6, dtype=np.int64)
         states, cfgs, _ = core.kernel_args()
-        bot.policy_actions(states, cfgs, core.mask, bot.SOLITAIRE, a2)
+        bot.policy_actions(states, cfgs, core.mask, bot.HEURISTIC, a2)
         assert (a1 == a2).all()
         core.set_state(snap)
         live = ~core.terminated
@@ -104,8 +106,8 @@ def _core(options, scenario, seed=0):
     return core
 
 
-def _solitaire(core):
-    a = int(bot.policy_actions(core, "solitaire")[0])
+def _heuristic(core):
+    a = int(bot.policy_actions(core, "heuristic")[0])
     assert core.mask[0, a], core.why_illegal(0, a)
     return a
 
@@ -120,15 +122,15 @@ def test_attacks_with_the_ship_that_fires_most_cards_at_the_first_screen_ship():
     names = [s["name"] for s in cfg.ships]
     assert core.state.g[0, R.G_STAGE] == R.ST_ATTACK
     # Guderian (one photon, one phaser-1) fires 2 cards; the Federation DN all 4
-    assert _solitaire(core) == game.action_index(cfg, "SHIP", names.index("Federation"))
-    core.step([_solitaire(core)])
+    assert _heuristic(core) == game.action_index(cfg, "SHIP", names.index("Federation"))
+    core.step([_heuristic(core)])
     # target: the first enemy ship placed (lowest placement order, pos), Ravager
     assert core.state.g[0, R.G_STAGE] == R.ST_TARGET
-    assert _solitaire(core) == game.action_index(cfg, "SHIP", names.index("Ravager"))
-    core.step([_solitaire(core)])
+    assert _heuristic(core) == game.action_index(cfg, "SHIP", names.index("Ravager"))
+    core.step([_heuristic(core)])
     played = []
     while core.state.g[0, R.G_STAGE] == R.ST_ATK_CARDS:
-        a = _solitaire(core)
+        a = _heuristic(core)
         if a == game.action_index(cfg, "DONE"):
             break
         played.append(cfg.cards[a - int(cfg.k[R.K_A_CARD])]["type"])
@@ -149,26 +151,26 @@ def test_defends_with_every_card_and_puts_damage_on_circles_first():
     for _ in range(20):                        # the attacker plays its cards and passes
         if core.state.g[0, R.G_STAGE] == R.ST_DEFENCE:
             break
-        core.step([_solitaire(core)])
+        core.step([_heuristic(core)])
     assert core.state.g[0, R.G_STAGE] == R.ST_DEFENCE and core.current_player[0] == 1
     used = []
     for _ in range(20):
         if core.state.g[0, R.G_STAGE] != R.ST_DEFENCE:
             break
-        a = _solitaire(core)
+        a = _heuristic(core)
         if a < int(cfg.k[R.K_A_SHIP]):
             used.append(cfg.cards[a]["type"])
         core.step([a])
-        # (the ECM goes on one attack card, SFBF 4.4 E: the bot picks the strongest)
+        # (the ECM goes on one attack card, SFBF 4.4 E: the heuristic picks the strongest)
         while core.state.g[0, R.G_STAGE] in (R.ST_REACT, R.ST_LINK):
-            core.step([_solitaire(core)])
+            core.step([_heuristic(core)])
     assert sorted(used) == ["ecm", "reinforce_shields"]
     # 10 damage - 3 - 3 = 4 markers on a ship of 8 spaces: the owner places them, circles first
     assert core.state.g[0, R.G_STAGE] == R.ST_PLACE and core.current_player[0] == 1
     circle = game.action_index(cfg, "KIND", "circle")
-    assert _solitaire(core) == circle
+    assert _heuristic(core) == circle
     while core.state.g[0, R.G_STAGE] == R.ST_PLACE:
-        core.step([_solitaire(core)])
+        core.step([_heuristic(core)])
     thunder = [s["name"] for s in cfg.ships].index("Thunderchild")
     cov = core.state.sh[0, thunder, R.SH_COV:R.SH_COV + R.N_KIND]
     assert cov[R.K_CIRCLE] == 3 and cov.sum() == 4, cov
@@ -185,27 +187,27 @@ def test_repairs_the_most_damaged_ship_then_continuous_damage_control():
     names = [s["name"] for s in cfg.ships]
     fed, con = names.index("Federation"), names.index("Constellation")
     assert core.state.g[0, R.G_STAGE] == R.ST_REPAIR
-    a = _solitaire(core)
+    a = _heuristic(core)
     assert cfg.cards[a - int(cfg.k[R.K_A_CARD])]["type"] == "damage_control"
     core.step([a])
-    assert _solitaire(core) == game.action_index(cfg, "SHIP", fed)
-    core.step([_solitaire(core)])
+    assert _heuristic(core) == game.action_index(cfg, "SHIP", fed)
+    core.step([_heuristic(core)])
     # three markers off, weapons first: both photon markers, then a circle (forced, so automatic)
     assert core.state.g[0, R.G_STAGE] == R.ST_UNMARK
-    assert _solitaire(core) == game.action_index(cfg, "KIND", "photon")
+    assert _heuristic(core) == game.action_index(cfg, "KIND", "photon")
     while core.state.g[0, R.G_STAGE] == R.ST_UNMARK:
-        core.step([_solitaire(core)])
+        core.step([_heuristic(core)])
     cov = core.state.sh[0, fed, R.SH_COV:R.SH_COV + R.N_KIND]
     assert cov[R.T_PHOTON] == 0 and cov[R.K_CIRCLE] == 2, cov
     assert core.state.g[0, R.G_STAGE] == R.ST_REPAIR
-    assert _solitaire(core) == game.action_index(cfg, "NAMED", "continuous damage control")
+    assert _heuristic(core) == game.action_index(cfg, "NAMED", "continuous damage control")
     for _ in range(10):
         if core.state.g[0, R.G_STAGE] != R.ST_REPAIR and core.state.g[0, R.G_STAGE] != R.ST_UNMARK:
             break
         if core.state.g[0, R.G_STAGE] == R.ST_REPAIR and not core.mask[0, game.action_index(
                 cfg, "NAMED", "continuous damage control")]:
             break
-        core.step([_solitaire(core)])
+        core.step([_heuristic(core)])
     assert R.damage_of(core.state.view, 0, fed) == 1 and R.damage_of(core.state.view, 0, con) == 1
 
 
@@ -214,17 +216,17 @@ def test_special_cards_at_the_first_opportunity():
                       {"ships": ["Thunderchild"]}],
           "active": 0, "phase": "attack"}
     core = _core({"game": "basic"}, sc)
-    a = _solitaire(core)
+    a = _heuristic(core)
     assert core.cfg.cards[a - int(core.cfg.k[R.K_A_CARD])]["type"] == "pf_flotilla"
 
 
 # -- strength and determinism ---------------------------------------------------------------------
-def _solitaire_vs_random(n, seed, options=None):
+def _heuristic_vs_random(n, seed, options=None):
     core = VecGame(game, n, options)
     core.reset(seed)
-    seat = np.arange(n) % 2            # the solitaire in seat 0 in even games, seat 1 in odd ones
+    seat = np.arange(n) % 2            # the heuristic in seat 0 in even games, seat 1 in odd ones
     pol = np.full((n, 2), bot.RANDOM, dtype=np.int64)
-    pol[np.arange(n), seat] = bot.SOLITAIRE
+    pol[np.arange(n), seat] = bot.HEURISTIC
     bot.play(core, pol)
     win = core.state.pl[:, :, R.PL_WIN].astype(bool)
     mine, theirs = win[np.arange(n), seat], win[np.arange(n), 1 - seat]
@@ -233,21 +235,21 @@ def _solitaire_vs_random(n, seed, options=None):
     return wins, n - wins - losses, losses, core
 
 
-def test_solitaire_beats_random_in_two_player_games():
-    wins, draws, losses, core = _solitaire_vs_random(40, seed=2024)
-    print(f"solitaire vs random, 40 two-player advanced games: {wins} wins, {draws} draws, {losses} losses")
+def test_heuristic_beats_random_in_two_player_games():
+    wins, draws, losses, core = _heuristic_vs_random(40, seed=2024)
+    print(f"heuristic vs random, 40 two-player advanced games: {wins} wins, {draws} draws, {losses} losses")
     assert core.state.g[:, R.G_DONE].all() and not core.state.g[:, R.G_TRUNC].any()
     assert wins >= 30 and wins > 3 * losses, (wins, draws, losses)
 
 
-def test_solitaire_beats_random_in_the_basic_game():
-    wins, draws, losses, _ = _solitaire_vs_random(20, seed=5, options={"game": "basic"})
-    print(f"solitaire vs random, 20 two-player basic games: {wins} wins, {draws} draws, {losses} losses")
+def test_heuristic_beats_random_in_the_basic_game():
+    wins, draws, losses, _ = _heuristic_vs_random(20, seed=5, options={"game": "basic"})
+    print(f"heuristic vs random, 20 two-player basic games: {wins} wins, {draws} draws, {losses} losses")
     assert wins > 2 * losses
 
 
 def test_play_games_is_deterministic():
-    pol = np.array([[bot.SOLITAIRE, bot.RANDOM, bot.RANDOM], [bot.RANDOM, bot.SOLITAIRE, bot.SOLITAIRE]] * 3)
+    pol = np.array([[bot.HEURISTIC, bot.RANDOM, bot.RANDOM], [bot.RANDOM, bot.HEURISTIC, bot.HEURISTIC]] * 3)
     runs = []
     for seed in (42, 42, 43):
         core = VecGame(game, 6, {"players": 3, "end_turns": 8})
@@ -264,7 +266,7 @@ def test_play_games_is_deterministic():
 def test_play_accepts_one_policy_for_every_seat_and_reports_rewards():
     core = VecGame(game, 4, {"players": 4, "end_turns": 5, "reward": "rank"})
     core.reset(3)
-    res = bot.play(core, "solitaire")
+    res = bot.play(core, "heuristic")
     assert res.shape == (4, 4)
     assert core.terminated.all()
     for b in range(4):
@@ -273,9 +275,9 @@ def test_play_accepts_one_policy_for_every_seat_and_reports_rewards():
         assert res[b, int(np.argmin(ranks))] == res[b].max()
 
 
-def test_sb3_vec_env_against_the_solitaire_opponent():
+def test_sb3_vec_env_against_the_heuristic_opponent():
     from wargym.wrappers.sb3 import WargymVecEnv
-    env = WargymVecEnv("battle_force", n_envs=4, opponent="solitaire", seed=0, options={"end_turns": 3})
+    env = WargymVecEnv("battle_force", n_envs=4, opponent="heuristic", seed=0, options={"end_turns": 3})
     obs = env.reset()
     assert obs.shape == (4, env.observation_space.shape[0])
     seats = env.loop.seats
@@ -303,7 +305,7 @@ def test_play_turns_drives_the_sb3_wrapper(monkeypatch):
             rows = game.split_obs(cfg, obs)["players"].astype(int)
             return [int(rows[0, 4] + 128 * rows[0, 5]), int(rows[1, 4] + 128 * rows[1, 5])]
         monkeypatch.setattr(game, "scores_from_obs", scores_from_obs, raising=False)
-    env = WargymVecEnv("battle_force", n_envs=4, opponent="solitaire", seed=0, options={"end_turns": 3})
+    env = WargymVecEnv("battle_force", n_envs=4, opponent="heuristic", seed=0, options={"end_turns": 3})
     env.reset()
     seats = env.loop.seats
     rng = np.random.default_rng(0)

@@ -25,6 +25,8 @@ OPTION_SETS = [
     {"players": 5, "learning": True, "ship_selection": "draft4"},
     {"ship_selection": "points", "pf_damage": "remaining_pfs", "pbf_damage": "fighters_plus_1d6"},
     {"players": 4, "formation": False, "ship_selection": "draft"},
+    {"solitaire": True, "draw_discard": True},
+    {"solitaire": True, "game": "basic", "em_ecm": "whole_attack"},
 ]
 
 

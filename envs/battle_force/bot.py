@@ -7,13 +7,13 @@ at a PF Flotilla ...):
 * ``RANDOM``: uniform over the legal actions, drawn from the game's own policy stream
   (``s.policy_rng``), so a bot never disturbs the game's dice or shuffles.
 
-* ``SOLITAIRE`` (alias ``"scripted"`` for the wrappers): the rulebook's solitaire opponent
-  (SFBF *Gioco in solitario*) as a policy for any seat, adapted to this implementation's
-  decision points.  The rulebook's automaton draws attack cards one at a time and gives each
-  to the first ship that can use it, attacks with that ship and those cards at the first ship
-  on the left of the enemy's first line, uses every other card in defence whenever it can,
-  uses continuous damage control every turn, and plays every other card at the first
-  opportunity.  Here, decision by decision:
+* ``HEURISTIC`` (policy names ``"heuristic"`` and ``"scripted"``, the name the wrappers and
+  training scripts use): a deterministic heuristic player for any seat of an ordinary game,
+  holding a hand like any player.  It borrows some habits of the rulebook's solitaire
+  automaton (the first ship, the first enemy screen ship, every defence card used) but it is
+  *not* the solitaire game: that is the option ``solitaire=True``, where the automaton holds
+  no hand and plays inside the core (``rules.auto_action``, RULES.md 'Solitaire').  Decision
+  by decision:
 
   - set-up: picks the first legal ship (points / draft) or race; keeps the first cards in
     hand as its two reserve cards; places its ships in random order (``policy_rng``) half
@@ -77,9 +77,10 @@ from .rules import (CC_TYPE, CC_VALUE, CD_LOC, CD_WHO, CL_HAND, CX_CLOAK, G_CANC
                     card_attack_value, cloaked, count_line, damage_of, has_attack_card, is_multiplier, is_phaser,
                     is_seeking, move_reason, range_limited, step_game, symbols, target_reason, webbed, wpn_needed)
 
-RANDOM, SOLITAIRE = 0, 1
-# "scripted" is what the wrappers and training scripts call a game's built-in strong policy
-POLICIES = {"random": RANDOM, "solitaire": SOLITAIRE, "scripted": SOLITAIRE}
+RANDOM, HEURISTIC = 0, 1
+# "scripted" is what the wrappers and training scripts call a game's built-in strong policy; the
+# name "solitaire" is gone: the rulebook's solitaire game is the option solitaire=True
+POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "scripted": HEURISTIC}
 
 
 @nb.njit(cache=True)
@@ -182,7 +183,7 @@ def _fire_plan(s, cfg, b, p, ship, target):
 
 @nb.njit(cache=True)
 def _better_target(s, b, i, j):
-    """Is ship i ahead of ship j in the solitaire's order: screen first, then lowest pos?"""
+    """Is ship i ahead of ship j in the heuristic's order: screen first, then lowest pos?"""
     if j < 0:
         return True
     li = 0 if s.sh[b, i, SH_LINE] == L_SCREEN else 1
@@ -194,7 +195,7 @@ def _better_target(s, b, i, j):
 
 @nb.njit(cache=True)
 def _target_for(s, cfg, b, p, ship):
-    """The target the solitaire would pick for ``ship``: the first enemy ship in the screen."""
+    """The target the heuristic would pick for ``ship``: the first enemy ship in the screen."""
     best = -1
     for j in range(cfg.k[K_NS]):
         if target_reason(s, cfg, b, p, j) != OK:
@@ -464,7 +465,7 @@ def _carrier_action(s, cfg, b, mask):
 # the policy
 # ---------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def solitaire_action(s, cfg, b, mask):
+def heuristic_action(s, cfg, b, mask):
     p = s.g[b, G_DECIDER]
     st = s.g[b, G_STAGE]
     k = cfg.k
@@ -530,8 +531,8 @@ def solitaire_action(s, cfg, b, mask):
 
 @nb.njit(cache=True)
 def policy_action(s, cfg, b, mask, policy):
-    if policy == SOLITAIRE:
-        return solitaire_action(s, cfg, b, mask)
+    if policy == HEURISTIC:
+        return heuristic_action(s, cfg, b, mask)
     return random_action(s, b, mask)
 
 

@@ -71,6 +71,8 @@ DEFAULT_OPTIONS = {
     "reward": "points",            # "points": victory points / 10 as scored (survivors at the end), so the
                                    # return is the final score / 10; "rank": +1 first .. -1 last at the end
     "max_decisions": 0,            # truncate after this many decisions (0 = never)
+    "solitaire": False,            # SFBF Gioco in solitario: one agent (player_0) against the rulebook's
+                                   # automaton (seat 1), resolved inside the core (RULES.md 'Solitaire')
     "cards_file": None,            # your own cards.json (e.g. the printed deck)
     "ships_file": None,            # your own ships.json
 }
@@ -84,7 +86,7 @@ _CHOICES = {
     "em_ecm": ("one_card", "whole_attack"),
 }
 _BOOLS = ("formation", "learning", "fighters", "single_race", "draw_discard", "allies", "traditional",
-          "player_order", "second_attack", "end_on_elimination", "ceasefire_repairs", "count_survivors")
+          "player_order", "second_attack", "end_on_elimination", "ceasefire_repairs", "count_survivors", "solitaire")
 SELECTION = {"deal": R.SEL_DEAL, "points": R.SEL_POINTS, "draft": R.SEL_DRAFT, "fleet_core": R.SEL_CORE,
              "draft4": R.SEL_DRAFT4}
 
@@ -199,6 +201,9 @@ def parse_options(options: dict) -> dict:
                         ("end_shuffles", 0, 100), ("end_kills", 0, 36), ("max_decisions", 0, 10 ** 9)):
         if not isinstance(out[key], int) or isinstance(out[key], bool) or not lo <= out[key] <= hi:
             raise ValueError(f"option {key} must be an integer {lo}..{hi}, got {out[key]!r}")
+    if out["solitaire"] and out["players"] != 2:
+        raise ValueError("option solitaire=True is a two-player game (SFBF Gioco in solitario: 'come in un gioco a "
+                         f"due giocatori'), got players={out['players']!r}")
     if out["allies"] and out["players"] not in (4, 6):
         raise ValueError("option allies needs 4 or 6 players (teams of two)")
     if not out["fighters"] and out["game"] == "advanced":
@@ -292,6 +297,7 @@ def build_config(opts: dict):
     k[R.K_ALLIES] = opts["allies"]
     k[R.K_TRAD] = opts["traditional"]
     k[R.K_EM_WHOLE] = opts["em_ecm"] == "whole_attack"
+    k[R.K_SOLITAIRE] = opts["solitaire"]
     k[R.K_ORDER_CARDS] = opts["player_order"]
     k[R.K_SECOND_ATTACK] = opts["second_attack"]
     k[R.K_END_TURNS] = opts["end_turns"]
@@ -379,7 +385,8 @@ def state_spec(cfg) -> StateSpec:
 
 
 def num_players(cfg) -> int:
-    return int(cfg.k[R.K_P])
+    """Agents of the env: the players, or 1 in the solitaire game (the automaton is no agent)."""
+    return 1 if cfg.k[R.K_SOLITAIRE] else int(cfg.k[R.K_P])
 
 
 def num_actions(cfg) -> int:
@@ -700,7 +707,7 @@ def scores_from_obs(obs) -> list[int]:
 def final_info(core, b: int) -> dict:
     pl = core.state.pl[b]
     g = core.state.g[b]
-    P = core.num_players
+    P = int(core.cfg.k[R.K_P])      # (solitaire: the automaton's seat 1 too)
     return {"final_scores": [int(pl[p, R.PL_FINAL]) for p in range(P)],
             "kill_points": [int(pl[p, R.PL_SCORE]) for p in range(P)],
             "winners": [p for p in range(P) if pl[p, R.PL_WIN]],
