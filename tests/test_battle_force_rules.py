@@ -1253,6 +1253,33 @@ def test_pescare_the_active_player_orders_the_played_cards_on_the_discard_pile()
     assert stage(v) == R.ST_DISCARD and g(v, R.G_ACTIVE) == 0
 
 
+def test_pescare_the_active_player_orders_the_cards_leaving_its_ships():
+    # SFBF Regole Opzionali, Pescare: the played cards (defence cards too) that end on the discard pile
+    # are ordered by the active player; in its phase 5 the Erratic Maneuvers and Wild Weasel leave its
+    # ships (SFBF Sequenza di gioco 5) and it chooses which goes on top
+    v = start([pl([EM, WW], [CA, "Valiant"]), pl([DIS5, DIS4, PH1_4], [C8, D7])], active=1,
+              opts={"draw_discard": True, "second_attack": True})
+    attack(v, C8, CA, DIS5)
+    end_cards(v)
+    card(v, EM)                              # 5 - 4 = 1
+    assert hit(v, CA) == 1
+    attack(v, D7, "Valiant", DIS4)
+    end_cards(v)
+    card(v, WW)                              # 4 halved = 2
+    assert hit(v, "Valiant") == 2
+    for _ in range(60):                      # to player 0's phase 5, attacking with nothing
+        if stage(v) == R.ST_DISC_ORDER:
+            break
+        a = A(v, "DONE")
+        v.step(np.array([a if v.mask[0, a] else int(np.argmax(v.mask[0]))]))
+    assert stage(v) == R.ST_DISC_ORDER and g(v, R.G_ACTIVE) == 0 and g(v, R.G_DECIDER) == 0
+    assert sh(v, CA, R.SH_EM) == 0 and sh(v, "Valiant", R.SH_WW) == 0
+    card(v, WW)                              # first; the Erratic Maneuvers follows on top by itself
+    n = g(v, R.G_DISC_N)
+    assert [int(x) for x in v.state.disc[0, n - 2:n]] == [WW, EM]
+    assert stage(v) in (R.ST_DISCARD, R.ST_DRAW, R.ST_KEEP) or g(v, R.G_ACTIVE) == 1
+
+
 def test_draw_to_five_with_reserve_cards():
     # SFBF Sequenza di gioco 1: draw up to five cards, one at a time; (X) a drawn card may go into the
     # reserve (at most three) and reserve cards may be taken instead, in any order
