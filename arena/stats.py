@@ -59,14 +59,16 @@ def mle_exists(half_wins: np.ndarray) -> bool:
     return True
 
 
-def fit_elo(wins, draws=None, anchor: int = 0, prior: float | None = None, max_iterations: int = 100_000,
-            tolerance: float = 1e-12) -> dict:
+def fit_elo(wins, draws=None, anchor: int = 0, prior: float | None = None, max_iterations: int = 200,
+            tolerance: float = 1e-10) -> dict:
     """Elo ratings by maximum likelihood over a whole results matrix (Bradley-Terry model).
 
     ``wins[i, j]``: games policy i won against policy j; ``draws[i, j]`` (symmetric): games
-    they drew, counted as half a win each.  The model: P(i beats j) = 1 / (1 + 10^((r_j - r_i)/400)).
-    Fitted with Hunter's MM iteration (Ann. Statist. 32(1), 2004), as OpenSpiel does; ratings are
-    shifted so that policy ``anchor`` has 0.
+    they drew, counted as half a win each (as OpenSpiel's open_spiel/evaluation/elo does).  The
+    model: P(i beats j) = 1 / (1 + 10^((r_j - r_i)/400)).  The maximum is found by Newton's
+    method on the (concave) log-likelihood; OpenSpiel's MM iteration reaches the same point,
+    but slowly when a policy is far stronger than another.  Ratings are shifted so that policy
+    ``anchor`` has 0.
 
     ``prior``: pseudo-count added to every off-diagonal cell of the half-win matrix (OpenSpiel's
     smoothing).  ``None`` (default) adds nothing when the maximum-likelihood fit exists and
@@ -87,33 +89,54 @@ def fit_elo(wins, draws=None, anchor: int = 0, prior: float | None = None, max_i
         prior = 0.0 if mle_exists(half_wins) else DEFAULT_ELO_PRIOR
     if prior < 0:
         raise ValueError(f"prior must be >= 0, got {prior}")
-    off_diagonal = ~np.eye(n, dtype=bool)
-    W = np.where(off_diagonal, half_wins + prior, 0.0)
+    W = np.where(~np.eye(n, dtype=bool), half_wins + prior, 0.0)
     if prior == 0 and not mle_exists(W):
         raise ValueError("the results have no finite Elo fit (a perfect separation or a policy without "
                          "games); use a positive prior")
-    games = W + W.T  # games (with pseudo-counts) between each pair
-    total = W.sum(axis=1)
-    gamma = np.ones(n)
-    for _ in range(max_iterations):
-        new = total / (games / (gamma[:, None] + gamma[None, :])).sum(axis=1)
-        new /= np.exp(np.log(new).mean())  # fix the scale; only ratios matter
-        done = np.max(np.abs(np.log(new) - np.log(gamma))) < tolerance
-        gamma = new
-        if done:
-            break
-    log_strength = np.log(gamma)
+    log_strength = _newton_bradley_terry(W, anchor, max_iterations, tolerance)
     ratings = ELO_SCALE * (log_strength - log_strength[anchor])
-    return {"ratings": ratings, "ci95": _elo_ci95(log_strength, games, anchor), "prior_used": prior}
+    return {"ratings": ratings, "ci95": _elo_ci95(log_strength, W + W.T, anchor), "prior_used": prior}
+
+
+def _log_likelihood(W, theta):
+    return -(W * np.logaddexp(0.0, theta[None, :] - theta[:, None])).sum()
+
+
+def _fisher_information(theta, games):
+    p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))  # p[i, j] = P(i beats j)
+    w = games * p * (1 - p)
+    return p, np.diag(w.sum(axis=1)) - w
+
+
+def _newton_bradley_terry(W, anchor, max_iterations, tolerance):
+    """Log-strengths maximising sum W[i, j] log P(i beats j), the anchor's held at 0; Newton
+    steps, halved while they would lower the likelihood."""
+    games = W + W.T
+    theta = np.zeros(len(W))
+    free = np.arange(len(W)) != anchor
+    likelihood = _log_likelihood(W, theta)
+    for _ in range(max_iterations):
+        p, info = _fisher_information(theta, games)
+        gradient = W.sum(axis=1) - (games * p).sum(axis=1)
+        step = np.zeros_like(theta)
+        step[free] = np.linalg.solve(info[np.ix_(free, free)], gradient[free])
+        scale = 1.0
+        while True:
+            candidate = theta + scale * step
+            new_likelihood = _log_likelihood(W, candidate)
+            if new_likelihood >= likelihood - 1e-12 or scale < 1e-9:
+                break
+            scale /= 2
+        theta, likelihood = candidate, new_likelihood
+        if np.max(np.abs(scale * step)) < tolerance:
+            break
+    return theta
 
 
 def _elo_ci95(log_strength, games, anchor):
     """Half-width of 95 % intervals, relative to the anchor: the inverse of the observed Fisher
     information of the log-strengths with the anchor's held fixed."""
-    diff = log_strength[:, None] - log_strength[None, :]
-    p = 1.0 / (1.0 + np.exp(-diff))
-    w = games * p * (1 - p)
-    info = np.diag(w.sum(axis=1)) - w
+    _, info = _fisher_information(log_strength, games)
     keep = np.arange(len(games)) != anchor
     out = np.zeros(len(games))
     try:

@@ -50,10 +50,12 @@ def test_elo_counts_draws_as_half_wins():
     assert fit["ratings"][0] == pytest.approx(400 * math.log10(3), abs=1e-6)
 
 
-def test_elo_recovers_the_ratings_of_a_consistent_three_policy_matrix():
-    # Expected half-win counts of policies rated 0, 200, 450 over 1000 games per pair satisfy
-    # the likelihood equations exactly, so the fit must return those ratings.
-    true = np.array([0.0, 200.0, 450.0])
+@pytest.mark.parametrize("true", [[0.0, 200.0, 450.0], [0.0, 1500.0, 3000.0]])
+def test_elo_recovers_the_ratings_of_a_consistent_three_policy_matrix(true):
+    # Expected half-win counts of policies rated as ``true`` over 1000 games per pair satisfy
+    # the likelihood equations exactly, so the fit must return those ratings (also when one
+    # policy is far stronger, where an MM iteration would stop short).
+    true = np.array(true)
     p = 1 / (1 + 10 ** ((true[None, :] - true[:, None]) / 400))
     wins = 1000 * p * (1 - np.eye(3))
     fit = fit_elo(wins, np.zeros((3, 3)), anchor=0)
