@@ -124,7 +124,7 @@ def markdown(t: Tournament, summary: dict) -> str:
     if t.players == 2:
         lines += ["| policy | Elo | ± 95 % | games | score % (95 % CI) |", "|---|---:|---:|---:|---|"]
         for r in summary["ratings"]:
-            lines.append(f"| {r['policy']} | {r['elo']:.0f} | {r['elo_ci95']:.0f} | {r['comparisons']} | "
+            lines.append(f"| {r['policy']} | {round(r['elo'])} | {round(r['elo_ci95'])} | {r['comparisons']} | "
                          f"{_pct(r['score'], r['score_ci95_lo'], r['score_ci95_hi'])} |")
     else:
         lines += ["| policy | ordinal | mu | sigma | games | head-to-head score % (95 % CI) |",
