@@ -3,17 +3,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..wrappers.sb3 import WargymVecEnv
+from ..wrappers.sb3 import WargymVecEnv, load_game
 
 
 def win_rate(model, game="planetoids", opponent="random", n_games: int = 100, seed: int = 12345,
-             options: dict | None = None, deterministic: bool = True) -> dict:
-    """Play ``n_games`` (half in each seat) and count the model's wins, draws, losses.
+             options: dict | None = None, deterministic: bool = False, progress=None) -> dict:
+    """Play ``n_games`` with the learner's seat rotating over the games (half in each seat
+    of a two-player game) and count the model's wins, draws and losses.
 
-    ``model`` is anything with SB3's ``predict(obs, action_masks=...)``, or the
-    name of a built-in policy ("random", "scripted").
+    ``model`` is anything with SB3's ``predict(obs, action_masks=...)``, or "random".
+    ``progress``: a callable(finished games) for a progress bar.
     """
-    env = WargymVecEnv(game, n_envs=n_games, opponent=opponent, seat="alternate", options=options, seed=seed)
+    env = WargymVecEnv(game, n_envs=n_games, opponent=opponent, seat="rotate", options=options, seed=seed)
     obs = env.reset()
     finished = np.zeros(n_games, dtype=bool)
     outcome = np.zeros(n_games, dtype=np.int8)
@@ -21,12 +22,20 @@ def win_rate(model, game="planetoids", opponent="random", n_games: int = 100, se
     while not finished.all():
         actions = policy(obs, env.action_masks())
         obs, _, dones, infos = env.step(actions)
-        for i in np.flatnonzero(dones & ~finished):
+        new = np.flatnonzero(dones & ~finished)
+        for i in new:
             own, other = infos[i]["scores"]
             outcome[i] = 1 if own > other else (-1 if own < other else 0)
             finished[i] = True
-    return {"games": n_games, "wins": int((outcome == 1).sum()), "draws": int((outcome == 0).sum()),
-            "losses": int((outcome == -1).sum()), "win_rate": float((outcome == 1).mean())}
+        if progress is not None and len(new):
+            progress(len(new))
+    return _tally(outcome)
+
+
+def _tally(outcome) -> dict:
+    n = len(outcome)
+    return {"games": n, "wins": int((outcome == 1).sum()), "draws": int((outcome == 0).sum()),
+            "losses": int((outcome == -1).sum()), "win_rate": float((outcome == 1).mean()) if n else 0.0}
 
 
 def _policy(model, deterministic, seed):
@@ -40,21 +49,15 @@ def _policy(model, deterministic, seed):
 
 def win_rate_builtin(policy: str, game="planetoids", opponent: str = "random", n_games: int = 100, seed: int = 0,
                      options: dict | None = None) -> dict:
-    """Built-in policy against built-in policy, played entirely in compiled code."""
+    """Built-in policy against built-in policy (two players), played entirely in compiled code."""
     from ..envs.core.vec import VecGame
-    from ..wrappers.sb3 import load_game
     g = load_game(game)
     core = VecGame(g, n_games, options)
     core.reset(seed)
-    policies = np.zeros((n_games, 2), dtype=np.int64)
     seat = np.arange(n_games) % 2  # the evaluated policy sits in seat 0 for even games, seat 1 for odd
-    policies[np.arange(n_games), seat] = g.bot.POLICIES[policy]
-    policies[np.arange(n_games), 1 - seat] = g.bot.POLICIES[opponent]
-    results = np.zeros((n_games, 2), dtype=np.float64)
-    states, cfgs, outs = core.kernel_args()
-    g.bot.play_games(states, cfgs, policies, outs, results)
+    policies = np.where(np.arange(2)[None, :] == seat[:, None], policy, opponent).tolist()
+    g.bot.play(core, policies)
     scores = np.array([g.scores(core.state, b) for b in range(n_games)])
     own = scores[np.arange(n_games), seat]
     other = scores[np.arange(n_games), 1 - seat]
-    return {"games": n_games, "wins": int((own > other).sum()), "draws": int((own == other).sum()),
-            "losses": int((own < other).sum()), "win_rate": float((own > other).mean())}
+    return _tally(np.sign(own - other))

@@ -1,13 +1,17 @@
 """Stable-Baselines3 / Gymnasium adapters over the batched core.
 
 ``WargymVecEnv`` is an SB3 ``VecEnv`` whose n_envs games live in one batched
-core.  The learner plays one seat (alternating between episodes by default)
-and an opponent plays the other; ``action_masks()`` returns the whole
-``(n_envs, n_actions)`` mask from the same buffer the kernels write, so
+core.  The learner plays one seat (moving to the next seat whenever its game
+restarts, by default) and opponents play the others; ``action_masks()`` returns
+the whole ``(n_envs, n_actions)`` mask from the buffer the kernels write, so
 ``MaskablePPO`` works with any n_envs without per-env calls.
 
 ``WargymSingleAgentEnv`` is a plain ``gymnasium.Env`` (one game) for anything
 that wants the Gymnasium API; it passes SB3's ``check_env``.
+
+Both sit on ``LearnerLoop``, which steps the learner's action and then every
+opponent move until the learner must decide again: built-in opponents inside
+one compiled call (``envs/core/loops.py``), frozen models batched per seat.
 """
 from __future__ import annotations
 
@@ -19,11 +23,12 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from ..envs.core.actions import as_action
+from ..envs.core.loops import ACC_REWARD, ACC_TERMINATED, ACC_TRUNCATED, NO_ACTION
 from ..envs.core.vec import VecGame
 from .opponents import Opponent
 
 GAMES = {"planetoids": "wargym.envs.planetoids.game", "talon": "wargym.envs.talon.game",
-         "battle_force": "wargym.envs.battle_force.game"}  # the adapters need its default players=2
+         "battle_force": "wargym.envs.battle_force.game"}
 
 
 def load_game(game):
@@ -34,41 +39,57 @@ def load_game(game):
     return game
 
 
-class _LearnerLoop:
-    """Learner-versus-opponent stepping shared by both adapters."""
+class LearnerLoop:
+    """The learner in one seat of every game, opponents in the others.
+
+    ``opponent``: one opponent spec for every other seat, or a list with one per
+    seat (the learner's own entry is ignored; see ``opponents.Opponent``).
+    ``seat``: ``"rotate"`` (alias ``"alternate"``: game ``b`` starts with the learner
+    in seat ``b % players`` and moves it one seat on at every restart) or a fixed seat.
+    """
 
     def __init__(self, game, num_envs, opponent, seat, options, seed):
-        if seat not in ("alternate", 0, 1):
-            raise ValueError(f"seat must be 0, 1 or 'alternate', got {seat!r}")
         self.game = load_game(game)
         self.core = VecGame(self.game, num_envs, options, auto_reset=True)
-        if self.core.num_players != 2:
-            raise ValueError("the learner-versus-opponent adapters are for two-player games")
-        self.opponent = Opponent(opponent, self.game)
-        self.alternate = seat == "alternate"
-        self.seats = np.zeros(num_envs, dtype=np.int8) if seat in ("alternate", 0) else np.ones(num_envs, np.int8)
-        if self.alternate:
-            self.seats[1::2] = 1  # half the games start with the learner in the second seat
+        P = self.num_players = self.core.num_players
+        if seat not in ("alternate", "rotate") and not (isinstance(seat, (int, np.integer)) and 0 <= seat < P):
+            raise ValueError(f"seat must be 'rotate', 'alternate' or a seat 0..{P - 1}, got {seat!r}")
+        self.rotate = seat in ("alternate", "rotate")
+        self.seats = (np.arange(num_envs) % P if self.rotate else np.full(num_envs, seat)).astype(np.int8)
+        self.set_opponent(opponent)
         self.acc = np.zeros((num_envs, 3), dtype=np.float32)
         self._seed = seed
-        self._none = np.full(num_envs, -1, dtype=np.int64)
+        self._none = np.full(num_envs, NO_ACTION, dtype=np.int64)
+
+    def set_opponent(self, opponent):
+        P = self.num_players
+        specs = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent] * P
+        if len(specs) != P:
+            raise ValueError(f"give one opponent for every seat ({P}), got {len(specs)}")
+        self.opponents = [Opponent(s, self.game) for s in specs]
+        self.builtin = all(o.builtin is not None for o in self.opponents)
+        ids = [o.builtin if o.builtin is not None else -1 for o in self.opponents]
+        self.opponent_ids = np.ascontiguousarray(np.broadcast_to(np.array(ids, np.int64), (self.core.num_envs, P)))
 
     def reset(self):
         self.core.reset(self._seed)
-        self._advance(self._none)
+        self.advance(self._none)
 
-    def _advance(self, actions):
-        """Apply learner actions (-1 = none) and let the opponent play until the learner decides."""
-        core = self.core
-        if self.opponent.builtin is not None:
-            states, cfgs, outs = core.kernel_args()
-            self.game.bot.play_turns(states, cfgs, actions, self.seats, self.opponent.builtin, outs, self.acc, True,
-                                     self.alternate)
-            if core.illegal.any():
-                b = int(np.flatnonzero(core.illegal)[0])
-                raise ValueError(f"env {b}: {core.describe_illegal(int(actions[b]), int(core.illegal[b]))}")
+    def advance(self, actions):
+        """Apply learner actions (NO_ACTION = none) and let the opponents play until the learner decides."""
+        if self.builtin:
+            states, cfgs, outs = self.core.kernel_args()
+            self.game.bot.play_turns(states, cfgs, actions, self.seats, self.opponent_ids, outs, self.acc, True,
+                                     self.rotate)
+            if self.core.illegal.any():
+                b = int(np.flatnonzero(self.core.illegal)[0])
+                raise ValueError(f"env {b}: {self.core.describe_illegal(int(actions[b]), int(self.core.illegal[b]))}")
             return
         self._advance_python(actions)
+
+    def seat_of_finished(self, b) -> int:
+        """The learner's seat in the game of ``b`` that just ended (it has moved on since)."""
+        return int(self.seats[b] - 1) % self.num_players if self.rotate else int(self.seats[b])
 
     def _advance_python(self, actions):
         core, acc, seats = self.core, self.acc, self.seats
@@ -77,82 +98,88 @@ class _LearnerLoop:
 
         def record(active):
             rows = np.flatnonzero(active & ~ended)
-            acc[rows, 0] += core.rewards[rows, seats[rows]]
+            acc[rows, ACC_REWARD] += core.rewards[rows, seats[rows]]
             fin = rows[core.terminated[rows] | core.truncated[rows]]
-            acc[fin, 1] = core.terminated[fin]
-            acc[fin, 2] = core.truncated[fin]
+            acc[fin, ACC_TERMINATED] = core.terminated[fin]
+            acc[fin, ACC_TRUNCATED] = core.truncated[fin]
             ended[fin] = True
-            if self.alternate:
-                seats[fin] = 1 - seats[fin]  # the new game starts with the learner in the other seat
+            if self.rotate:
+                seats[fin] = (seats[fin] + 1) % self.num_players
 
         learner = actions >= 0
         if learner.any():
             core.step(np.where(learner, actions, 0), active=learner)
             record(learner)
-        for _ in range(100_000):
+        for _ in range(1_000_000):
             waiting = core.current_player != seats
             if not waiting.any():
                 return
-            idx = np.flatnonzero(waiting)
-            opp = np.zeros(core.num_envs, dtype=np.int64)
-            opp[idx] = self.opponent.policy(core.obs[idx], core.mask[idx])
-            core.step(opp, active=waiting)
+            moves = np.zeros(core.num_envs, dtype=np.int64)
+            for p, opp in enumerate(self.opponents):
+                idx = np.flatnonzero(waiting & (core.current_player == p))
+                if len(idx):
+                    moves[idx] = self._opponent_moves(opp, idx)
+            core.step(moves, active=waiting)
             record(waiting)
-        raise RuntimeError("opponent did not hand the decision back to the learner")
+        raise RuntimeError("the opponents did not hand the decision back to the learner")
+
+    def _opponent_moves(self, opp, idx):
+        if opp.builtin is not None:
+            return self.game.bot.policy_actions(self.core, opp.builtin)[idx]
+        return opp.policy(self.core.obs[idx], self.core.mask[idx])
 
 
 class WargymVecEnv(VecEnv):
-    """SB3 VecEnv: ``n_envs`` games in one batched core, learner against ``opponent``.
+    """SB3 VecEnv: ``n_envs`` games in one batched core, the learner against ``opponent``.
 
     Rewards are the learner's (see the game's ``reward`` option).  At the end of
-    an episode ``infos[i]`` holds ``terminal_observation``, the final scores,
-    ``winner`` and ``is_success`` (the learner won); the game restarts at once.
+    an episode ``infos[i]`` holds ``terminal_observation``, the final scores
+    (``[own, other]``), and ``is_success`` (the learner won); the game restarts at once.
     """
 
-    def __init__(self, game="planetoids", n_envs: int = 8, opponent="random", seat="alternate",
+    def __init__(self, game="planetoids", n_envs: int = 8, opponent="random", seat="rotate",
                  options: dict | None = None, seed: int | None = None):
-        self.loop = _LearnerLoop(game, n_envs, opponent, seat, options, seed)
+        self.loop = LearnerLoop(game, n_envs, opponent, seat, options, seed)
         core = self.loop.core
-        # Flat int8 vector (SB3's MLP flattens anyway, and a 3-D int8 box would be
-        # mistaken for an image); ``board_shape`` gives the planes' shape back.
+        self.game_name = game if isinstance(game, str) else getattr(game, "NAME", str(game))
+        self.options = core.options
+        # Flat int8 vector (a 3-D int8 box would be mistaken for an image by SB3);
+        # ``board_shape`` gives the observation's own shape back, and
+        # training.networks reads its parts through game.split_obs.
         self.board_shape = core.obs_shape
         self.render_mode = None  # VecEnv.__init__ asks the sub-envs for it
         obs_space = spaces.Box(low=-128, high=127, shape=(int(np.prod(core.obs_shape)),), dtype=np.int8)
         super().__init__(n_envs, obs_space, spaces.Discrete(core.num_actions))
         self._actions = np.zeros(n_envs, dtype=np.int64)
+        self._flat_obs = core.obs.reshape(n_envs, -1)
 
     # -- VecEnv API -----------------------------------------------------------
     def reset(self):
         self.loop.reset()
         self.reset_infos = [{} for _ in range(self.num_envs)]
-        return self._flat(self.loop.core.obs)
+        return self._flat_obs.copy()
 
     def step_async(self, actions):
         self._actions[:] = np.asarray(actions).reshape(self.num_envs)
 
     def step_wait(self):
         loop = self.loop
-        loop._advance(self._actions)
+        loop.advance(self._actions)
         core, acc = loop.core, loop.acc
-        dones = (acc[:, 1] > 0) | (acc[:, 2] > 0)
+        dones = (acc[:, ACC_TERMINATED] > 0) | (acc[:, ACC_TRUNCATED] > 0)
         infos = [{} for _ in range(self.num_envs)]
         for b in np.flatnonzero(dones):
-            seat = int(self._learner_seat_of_finished(b))
-            info = infos[b]
-            info["terminal_observation"] = core.final_obs[b, seat].reshape(-1).copy()
-            info["TimeLimit.truncated"] = bool(acc[b, 2] > 0 and acc[b, 1] == 0)
-            scores = self.loop.game.scores_from_obs(core.final_obs[b, seat])
-            info["scores"] = scores
-            info["is_success"] = scores[0] > scores[1]
-        return self._flat(core.obs), acc[:, 0].copy(), dones, infos
+            infos[b] = self._final_info(b)
+        # a copy: SB3 keeps the observation until the next step rewrites the buffer
+        return self._flat_obs.copy(), acc[:, ACC_REWARD].copy(), dones, infos
 
-    def _flat(self, obs):
-        return obs.reshape(self.num_envs, -1).copy()
-
-    def _learner_seat_of_finished(self, b):
-        # With alternation the seat was flipped when the new game began.
-        seat = self.loop.seats[b]
-        return 1 - seat if self.loop.alternate else seat
+    def _final_info(self, b) -> dict:
+        loop, acc = self.loop, self.loop.acc
+        final = loop.core.final_obs[b, loop.seat_of_finished(b)]
+        scores = loop.game.scores_from_obs(final)
+        return {"terminal_observation": final.reshape(-1).copy(),
+                "TimeLimit.truncated": bool(acc[b, ACC_TRUNCATED] > 0 and acc[b, ACC_TERMINATED] == 0),
+                "scores": scores, "is_success": scores[0] > scores[1]}
 
     def action_masks(self) -> np.ndarray:
         return self.loop.core.mask.astype(bool)
@@ -174,7 +201,7 @@ class WargymVecEnv(VecEnv):
         idx = self._indices(indices)
         if method_name == "action_masks":
             masks = self.action_masks()
-            return [masks[i] for i in idx]
+            return masks if indices is None else [masks[i] for i in idx]
         return [getattr(self, method_name)(*args, **kwargs)] * len(idx)
 
     def has_attr(self, attr_name):
@@ -190,7 +217,7 @@ class WargymVecEnv(VecEnv):
 
     def set_opponent(self, opponent):
         """Swap the opponent (e.g. a newer frozen copy of the learner) between rollouts."""
-        self.loop.opponent = Opponent(opponent, self.loop.game)
+        self.loop.set_opponent(opponent)
 
 
 class LegalDiscrete(spaces.Discrete):
@@ -221,9 +248,9 @@ class WargymSingleAgentEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi", "rgb_array"]}
 
-    def __init__(self, game="planetoids", opponent="random", seat="alternate", options: dict | None = None,
+    def __init__(self, game="planetoids", opponent="random", seat="rotate", options: dict | None = None,
                  render_mode: str | None = None):
-        self.loop = _LearnerLoop(game, 1, opponent, seat, options, None)
+        self.loop = LearnerLoop(game, 1, opponent, seat, options, None)
         core = self.loop.core
         self.board_shape = core.obs_shape
         self.observation_space = spaces.Box(low=-128, high=127, shape=(int(np.prod(core.obs_shape)),), dtype=np.int8)
@@ -248,18 +275,17 @@ class WargymSingleAgentEnv(gym.Env):
         if not (0 <= action < core.num_actions) or not core.mask[0, action]:
             raise ValueError(core.why_illegal(0, action))
         self._action[0] = action
-        # Within one step the game must not restart: keep the terminal state visible.
-        self.loop._advance(self._action)
+        self.loop.advance(self._action)
         acc = self.loop.acc[0]
-        terminated, truncated = bool(acc[1] > 0), bool(acc[2] > 0 and acc[1] == 0)
+        terminated = bool(acc[ACC_TERMINATED] > 0)
+        truncated = bool(acc[ACC_TRUNCATED] > 0 and acc[ACC_TERMINATED] == 0)
         info = {}
         obs = core.obs[0]
         if terminated or truncated:
-            seat = 1 - self.loop.seats[0] if self.loop.alternate else self.loop.seats[0]
-            obs = core.final_obs[0, seat]
+            obs = core.final_obs[0, self.loop.seat_of_finished(0)]
             info["scores"] = self.loop.game.scores_from_obs(obs)
             info["is_success"] = info["scores"][0] > info["scores"][1]
-        return obs.reshape(-1).copy(), float(acc[0]), terminated, truncated, info
+        return obs.reshape(-1).copy(), float(acc[ACC_REWARD]), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         return self.loop.core.mask[0].astype(bool)

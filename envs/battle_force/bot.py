@@ -60,10 +60,14 @@ the SB3 wrapper calls).
 """
 from __future__ import annotations
 
+import sys
+
 import numba as nb
 import numpy as np
 
+from ..core.loops import specialise_loops
 from ..core.rng import draw_int
+from . import rules as _rules
 from .rules import (CC_TYPE, CC_VALUE, CD_LOC, CD_WHO, CL_HAND, CX_CLOAK, G_CANCELS, G_DECIDER, G_DONE, G_RETURN,
                     G_SEL, G_STAGE, K_A_CARD, K_A_KIND, K_A_LINE, K_A_NAMED, K_A_NUM, K_A_RACE, K_A_SHIP, K_ADVANCED,
                     K_FORMATION, K_FTR, K_NC, K_NS, K_P, K_WPN, L_MAIN, L_RESERVE, L_SCREEN, N_ACTIVATE, N_CDC,
@@ -536,112 +540,7 @@ def policy_action(s, cfg, b, mask, policy):
     return random_action(s, b, mask)
 
 
-# ---------------------------------------------------------------------------------
-# loops (same contract as every wargym game's bot)
-# ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
-def _record(s, b, seats, out, acc, auto_reset, alternate):
-    """Add the learner's reward; note the end of its episode.  True = stop here."""
-    if acc[b, 1] != 0 or acc[b, 2] != 0:
-        return False  # already ended: rewards of the next game are not this episode's
-    acc[b, 0] += out.rewards[b, seats[b]]
-    if out.term[b] or out.trunc[b]:
-        acc[b, 1] = out.term[b]
-        acc[b, 2] = out.trunc[b]
-        if not auto_reset:
-            return True
-        if alternate:
-            seats[b] = 1 - seats[b]  # the new game starts with the learner in the other seat
-    return False
-
-
-@nb.njit(cache=True)
-def _play_turn(s, cfg, b, action, seats, policy, out, acc, auto_reset, alternate):
-    acc[b, 0] = 0.0
-    acc[b, 1] = 0.0  # 1 = the learner's episode ended by termination
-    acc[b, 2] = 0.0  # 1 = ... by truncation
-    out.illegal[b] = 0
-    if action >= 0:
-        step_game(s, cfg, b, action, out, auto_reset)
-        if out.illegal[b] != 0 or _record(s, b, seats, out, acc, auto_reset, alternate):
-            return
-    # the opponent plays until the learner must decide (in the next game if this one ended)
-    while s.g[b, G_DONE] == 0 and s.g[b, G_DECIDER] != seats[b]:
-        a = policy_action(s, cfg, b, out.mask[b], policy)
-        step_game(s, cfg, b, a, out, auto_reset)
-        if out.illegal[b] != 0 or _record(s, b, seats, out, acc, auto_reset, alternate):
-            return
-
-
-@nb.njit(cache=True, parallel=True)
-def play_turns(states, cfgs, actions, seats, policy, outs, acc, auto_reset, alternate):
-    """Learner action (or -1 for none) then opponent play, for every game (two players).
-
-    ``acc[b] = (learner reward since its last decision, terminated, truncated)``;
-    with ``alternate`` the learner changes seat whenever a game restarts.
-    ``states``/``cfgs``/``outs`` hold one struct per thread (see rules.step_games)."""
-    for b in nb.prange(actions.shape[0]):
-        t = nb.get_thread_id()
-        _play_turn(states[t], cfgs[t], b, actions[b], seats, policy, outs[t], acc, auto_reset, alternate)
-
-
-@nb.njit(cache=True, parallel=True)
-def play_games(states, cfgs, policies, outs, results):
-    """Play every game to the end with a built-in policy per seat (``policies[b, p]``) for
-    evaluation and benchmarks.  ``results[b, p]`` adds up each player's rewards."""
-    for b in nb.prange(policies.shape[0]):
-        t = nb.get_thread_id()
-        s, cfg, out = states[t], cfgs[t], outs[t]
-        P = cfg.k[K_P]
-        while s.g[b, G_DONE] == 0:
-            p = s.g[b, G_DECIDER]
-            a = policy_action(s, cfg, b, out.mask[b], policies[b, p])
-            out.illegal[b] = 0
-            step_game(s, cfg, b, a, out, False)
-            if out.illegal[b] != 0:
-                break
-            for q in range(P):
-                results[b, q] += out.rewards[b, q]
-            if out.trunc[b]:
-                break
-
-
-@nb.njit(cache=True, parallel=True)
-def _policy_actions(states, cfgs, masks, policy, actions):
-    for b in nb.prange(actions.shape[0]):
-        t = nb.get_thread_id()
-        actions[b] = policy_action(states[t], cfgs[t], b, masks[b], policy)
-
-
-def policy_actions(*args):
-    """What a built-in policy would play now in every game (imitation, analysis).
-
-    ``policy_actions(core, policy)`` returns the actions of a ``VecGame`` (``policy`` a name
-    or id); ``policy_actions(states, cfgs, masks, policy, actions)`` is the compiled kernel
-    the training code calls with ``core.kernel_args()``."""
-    if len(args) == 2:
-        core, policy = args
-        policy = POLICIES[policy] if isinstance(policy, str) else int(policy)
-        actions = np.zeros(core.num_envs, dtype=np.int64)
-        states, cfgs, _ = core.kernel_args()
-        _policy_actions(states, cfgs, core.mask, policy, actions)
-        return actions
-    _policy_actions(*args)
-    return args[4]
-
-
-def play(core, policies) -> np.ndarray:
-    """Play every game of ``core`` to the end; ``policies`` is one policy (name or id) for
-    every seat, a list with one per seat, or a ``(B, players)`` array.  Returns each player's
-    summed rewards, ``(B, players)``."""
-    B, P = core.num_envs, core.num_players
-    if isinstance(policies, (str, int, np.integer)):
-        policies = [policies] * P
-    pol = np.array([[POLICIES[x] if isinstance(x, str) else int(x) for x in row]
-                    for row in (policies if np.ndim(policies) == 2 else [policies])], dtype=np.int64)
-    pol = np.ascontiguousarray(np.broadcast_to(pol, (B, P)))
-    results = np.zeros((B, P), dtype=np.float64)
-    states, cfgs, outs = core.kernel_args()
-    play_games(states, cfgs, pol, outs, results)
-    core.refresh()
-    return results
+# The learner-versus-opponent loops, written once in envs/core/loops.py
+LOOPS = specialise_loops("battle_force", step_game, policy_action, G_DONE, G_DECIDER, sources=(_rules, sys.modules[__name__]),
+                         policies=POLICIES)
+play_turns, play_games, policy_actions, play = LOOPS.play_turns, LOOPS.play_games, LOOPS.policy_actions, LOOPS.play

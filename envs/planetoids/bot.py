@@ -15,9 +15,13 @@ again, all inside one parallel kernel.
 """
 from __future__ import annotations
 
+import sys
+
 import numba as nb
 
+from ..core.loops import specialise_loops
 from ..core.rng import draw_int
+from . import rules as _rules
 from .rules import (ACT, BASE, CI_PLANETOID, CRUISER, EXIT_FACE, EXIT_HEX, FIGHTER, FIXED, FX_OWNER,
                     G_ACTIVE, G_CURRENT, G_DONE, G_LAUNCHED, G_PHASE, K_A_COLONISE, K_A_END_ACT, K_A_END_TURN,
                     K_A_FACE, K_A_FIXED, K_A_HEX, K_A_LAUNCH, K_A_MOVE, K_A_PIECE, K_A_REPAIR,
@@ -206,72 +210,7 @@ def policy_action(s, cfg, b, mask, policy):
     return random_action(s, b, mask)
 
 
-@nb.njit(cache=True)
-def _record(s, b, seats, out, acc, auto_reset, alternate):
-    """Add the learner's reward; note the end of its episode.  True = stop here."""
-    if acc[b, 1] != 0 or acc[b, 2] != 0:
-        return False  # already ended: rewards of the next game are not this episode's
-    acc[b, 0] += out.rewards[b, seats[b]]
-    if out.term[b] or out.trunc[b]:
-        acc[b, 1] = out.term[b]
-        acc[b, 2] = out.trunc[b]
-        if not auto_reset:
-            return True
-        if alternate:
-            seats[b] = 1 - seats[b]  # the new game starts with the learner in the other seat
-    return False
-
-
-@nb.njit(cache=True)
-def _play_turn(s, cfg, b, action, seats, policy, out, acc, auto_reset, alternate):
-    acc[b, 0] = 0.0
-    acc[b, 1] = 0.0  # 1 = the learner's episode ended by termination
-    acc[b, 2] = 0.0  # 1 = ... by truncation
-    out.illegal[b] = 0
-    if action >= 0:
-        step_game(s, cfg, b, action, out, auto_reset)
-        if out.illegal[b] != 0 or _record(s, b, seats, out, acc, auto_reset, alternate):
-            return
-    # the opponent plays until the learner must decide (in the next game if this one ended)
-    while s.g[b, G_DONE] == 0 and s.g[b, G_CURRENT] != seats[b]:
-        a = policy_action(s, cfg, b, out.mask[b], policy)
-        step_game(s, cfg, b, a, out, auto_reset)
-        if _record(s, b, seats, out, acc, auto_reset, alternate):
-            return
-
-
-@nb.njit(cache=True, parallel=True)
-def play_turns(states, cfgs, actions, seats, policy, outs, acc, auto_reset, alternate):
-    """Learner action (or -1 for none) then opponent play, for every game.
-
-    ``acc[b] = (learner reward since its last decision, terminated, truncated)``;
-    with ``alternate`` the learner changes seat whenever a game restarts.
-    ``states``/``cfgs``/``outs`` hold one struct per thread (see rules.step_games)."""
-    for b in nb.prange(actions.shape[0]):
-        t = nb.get_thread_id()
-        _play_turn(states[t], cfgs[t], b, actions[b], seats, policy, outs[t], acc, auto_reset, alternate)
-
-
-@nb.njit(cache=True, parallel=True)
-def play_games(states, cfgs, policies, outs, results):
-    """Play every game to the end with a built-in policy per seat (evaluation,
-    benchmarks).  ``results[b]`` gets each player's final reward."""
-    for b in nb.prange(policies.shape[0]):
-        t = nb.get_thread_id()
-        s, cfg, out = states[t], cfgs[t], outs[t]
-        while s.g[b, G_DONE] == 0:
-            p = s.g[b, G_CURRENT]
-            a = policy_action(s, cfg, b, out.mask[b], policies[b, p])
-            step_game(s, cfg, b, a, out, False)
-            for q in range(2):
-                results[b, q] += out.rewards[b, q]
-            if out.trunc[b]:
-                break
-
-
-@nb.njit(cache=True, parallel=True)
-def policy_actions(states, cfgs, masks, policy, actions):
-    """What a built-in policy would play now in every game (for imitation, analysis)."""
-    for b in nb.prange(actions.shape[0]):
-        t = nb.get_thread_id()
-        actions[b] = policy_action(states[t], cfgs[t], b, masks[b], policy)
+# The learner-versus-opponent loops, written once in envs/core/loops.py
+LOOPS = specialise_loops("planetoids", step_game, policy_action, G_DONE, G_CURRENT, sources=(_rules, sys.modules[__name__]),
+                         policies=POLICIES)
+play_turns, play_games, policy_actions, play = LOOPS.play_turns, LOOPS.play_games, LOOPS.policy_actions, LOOPS.play

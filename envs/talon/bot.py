@@ -17,9 +17,13 @@ again, all inside one parallel kernel.
 """
 from __future__ import annotations
 
+import sys
+
 import numba as nb
 
+from ..core.loops import specialise_loops
 from ..core.rng import draw_int
+from . import rules as _rules
 from .rules import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, DQ, DR, G_CURRENT, G_DONE, G_GROUP, G_IMPULSE, G_SHIP, G_STAGE,
                     GR_ARCS, GR_COUNT, GR_RED, GR_WEAPON, GR_YELLOW, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
                     K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_SPEED, K_A_TARGET, K_COLS, K_ROWS, M_SLIP_LEFT,
@@ -412,75 +416,7 @@ def policy_action(s, cfg, b, mask, policy):
     return random_action(s, b, mask)
 
 
-# ---------------------------------------------------------------------------------
-# Loops (same contract as every wargym game's bot)
-# ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
-def _record(s, b, seats, out, acc, auto_reset, alternate):
-    """Add the learner's reward; note the end of its episode.  True = stop here."""
-    if acc[b, 1] != 0 or acc[b, 2] != 0:
-        return False  # already ended: rewards of the next game are not this episode's
-    acc[b, 0] += out.rewards[b, seats[b]]
-    if out.term[b] or out.trunc[b]:
-        acc[b, 1] = out.term[b]
-        acc[b, 2] = out.trunc[b]
-        if not auto_reset:
-            return True
-        if alternate:
-            seats[b] = 1 - seats[b]  # the new game starts with the learner in the other seat
-    return False
-
-
-@nb.njit(cache=True)
-def _play_turn(s, cfg, b, action, seats, policy, out, acc, auto_reset, alternate):
-    acc[b, 0] = 0.0
-    acc[b, 1] = 0.0  # 1 = the learner's episode ended by termination
-    acc[b, 2] = 0.0  # 1 = ... by truncation
-    out.illegal[b] = 0
-    if action >= 0:
-        step_game(s, cfg, b, action, out, auto_reset)
-        if out.illegal[b] != 0 or _record(s, b, seats, out, acc, auto_reset, alternate):
-            return
-    # the opponent plays until the learner must decide (in the next game if this one ended)
-    while s.g[b, G_DONE] == 0 and s.g[b, G_CURRENT] != seats[b]:
-        a = policy_action(s, cfg, b, out.mask[b], policy)
-        step_game(s, cfg, b, a, out, auto_reset)
-        if _record(s, b, seats, out, acc, auto_reset, alternate):
-            return
-
-
-@nb.njit(cache=True, parallel=True)
-def play_turns(states, cfgs, actions, seats, policy, outs, acc, auto_reset, alternate):
-    """Learner action (or -1 for none) then opponent play, for every game.
-
-    ``acc[b] = (learner reward since its last decision, terminated, truncated)``;
-    with ``alternate`` the learner changes seat whenever a game restarts.
-    ``states``/``cfgs``/``outs`` hold one struct per thread (see rules.step_games)."""
-    for b in nb.prange(actions.shape[0]):
-        t = nb.get_thread_id()
-        _play_turn(states[t], cfgs[t], b, actions[b], seats, policy, outs[t], acc, auto_reset, alternate)
-
-
-@nb.njit(cache=True, parallel=True)
-def play_games(states, cfgs, policies, outs, results):
-    """Play every game to the end with a built-in policy per seat (evaluation,
-    benchmarks).  ``results[b]`` gets each player's final reward."""
-    for b in nb.prange(policies.shape[0]):
-        t = nb.get_thread_id()
-        s, cfg, out = states[t], cfgs[t], outs[t]
-        while s.g[b, G_DONE] == 0:
-            p = s.g[b, G_CURRENT]
-            a = policy_action(s, cfg, b, out.mask[b], policies[b, p])
-            step_game(s, cfg, b, a, out, False)
-            for q in range(2):
-                results[b, q] += out.rewards[b, q]
-            if out.trunc[b]:
-                break
-
-
-@nb.njit(cache=True, parallel=True)
-def policy_actions(states, cfgs, masks, policy, actions):
-    """What a built-in policy would play now in every game (for imitation, analysis)."""
-    for b in nb.prange(actions.shape[0]):
-        t = nb.get_thread_id()
-        actions[b] = policy_action(states[t], cfgs[t], b, masks[b], policy)
+# The learner-versus-opponent loops, written once in envs/core/loops.py
+LOOPS = specialise_loops("talon", step_game, policy_action, G_DONE, G_CURRENT, sources=(_rules, sys.modules[__name__]),
+                         policies=POLICIES)
+play_turns, play_games, policy_actions, play = LOOPS.play_turns, LOOPS.play_games, LOOPS.policy_actions, LOOPS.play

@@ -1,0 +1,181 @@
+"""The learner-versus-opponent loops, written once for every game.
+
+Each game's ``bot.py`` provides the rules' ``step_game`` and its compiled
+``policy_action`` (random, scripted, ...); ``specialise_loops`` turns the
+templates below into that game's compiled kernels:
+
+* ``play_turns``: the learner's action in every game, then the built-in
+  opponents until the learner must decide again (what the SB3 adapters call);
+* ``play_games``: whole games with a built-in policy per seat (evaluation,
+  arena, benchmarks);
+* ``policy_actions``: what a built-in policy would play now in every game
+  (imitation, analysis).
+
+Why templates and not closures or function arguments: Numba's on-disk cache
+misses on both (it recompiles them in every process, which means the whole
+game step), so each template is copied with the game's names as its globals
+and its own qualified name.  The name carries a digest of the game's source
+files, so a change to the rules or the bot compiles the loops again, and two
+games never read each other's cache entries.
+
+Seats: the learner's seat is ``seats[b]``; every other seat is played by the
+built-in policy ``opponents[b, p]``.  With ``rotate`` the learner moves to the
+next seat whenever its game restarts, so over a run it plays every seat
+(two-player games: it alternates).
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import types
+
+import numba as nb
+import numpy as np
+
+# Columns of ``acc`` written by play_turns for each game.
+ACC_REWARD, ACC_TERMINATED, ACC_TRUNCATED = 0, 1, 2
+NO_ACTION = -1  # in play_turns' actions: the learner does not act in this game now
+
+
+@nb.njit(cache=True)
+def _record(b, seats, out, acc, auto_reset, rotate):
+    """Add the learner's reward; note the end of its episode.  True = stop here."""
+    if acc[b, ACC_TERMINATED] != 0 or acc[b, ACC_TRUNCATED] != 0:
+        return False  # already ended: rewards of the next game are not this episode's
+    acc[b, ACC_REWARD] += out.rewards[b, seats[b]]
+    if out.term[b] or out.trunc[b]:
+        acc[b, ACC_TERMINATED] = out.term[b]
+        acc[b, ACC_TRUNCATED] = out.trunc[b]
+        if not auto_reset:
+            return True
+        if rotate:
+            # the new game starts with the learner in the next seat
+            seats[b] = (seats[b] + 1) % out.rewards.shape[1]
+    return False
+
+
+# -- templates: GAME_STEP, GAME_POLICY, G_DONE and G_DECIDER are the game's -------------
+def _play_turn(s, cfg, b, action, seats, opponents, out, acc, auto_reset, rotate):
+    acc[b, ACC_REWARD] = 0.0
+    acc[b, ACC_TERMINATED] = 0.0
+    acc[b, ACC_TRUNCATED] = 0.0
+    out.illegal[b] = 0
+    if action >= 0:
+        GAME_STEP(s, cfg, b, action, out, auto_reset)
+        if out.illegal[b] != 0 or _record(b, seats, out, acc, auto_reset, rotate):
+            return
+    # the opponents play until the learner must decide (in the next game if this one ended)
+    while s.g[b, G_DONE] == 0 and s.g[b, G_DECIDER] != seats[b]:
+        p = s.g[b, G_DECIDER]
+        a = GAME_POLICY(s, cfg, b, out.mask[b], opponents[b, p])
+        GAME_STEP(s, cfg, b, a, out, auto_reset)
+        if out.illegal[b] != 0 or _record(b, seats, out, acc, auto_reset, rotate):
+            return
+
+
+def _play_turns(states, cfgs, actions, seats, opponents, outs, acc, auto_reset, rotate):
+    """Learner action (or NO_ACTION) then opponent play, for every game.
+
+    ``acc[b] = (learner reward since its last decision, terminated, truncated)``.
+    ``states``/``cfgs``/``outs`` hold one struct per thread (see VecGame.kernel_args)."""
+    for b in nb.prange(actions.shape[0]):
+        t = nb.get_thread_id()
+        PLAY_TURN(states[t], cfgs[t], b, actions[b], seats, opponents, outs[t], acc, auto_reset, rotate)
+
+
+def _play_games(states, cfgs, policies, outs, results):
+    """Play every game to the end with built-in policy ``policies[b, p]`` in seat ``p``;
+    ``results[b, p]`` adds up each player's rewards."""
+    for b in nb.prange(policies.shape[0]):
+        t = nb.get_thread_id()
+        s, cfg, out = states[t], cfgs[t], outs[t]
+        while s.g[b, G_DONE] == 0:
+            p = s.g[b, G_DECIDER]
+            a = GAME_POLICY(s, cfg, b, out.mask[b], policies[b, p])
+            out.illegal[b] = 0
+            GAME_STEP(s, cfg, b, a, out, False)
+            if out.illegal[b] != 0:
+                break
+            for q in range(results.shape[1]):
+                results[b, q] += out.rewards[b, q]
+            if out.trunc[b]:
+                break
+
+
+def _policy_actions(states, cfgs, masks, policy, actions):
+    """What built-in ``policy`` would play now in every game."""
+    for b in nb.prange(actions.shape[0]):
+        t = nb.get_thread_id()
+        actions[b] = GAME_POLICY(states[t], cfgs[t], b, masks[b], policy)
+
+
+def _source_digest(modules) -> str:
+    h = hashlib.sha1()
+    for m in (__import__(__name__, fromlist=["_"]), *modules):
+        h.update(inspect.getsource(m).encode())
+    return h.hexdigest()[:10]
+
+
+def _copy(template, tag, names, **jit):
+    g = dict(template.__globals__)
+    g.update(names)
+    fn = types.FunctionType(template.__code__, g, template.__name__, template.__defaults__, template.__closure__)
+    fn.__qualname__ = f"{template.__name__}_{tag}"  # its own cache file
+    fn.__doc__ = template.__doc__
+    return nb.njit(cache=True, **jit)(fn)
+
+
+def specialise_loops(game: str, step_game, policy_action, g_done: int, g_decider: int, sources,
+                     policies: dict) -> types.SimpleNamespace:
+    """The compiled loops of one game and their Python front ends.  ``sources``: the
+    modules whose code the loops run (the game's rules and bot), to recompile when they
+    change; ``policies``: the game's built-in policies by name."""
+    tag = f"{game}_{_source_digest(sources)}"
+    names = {"GAME_STEP": step_game, "GAME_POLICY": policy_action, "G_DONE": g_done, "G_DECIDER": g_decider}
+    names["PLAY_TURN"] = _copy(_play_turn, tag, names)
+    kernels = types.SimpleNamespace(
+        play_turns=_copy(_play_turns, tag, names, parallel=True),
+        play_games=_copy(_play_games, tag, names, parallel=True),
+        policy_actions=_copy(_policy_actions, tag, names, parallel=True),
+    )
+
+    def policy_id(policy) -> int:
+        if isinstance(policy, (int, np.integer)) and int(policy) in policies.values():
+            return int(policy)
+        if policy in policies:
+            return policies[policy]
+        raise ValueError(f"unknown built-in policy {policy!r} for {game}; choose from {sorted(policies)}")
+
+    def policy_actions(*args):
+        """What a built-in policy would play now in every game.
+
+        ``policy_actions(core, policy)`` returns the actions for a ``VecGame`` (``policy`` a
+        name or id); ``policy_actions(states, cfgs, masks, policy, actions)`` is the compiled
+        kernel, over ``core.kernel_args()``."""
+        if len(args) == 2:
+            core, policy = args
+            actions = np.zeros(core.num_envs, dtype=np.int64)
+            states, cfgs, _ = core.kernel_args()
+            kernels.policy_actions(states, cfgs, core.mask, policy_id(policy), actions)
+            return actions
+        kernels.policy_actions(*args)
+        return args[4]
+
+    def play(core, seat_policies) -> np.ndarray:
+        """Play every game of ``core`` to the end; ``seat_policies`` is one policy (name or id)
+        for every seat, a list with one per seat, or a ``(B, players)`` array.  Returns each
+        player's summed rewards, ``(B, players)``."""
+        B, P = core.num_envs, core.num_players
+        if isinstance(seat_policies, (str, int, np.integer)):
+            seat_policies = [seat_policies] * P
+        rows = seat_policies if np.ndim(seat_policies) == 2 else [seat_policies]
+        ids = np.array([[policy_id(x) for x in row] for row in rows], dtype=np.int64)
+        ids = np.ascontiguousarray(np.broadcast_to(ids, (B, P)))
+        results = np.zeros((B, P), dtype=np.float64)
+        states, cfgs, outs = core.kernel_args()
+        kernels.play_games(states, cfgs, ids, outs, results)
+        core.refresh()
+        return results
+
+    return types.SimpleNamespace(play_turns=kernels.play_turns, play_games=kernels.play_games,
+                                 policy_actions=policy_actions, play=play, policy_id=policy_id)
