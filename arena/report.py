@@ -107,6 +107,10 @@ def summarise(t: Tournament, anchor: str = "random") -> dict:
 
 
 # -- output ---------------------------------------------------------------------------------
+def _whole(x):
+    return str(round(x)) if np.isfinite(x) else "∞"  # round(): no "-0"
+
+
 def _pct(rate, lo, hi):
     return f"{100 * rate:.1f} ({100 * lo:.1f}–{100 * hi:.1f})" if rate == rate else "–"
 
@@ -124,7 +128,7 @@ def markdown(t: Tournament, summary: dict) -> str:
     if t.players == 2:
         lines += ["| policy | Elo | ± 95 % | games | score % (95 % CI) |", "|---|---:|---:|---:|---|"]
         for r in summary["ratings"]:
-            lines.append(f"| {r['policy']} | {round(r['elo'])} | {round(r['elo_ci95'])} | {r['comparisons']} | "
+            lines.append(f"| {r['policy']} | {_whole(r['elo'])} | {_whole(r['elo_ci95'])} | {r['comparisons']} | "
                          f"{_pct(r['score'], r['score_ci95_lo'], r['score_ci95_hi'])} |")
     else:
         lines += ["| policy | ordinal | mu | sigma | games | head-to-head score % (95 % CI) |",
