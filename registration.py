@@ -18,8 +18,7 @@ SINGLE_AGENT_ENTRY_POINT = "wargym.wrappers.sb3:WargymSingleAgentEnv"
 GAMES = {
     "planetoids_v0": ("Planetoids-v0", "planetoids", "Planetoids: two-player hex colonisation over 51 turns"),
     "talon_v0": ("Talon-v0", "talon", "Talon: impulse-level hex fleet combat, basic rules"),
-    "battle_force_v0": ("BattleForce-v0", "battle_force",
-                        "Star Fleet Battle Force: 2-6 player card game (Gymnasium adapter: 2 players)"),
+    "battle_force_v0": ("BattleForce-v0", "battle_force", "Star Fleet Battle Force: 2-6 player card game"),
 }
 
 
