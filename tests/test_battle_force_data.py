@@ -253,3 +253,17 @@ def test_deck_shares_match_ship_shares():
     # [BBS]: the weapon-card mix is tuned to the ship weapon mix
     for r in B.deck_share_table(CARDS, SHIPS):
         assert abs(r["diff"]) <= B.SHARE_TOLERANCE, r
+
+
+def test_balance_by_play_script_runs_and_counts_every_game():
+    # issue 14 item 7: data/playtest.py plays whole games (the table in DATA.md section 3b)
+    import numpy as np
+    from wargym.envs.battle_force.data import playtest
+    races, share = playtest.two_player_single_race(1, seed=0)
+    assert races.shape == (42, 2) and (races[:, 0] != races[:, 1]).all()
+    ok = ~np.isnan(share[:, 0])
+    assert np.allclose(share[ok].sum(1), 1.0)           # a win, or a win shared
+    rows = playtest.race_rows(races, share)
+    assert [r[1] for r in rows] == [12] * 7 or sum(r[1] for r in rows) <= 84
+    lo, hi = playtest.wilson(50, 100)
+    assert abs(lo - 0.4038) < 1e-3 and abs(hi - 0.5962) < 1e-3
