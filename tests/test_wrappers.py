@@ -1,4 +1,4 @@
-"""SB3 / Gymnasium adapters, opponents, and an end-to-end MaskablePPO run."""
+"""SB3 / Gymnasium adapters and opponents (training itself: test_training.py)."""
 from __future__ import annotations
 
 import numpy as np
@@ -61,18 +61,6 @@ def test_vec_env_with_a_callable_opponent_matches_builtin_random_protocol():
 def test_scripted_opponent_beats_random_clearly():
     result = win_rate_builtin("scripted", opponent="random", n_games=20, seed=3)
     assert result["win_rate"] >= 0.9, result
-
-
-def test_short_maskable_ppo_training_runs_end_to_end(tmp_path):
-    from wargym.training.train import main
-    summary = main(["--timesteps", "1024", "--n-envs", "4", "--eval-games", "4", "--out", str(tmp_path),
-                    "--warm-start-decisions", "2000", "--warm-start-epochs", "1",
-                    "--no-progress"])
-    assert summary["evaluation"]["games"] == 4
-    run_dir = tmp_path / summary["model"].split("/")[-2]
-    assert (run_dir / "model.zip").exists()
-    assert "time/total_timesteps" in (run_dir / "progress.csv").read_text()  # SB3's statistics
-    assert summary["learning_curve"].endswith(".png")
 
 
 def test_frozen_model_as_opponent(tmp_path):

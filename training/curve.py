@@ -1,45 +1,87 @@
-"""Learning-curve bookkeeping and plot."""
+"""The learning curve: the agent evaluated on a fixed schedule, and its plot.
+
+Every ``every`` learner decisions (and once before PPO starts) the current
+policy plays ``games`` games against each reference opponent, the learner's
+seat rotating over the games.  The points are plotted against decisions and
+against wall time, with the level of the built-in scripted bot against random
+drawn in, so that "the agent learned" can be read off the figure.
+"""
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
-import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
+from .evaluate import win_rate
 
-class CurveCallback(BaseCallback):
-    """Records (timestep, episode return, learner won?) for every finished episode."""
 
-    def __init__(self):
+class ScheduledEvaluation(BaseCallback):
+    """Evaluates the model every ``every`` learner decisions; keeps the points."""
+
+    def __init__(self, game, options, every: int, games: int, opponents=("random", "scripted"), seed: int = 777,
+                 clock=None, verbose_points: bool = True):
         super().__init__()
-        self.points: list[tuple[int, float, float]] = []
+        self.verbose_points = verbose_points
+        self.game, self.options, self.every, self.games = game, options, int(every), int(games)
+        self.opponents, self.seed = tuple(opponents), seed
+        self.points: list[dict] = []
+        self.seconds = 0.0  # time spent evaluating (not training)
+        self.clock = clock or time.perf_counter
+        self._start = self.clock()
+        self._next = 0
+
+    def evaluate(self, model, decisions: int) -> dict:
+        t0 = self.clock()
+        point = {"decisions": int(decisions), "wall_seconds": round(t0 - self._start - self.seconds, 2)}
+        for k, opp in enumerate(self.opponents):
+            r = win_rate(model, self.game, opponent=opp, n_games=self.games, seed=self.seed + k,
+                         options=self.options)
+            point[opp] = r
+        self.points.append(point)
+        self.seconds += self.clock() - t0
+        if self.verbose_points:
+            rates = ", ".join(f"vs {opp} {point[opp]['win_rate']:.0%} won / {point[opp]['draws']} drawn"
+                              for opp in self.opponents)
+            print(f"  curve at {decisions:,} decisions: {rates} of {self.games} games each", flush=True)
+        return point
+
+    def _on_training_start(self) -> None:
+        if not self.points:
+            self.evaluate(self.model, self.num_timesteps)
+        self._next = self.num_timesteps + self.every
 
     def _on_step(self) -> bool:
-        for info in self.locals.get("infos", []):
-            ep = info.get("episode")
-            if ep is not None:
-                self.points.append((self.num_timesteps, float(ep["r"]), float(info.get("is_success", 0.0))))
         return True
 
+    def _on_rollout_end(self) -> None:
+        if self.num_timesteps >= self._next:
+            self.evaluate(self.model, self.num_timesteps)
+            self._next += self.every * max(1, (self.num_timesteps - self._next) // self.every + 1)
 
-def plot_curve(curve: CurveCallback, path, title: str) -> Path:
+
+def plot_curve(points: list[dict], path, title: str, reference: dict | None = None) -> Path:
+    """Win and draw rates against decisions and wall time; ``reference`` = {label: win rate}
+    drawn as horizontal lines (e.g. the scripted bot against random)."""
     import matplotlib.pyplot as plt
 
     path = Path(path)
-    fig, ax = plt.subplots(1, 2, figsize=(10, 4))
-    if curve.points:
-        t, r, w = (np.array(x) for x in zip(*curve.points))
-        k = min(len(r), max(5, len(r) // 10))  # rolling window in episodes
-        smooth = lambda x: np.convolve(x, np.ones(k) / k, mode="valid")  # noqa: E731
-        ax[0].plot(t, r, ".", alpha=0.3, label="episode")
-        ax[0].plot(t[k - 1:], smooth(r), label=f"mean of {k}")
-        ax[1].plot(t[k - 1:], smooth(w))
-    ax[0].set(title="episode return", xlabel="learner decisions")
-    if curve.points:
-        ax[0].legend(loc="lower right")
-    else:
-        ax[0].text(0.5, 0.5, "no episode finished yet", ha="center", transform=ax[0].transAxes)
-    ax[1].set(title="win rate during training", xlabel="learner decisions", ylim=(-0.05, 1.05))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    opponents = [k for k in (points[0] if points else {}) if k not in ("decisions", "wall_seconds")]
+    for ax, xkey, xlabel in ((axes[0], "decisions", "learner decisions"), (axes[1], "wall_seconds",
+                                                                           "wall time of training (s)")):
+        x = [p[xkey] for p in points]
+        for opp in opponents:
+            ax.plot(x, [p[opp]["win_rate"] for p in points], "o-", label=f"wins vs {opp}")
+            ax.plot(x, [p[opp]["draws"] / max(1, p[opp]["games"]) for p in points], ":", alpha=0.6,
+                    label=f"draws vs {opp}")
+        for label, level in (reference or {}).items():
+            ax.axhline(level, color="grey", linestyle="--", linewidth=1)
+            ax.text(x[0] if x else 0, level, f" {label}", va="bottom", fontsize=8, color="grey")
+        ax.set(xlabel=xlabel, ylim=(-0.05, 1.05))
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("share of evaluation games")
+    axes[0].legend(loc="center right", fontsize=8)
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

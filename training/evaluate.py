@@ -9,11 +9,15 @@ from ..wrappers.sb3 import WargymVecEnv, load_game
 def win_rate(model, game="planetoids", opponent="random", n_games: int = 100, seed: int = 12345,
              options: dict | None = None, deterministic: bool = False, progress=None) -> dict:
     """Play ``n_games`` with the learner's seat rotating over the games (half in each seat
-    of a two-player game) and count the model's wins, draws and losses.
+    of a two-player game) and count the model's wins, draws and losses (a game cut short
+    by ``max_decisions`` is a draw).
 
     ``model`` is anything with SB3's ``predict(obs, action_masks=...)``, or "random".
     ``progress``: a callable(finished games) for a progress bar.
     """
+    from ..arena.matches import arena_options
+    # the game's end-of-game reward gives the result (the reward option changes nothing in the play)
+    options = arena_options(game, {k: v for k, v in (options or {}).items() if k != "reward"})
     env = WargymVecEnv(game, n_envs=n_games, opponent=opponent, seat="rotate", options=options, seed=seed)
     obs = env.reset()
     finished = np.zeros(n_games, dtype=bool)
@@ -21,12 +25,10 @@ def win_rate(model, game="planetoids", opponent="random", n_games: int = 100, se
     policy = _policy(model, deterministic, seed)
     while not finished.all():
         actions = policy(obs, env.action_masks())
-        obs, _, dones, infos = env.step(actions)
+        obs, rewards, dones, _ = env.step(actions)
         new = np.flatnonzero(dones & ~finished)
-        for i in new:
-            own, other = infos[i]["scores"]
-            outcome[i] = 1 if own > other else (-1 if own < other else 0)
-            finished[i] = True
+        outcome[new] = np.sign(rewards[new])
+        finished[new] = True
         if progress is not None and len(new):
             progress(len(new))
     return _tally(outcome)

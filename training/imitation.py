@@ -2,37 +2,61 @@
 
 Planetoids games last thousands of decisions and a random policy never scores,
 so PPO from scratch needs a long budget before its first win.  Cloning the
-compiled scripted bot for a few epochs gives the policy network a sensible
-starting point; PPO then improves it on the game's own reward.
+compiled scripted bot gives the policy a sensible starting point; PPO then
+improves it on the game's own reward.  The value head is fitted at the same time
+to the discounted returns the teacher's games earned, so that PPO's first
+advantages are not the noise of an untrained critic (which would undo much of
+the cloning in the first updates).
 """
 from __future__ import annotations
 
 import numpy as np
 import torch
 
+from ..envs.core.loops import ACC_TERMINATED, ACC_TRUNCATED
 
-def collect(env, teacher: str, decisions: int, seed: int = 0):
-    """(obs, masks, actions) of the teacher playing the learner's seat of ``env``."""
-    core, bot = env.loop.core, env.loop.game.bot
-    policy = bot.POLICIES[teacher]
+
+def collect(env, teacher: str, decisions: int, gamma: float = 0.995, progress=None):
+    """(obs, masks, actions, returns) of the teacher playing the learner's seat of ``env``."""
+    loop = env.loop
+    bot = loop.game.bot
+    policy = bot.LOOPS.policy_id(teacher)
     obs = env.reset()
-    steps = max(1, decisions // env.num_envs)
-    X = np.empty((steps * env.num_envs, obs.shape[1]), dtype=np.int8)
-    M = np.empty((steps * env.num_envs, env.action_space.n), dtype=bool)
-    A = np.empty(steps * env.num_envs, dtype=np.int64)
-    actions = np.zeros(env.num_envs, dtype=np.int64)
-    states, cfgs, _ = core.kernel_args()
+    n = env.num_envs
+    steps = max(1, decisions // n)
+    X = np.empty((steps, n, obs.shape[1]), dtype=np.int8)
+    M = np.empty((steps, n, env.action_space.n), dtype=bool)
+    A = np.empty((steps, n), dtype=np.int64)
+    R = np.empty((steps, n), dtype=np.float32)
+    D = np.empty((steps, n), dtype=bool)
+    actions = np.zeros(n, dtype=np.int64)
+    states, cfgs, _ = loop.core.kernel_args()
     for k in range(steps):
-        masks = env.action_masks()
-        bot.policy_actions(states, cfgs, core.mask, policy, actions)
-        rows = slice(k * env.num_envs, (k + 1) * env.num_envs)
-        X[rows], M[rows], A[rows] = obs, masks, actions
-        obs, _, _, _ = env.step(actions)
-    return X, M, A
+        X[k], M[k] = obs, loop.core.mask
+        bot.policy_actions(states, cfgs, loop.core.mask, policy, actions)
+        A[k] = actions
+        obs, R[k], _, _ = env.step(actions)
+        D[k] = (loop.acc[:, ACC_TERMINATED] > 0) | (loop.acc[:, ACC_TRUNCATED] > 0)
+        if progress is not None:
+            progress(n)
+    G = discounted_returns(R, D, gamma)
+    return X.reshape(steps * n, -1), M.reshape(steps * n, -1), A.reshape(-1), G.reshape(-1)
 
 
-def clone(model, X, M, A, epochs: int = 4, batch_size: int = 512, lr: float = 1e-3, seed: int = 0) -> float:
-    """Fit ``model.policy`` to the teacher's actions (masked cross-entropy); returns final accuracy."""
+def discounted_returns(rewards, dones, gamma):
+    """Returns-to-go per env column; an episode's return stops at its end (``dones``)."""
+    G = np.zeros_like(rewards)
+    running = np.zeros(rewards.shape[1], dtype=np.float32)
+    for k in range(len(rewards) - 1, -1, -1):
+        running = rewards[k] + gamma * running * (~dones[k])
+        G[k] = running
+    return G
+
+
+def clone(model, X, M, A, G=None, epochs: int = 4, batch_size: int = 2048, lr: float = 1e-3, seed: int = 0,
+          value_coef: float = 0.5, progress=None) -> float:
+    """Fit ``model.policy`` to the teacher's actions (masked cross-entropy) and, given ``G``,
+    its value head to the returns; returns the final agreement with the teacher."""
     policy = model.policy
     opt = torch.optim.Adam(policy.parameters(), lr=lr)
     rng = np.random.default_rng(seed)
@@ -40,15 +64,29 @@ def clone(model, X, M, A, epochs: int = 4, batch_size: int = 512, lr: float = 1e
     for _ in range(epochs):
         order = rng.permutation(n)
         for lo in range(0, n, batch_size):
-            idx = order[lo:lo + batch_size]
-            obs = torch.as_tensor(X[idx], dtype=torch.float32)
-            dist = policy.get_distribution(obs, action_masks=M[idx])
+            idx = np.sort(order[lo:lo + batch_size])  # sorted: faster gathers from the big arrays
+            obs = torch.as_tensor(X[idx]).float()
+            features = policy.extract_features(obs)
+            latent_pi, latent_vf = policy.mlp_extractor(features)
+            dist = policy.action_dist.proba_distribution(action_logits=policy.action_net(latent_pi))
+            dist.apply_masking(M[idx])
             loss = -dist.log_prob(torch.as_tensor(A[idx])).mean()
+            if G is not None:
+                values = policy.value_net(latent_vf).flatten()
+                loss = loss + value_coef * torch.nn.functional.mse_loss(values, torch.as_tensor(G[idx]))
             opt.zero_grad()
             loss.backward()
             opt.step()
+            if progress is not None:
+                progress(len(idx))
+    return agreement(model, X, M, A, rng)
+
+
+def agreement(model, X, M, A, rng, n: int = 4096) -> float:
+    """Share of a sample of the teacher's decisions the model's most likely action matches."""
+    policy = model.policy
     with torch.no_grad():
-        idx = rng.choice(n, size=min(n, 4096), replace=False)
-        dist = policy.get_distribution(torch.as_tensor(X[idx], dtype=torch.float32), action_masks=M[idx])
+        idx = rng.choice(len(A), size=min(len(A), n), replace=False)
+        dist = policy.get_distribution(torch.as_tensor(X[idx]).float(), action_masks=M[idx])
         pred = dist.distribution.probs.argmax(dim=1).numpy()
     return float((pred == A[idx]).mean())

@@ -1,99 +1,234 @@
 """Train a MaskablePPO agent on a wargym game against a fixed opponent.
 
-    python -m wargym.training.train                      # Planetoids vs random, short default budget
-    python -m wargym.training.train --timesteps 2000000 --opponent scripted
+    python -m wargym.training.train                      # the main job: Battle Force vs its scripted bot
+    python -m wargym.training.train --game planetoids --opponent random --timesteps 3000000
 
-Prints the trained agent's win rate against the opponent and where it saved
-the model and the learning-curve PNG.
+A behaviour-cloning warm start from the game's scripted bot, then MaskablePPO
+with a network that reads the observation's structure (training/networks.py).
+Prints the trained agent's win rate, the measured speed of each phase, and
+where it saved the model, the learning curve and the summary.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
+GAMES = ("planetoids", "talon", "battle_force")
+# Each game's training reward: the dense one where the game has it (see each RULES.md).
+DEFAULT_REWARD = {"planetoids": "score", "talon": "points", "battle_force": "points"}
 
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="wargym-train", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", default="planetoids")
-    ap.add_argument("--timesteps", type=int, default=60_000, help="learner decisions to train on (default: a short run)")
-    ap.add_argument("--opponent", default="random", help="'random' or 'scripted'")
-    ap.add_argument("--n-envs", type=int, default=16, help="games stepped together in the batched core")
-    ap.add_argument("--reward", default="score", choices=["score", "win"],
-                    help="'score': dense change of the score difference (default, learns faster); 'win': +1/-1/0 at the end")
-    ap.add_argument("--warm-start", default="scripted", choices=["scripted", "none"],
+    ap.add_argument("--game", default="battle_force", choices=GAMES)
+    ap.add_argument("--players", type=int, default=None, help="battle_force only: 2-6 players (default 2)")
+    ap.add_argument("--options", default=None, help="other game options as JSON, e.g. '{\"turns\": 20}' (see the "
+                    "game's RULES.md)")
+    ap.add_argument("--timesteps", type=int, default=2_000_000, help="learner decisions of PPO (default: the main job)")
+    ap.add_argument("--opponent", default="scripted",
+                    help="a built-in policy of the game ('random', 'scripted', ...) or the path of a saved model (.zip)")
+    ap.add_argument("--n-envs", type=int, default=256, help="games stepped together in the batched core")
+    ap.add_argument("--n-steps", type=int, default=32, help="rollout length per game (rollout = n-envs x n-steps)")
+    ap.add_argument("--batch-size", type=int, default=2048)
+    ap.add_argument("--epochs", type=int, default=2, help="PPO epochs over each rollout")
+    ap.add_argument("--learning-rate", type=float, default=3e-4)
+    ap.add_argument("--reward", default=None, help="the game's reward option (default: the game's training reward: "
+                    + ", ".join(f"{g} {r}" for g, r in DEFAULT_REWARD.items()) + ")")
+    ap.add_argument("--warm-start", default="scripted",
                     help="behaviour-clone this built-in policy before PPO (default: scripted); 'none' = PPO from scratch")
-    ap.add_argument("--warm-start-decisions", type=int, default=150_000)
-    ap.add_argument("--warm-start-epochs", type=int, default=6)
-    ap.add_argument("--eval-games", type=int, default=100)
+    ap.add_argument("--warm-start-decisions", type=int, default=200_000)
+    ap.add_argument("--warm-start-epochs", type=int, default=3)
+    ap.add_argument("--eval-games", type=int, default=200, help="games of the final evaluation against each opponent")
+    ap.add_argument("--curve-points", type=int, default=6, help="evaluations during PPO for the learning curve")
+    ap.add_argument("--curve-games", type=int, default=32, help="games per opponent at each point of the curve")
+    ap.add_argument("--threads", type=int, default=None, help="torch threads (default: the cores not busy now)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", default="runs", help="folder for the model, curve and summary")
-    ap.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ap.add_argument("--out", default="runs", help="folder for the run's folder (model, curve, summary)")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bars")
     return ap
 
 
+def check_args(ap, args) -> dict:
+    """Everything that can be wrong with the arguments, found before any work is done
+    (argparse's one-line error and exit status 2).  Returns the game's options."""
+    from ..wrappers.sb3 import load_game
+    game = load_game(args.game)
+    choices = game._CHOICES["reward"]
+    reward = args.reward or DEFAULT_REWARD[args.game]
+    if reward not in choices:
+        ap.error(f"--reward {reward!r} is not a reward of {args.game}; choose from {', '.join(choices)}")
+    options = {}
+    if args.options:
+        try:
+            options = json.loads(args.options)
+        except json.JSONDecodeError as e:
+            ap.error(f"--options is not valid JSON ({e.msg})")
+        if not isinstance(options, dict):
+            ap.error("--options must be a JSON object of game options")
+    options["reward"] = reward
+    if args.players is not None:
+        if args.game != "battle_force":
+            ap.error(f"--players is for battle_force only ({args.game} is a two-player game)")
+        if not 2 <= args.players <= 6:
+            ap.error(f"--players must be 2 to 6, got {args.players}")
+        options["players"] = args.players
+    for name, policy in (("--opponent", args.opponent), ("--warm-start", args.warm_start)):
+        if policy == "none" and name == "--warm-start":
+            continue
+        if policy not in game.bot.POLICIES and not (name == "--opponent" and policy.endswith(".zip")):
+            ap.error(f"{name} {policy!r}: choose from {', '.join(sorted(game.bot.POLICIES))}"
+                     + (" or give the path of a saved model (.zip)" if name == "--opponent" else ""))
+    if args.opponent.endswith(".zip") and not Path(args.opponent).is_file():
+        ap.error(f"--opponent {args.opponent!r}: no such file")
+    try:
+        game.parse_options(options)
+    except (ValueError, TypeError, KeyError) as e:
+        ap.error(f"game options: {e}")
+    for name in ("timesteps", "n_envs", "n_steps", "batch_size", "epochs", "eval_games"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name.replace('_', '-')} must be at least 1")
+    return options
+
+
+class Bars:
+    """tqdm progress bars, or nothing with --no-progress."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+
+    def __call__(self, total, desc, unit):
+        if not self.enabled:
+            return _NoBar()
+        from tqdm.auto import tqdm
+        return tqdm(total=total, desc=desc, unit=unit, unit_scale=True, dynamic_ncols=True, leave=False)
+
+
+class _NoBar:
+    def update(self, n=1):
+        pass
+
+    def close(self):
+        pass
+
+
 def main(argv=None) -> dict:
-    args = build_parser().parse_args(argv)
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    options = check_args(ap, args)
+    t_start = time.perf_counter()
     import matplotlib
     matplotlib.use("Agg")
     import torch
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure as configure_sb3_logger
-    from stable_baselines3.common.vec_env import VecMonitor
 
     from ..wrappers.sb3 import WargymVecEnv
-    from .curve import CurveCallback, plot_curve
-    from .evaluate import win_rate
+    from .curve import ScheduledEvaluation, plot_curve
+    from .evaluate import win_rate, win_rate_builtin
 
-    torch.set_num_threads(1)  # the env core already uses the cores; avoid oversubscription
+    from .runtime import keep_freed_memory, torch_threads
+    keep_freed_memory()
+    torch.set_num_threads(torch_threads(args.threads))
+    bars = Bars(not args.no_progress)
+    print(f"wargym: training MaskablePPO on {args.game} against {args.opponent} for {args.timesteps:,} decisions "
+          f"({args.n_envs} games at a time); the first run compiles the game's kernels (a minute or two).",
+          flush=True)
+
+    t0 = time.perf_counter()
+    env = WargymVecEnv(args.game, n_envs=args.n_envs, opponent=args.opponent, options=options, seed=args.seed)
+    env.reset()
+    compile_s = time.perf_counter() - t0
+    model = make_model(env, args, options)
     run_dir = Path(args.out) / f"{args.game}-ppo-{time.strftime('%Y%m%d-%H%M%S')}"
     run_dir.mkdir(parents=True, exist_ok=True)
-    options = {"reward": args.reward}
-    print(f"wargym: training MaskablePPO on {args.game} against the {args.opponent} opponent "
-          f"for {args.timesteps:,} decisions ({args.n_envs} games at a time). "
-          "First run compiles the game kernels (about a minute).", flush=True)
-    env = VecMonitor(WargymVecEnv(args.game, n_envs=args.n_envs, opponent=args.opponent, options=options,
-                                  seed=args.seed))
-    model = MaskablePPO("MlpPolicy", env, n_steps=256, batch_size=512, n_epochs=4, learning_rate=3e-4,
-                        gamma=0.995, ent_coef=0.01, seed=args.seed, verbose=0,
-                        policy_kwargs={"net_arch": [256, 128]})
-    # SB3's own training statistics (losses, entropy, ...) beside the model, rather than
-    # in a fresh empty folder under /tmp on every run
+    # SB3's own training statistics (losses, entropy, ...) beside the model
     model.set_logger(configure_sb3_logger(str(run_dir), ["csv"]))
-    t0 = time.perf_counter()
+
+    warm_s, agreement = 0.0, None
     if args.warm_start != "none":
-        from .imitation import clone, collect
-        teacher_env = WargymVecEnv(args.game, n_envs=args.n_envs, opponent=args.opponent, options=options,
-                                   seed=args.seed + 7)
-        X, M, A = collect(teacher_env, args.warm_start, args.warm_start_decisions)
-        acc = clone(model, X, M, A, epochs=args.warm_start_epochs, seed=args.seed)
-        print(f"warm start: behaviour cloning of the {args.warm_start} bot on {len(A):,} of its decisions "
-              f"(agreement {acc:.0%}), then MaskablePPO", flush=True)
-    curve = CurveCallback()
+        agreement, warm_s = warm_start(model, args, options, bars)
+        print(f"warm start: behaviour cloning of the {args.warm_start} bot on {args.warm_start_decisions:,} of its "
+              f"decisions in {warm_s:.0f} s (agreement {agreement:.0%})", flush=True)
+
+    curve = ScheduledEvaluation(args.game, options, every=max(1, args.timesteps // max(1, args.curve_points)),
+                                games=args.curve_games, seed=args.seed + 500)
+    t0 = time.perf_counter()
     model.learn(total_timesteps=args.timesteps, callback=curve, progress_bar=not args.no_progress)
-    train_s = time.perf_counter() - t0
+    if not curve.points or curve.points[-1]["decisions"] < model.num_timesteps:
+        curve.evaluate(model, model.num_timesteps)
+    ppo_s = time.perf_counter() - t0 - curve.seconds
     model_path = run_dir / "model.zip"
     model.save(model_path)
-    curve_path = plot_curve(curve, run_dir / "learning_curve.png", f"{args.game}: MaskablePPO vs {args.opponent}")
 
-    # Sampled (not greedy) actions: a greedy masked policy can cycle through
-    # the same non-scoring choices; sampling is how the policy was trained.
-    result = win_rate(model, args.game, opponent=args.opponent, n_games=args.eval_games, seed=args.seed + 1000,
-                      deterministic=False)
-    summary = {"game": args.game, "opponent": args.opponent, "timesteps": args.timesteps,
-               "warm_start": args.warm_start,
-               "train_seconds": round(train_s, 1), "learner_steps_per_second": round(args.timesteps / train_s),
-               "evaluation": result, "model": str(model_path), "learning_curve": str(curve_path)}
+    # Sampled actions, as the policy was trained (greedy play can loop through
+    # the same non-scoring choices); the learner's seat alternates game by game.
+    evaluation = {}
+    for opp in dict.fromkeys([args.opponent, "random"]):
+        bar = bars(args.eval_games, f"evaluation vs {Path(opp).name}", "game")
+        evaluation[opp] = win_rate(model, args.game, opponent=opp, n_games=args.eval_games, seed=args.seed + 1000,
+                                   options=options, progress=bar.update)
+        bar.close()
+    reference = {}
+    if "scripted" in env.loop.game.bot.POLICIES and options.get("players", 2) == 2:
+        ref = win_rate_builtin("scripted", args.game, "random", n_games=64, seed=args.seed + 9, options=options)
+        reference = {f"scripted bot vs random ({ref['win_rate']:.0%})": ref["win_rate"]}
+    curve_path = plot_curve(curve.points, run_dir / "learning_curve.png",
+                            f"{args.game}: MaskablePPO vs {Path(args.opponent).name}", reference)
+    total_s = time.perf_counter() - t_start
+    summary = {"game": args.game, "options": options, "opponent": args.opponent, "timesteps": model.num_timesteps,
+               "n_envs": args.n_envs, "warm_start": args.warm_start, "warm_start_agreement": agreement,
+               "compile_seconds": round(compile_s, 1), "warm_start_seconds": round(warm_s, 1),
+               "ppo_seconds": round(ppo_s, 1), "ppo_decisions_per_second": round(model.num_timesteps / ppo_s),
+               "evaluation_seconds_during_training": round(curve.seconds, 1), "total_seconds": round(total_s, 1),
+               "evaluation": evaluation, "learning_curve_points": curve.points,
+               "model": str(model_path), "learning_curve": str(curve_path)}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
-    print(f"\nwin rate against {args.opponent} (sampled actions): {result['win_rate']:.0%} "
-          f"({result['wins']} wins, {result['draws']} draws, {result['losses']} losses in {result['games']} games)")
-    print(f"trained {args.timesteps:,} decisions in {train_s:.0f} s ({args.timesteps / train_s:,.0f} decisions/s)")
+    for opp, r in evaluation.items():
+        print(f"win rate against {Path(opp).name} (sampled actions, both seats): {r['win_rate']:.1%} "
+              f"({r['wins']} wins, {r['draws']} draws, {r['losses']} losses in {r['games']} games)")
+    print(f"PPO: {model.num_timesteps:,} decisions in {ppo_s:.0f} s ({summary['ppo_decisions_per_second']:,} "
+          f"decisions/s); warm start {warm_s:.0f} s, compile {compile_s:.0f} s, total {total_s:.0f} s")
     print(f"model:          {model_path}")
     print(f"learning curve: {curve_path}")
+    print(f"summary:        {run_dir / 'summary.json'}")
     return summary
 
 
+def make_model(env, args, options):
+    """wargym's default MaskablePPO: the game's structured network, large rollouts and
+    batches (Python's cost per step is paid once for ``n_envs`` decisions), few epochs."""
+    from sb3_contrib import MaskablePPO
+
+    from .networks import policy_kwargs
+    return MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.epochs,
+                       learning_rate=args.learning_rate, gamma=0.995, gae_lambda=0.95, ent_coef=0.005,
+                       seed=args.seed, verbose=0, device="cpu", policy_kwargs=policy_kwargs(args.game, options))
+
+
+def warm_start(model, args, options, bars) -> tuple[float, float]:
+    """Behaviour cloning of the ``--warm-start`` bot; returns (agreement, seconds)."""
+    from ..wrappers.sb3 import WargymVecEnv
+    from .imitation import clone, collect
+    t0 = time.perf_counter()
+    teacher_env = WargymVecEnv(args.game, n_envs=args.n_envs, opponent=args.opponent, options=options,
+                               seed=args.seed + 7)
+    bar = bars(args.warm_start_decisions, f"warm start: playing as {args.warm_start}", "decision")
+    X, M, A, G = collect(teacher_env, args.warm_start, args.warm_start_decisions, gamma=model.gamma,
+                         progress=bar.update)
+    bar.close()
+    bar = bars(len(A) * args.warm_start_epochs, "warm start: cloning", "sample")
+    agreement = clone(model, X, M, A, G, epochs=args.warm_start_epochs, seed=args.seed, progress=bar.update)
+    bar.close()
+    return agreement, time.perf_counter() - t0
+
+
+def cli(argv=None) -> int:
+    """Console entry point: exit status 0 on success."""
+    main(argv)
+    return 0
+
+
 if __name__ == "__main__":
-    main()
+    sys.exit(cli())

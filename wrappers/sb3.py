@@ -66,9 +66,12 @@ class LearnerLoop:
         specs = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent] * P
         if len(specs) != P:
             raise ValueError(f"give one opponent for every seat ({P}), got {len(specs)}")
-        self.opponents = [Opponent(s, self.game) for s in specs]
-        self.builtin = all(o.builtin is not None for o in self.opponents)
-        ids = [o.builtin if o.builtin is not None else -1 for o in self.opponents]
+        if self.rotate and any(s is None for s in specs):
+            raise ValueError("with seat='rotate' the learner visits every seat: give an opponent for each")
+        # None: the learner's own seat (fixed seat only)
+        self.opponents = [None if s is None else Opponent(s, self.game) for s in specs]
+        self.builtin = all(o is None or o.builtin is not None for o in self.opponents)
+        ids = [-1 if o is None or o.builtin is None else o.builtin for o in self.opponents]
         self.opponent_ids = np.ascontiguousarray(np.broadcast_to(np.array(ids, np.int64), (self.core.num_envs, P)))
 
     def reset(self):
@@ -117,7 +120,7 @@ class LearnerLoop:
             moves = np.zeros(core.num_envs, dtype=np.int64)
             for p, opp in enumerate(self.opponents):
                 idx = np.flatnonzero(waiting & (core.current_player == p))
-                if len(idx):
+                if len(idx) and opp is not None:
                     moves[idx] = self._opponent_moves(opp, idx)
             core.step(moves, active=waiting)
             record(waiting)

@@ -377,6 +377,13 @@ def kernel_obs_shape(cfg) -> tuple[int, ...]:
     return (len(OBS_CHANNELS), cfg_int(cfg, "rows") * cfg_int(cfg, "cols"))
 
 
+def split_obs(cfg, obs: np.ndarray) -> dict:
+    """The observation as named parts: the map planes (channels 0-25) and the scalar
+    channels (26-46, each filling its whole plane, read here at one hex)."""
+    obs = np.asarray(obs).reshape(obs_shape(cfg))
+    return {"planes": obs[:rules.FIRST_SCALAR_CH], "scalars": obs[rules.FIRST_SCALAR_CH:, 0, 0]}
+
+
 def current(state) -> np.ndarray:
     return state.g[:, G_CURRENT]
 

@@ -1,0 +1,190 @@
+"""Training: the CLI for every game, its errors, the per-game networks, saved models as
+opponents, and the shared learner/opponent loops with more than two seats.
+
+Budgets are tiny (this checks that things work, not how well they learn) and nothing
+is timed: speed is measured by benchmarks/train_bench.py.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+from gymnasium import spaces
+
+from wargym.training.networks import WargymExtractor, observation_parts
+from wargym.wrappers.sb3 import WargymVecEnv, load_game
+
+# Short games, so that the evaluations at the end of a tiny run finish quickly.
+SHORT = {"planetoids": {"turns": 2}, "talon": {"max_decisions": 300}, "battle_force": {"max_decisions": 300}}
+TINY = ["--timesteps", "64", "--n-envs", "4", "--n-steps", "16", "--batch-size", "32", "--epochs", "1",
+        "--warm-start-decisions", "64", "--warm-start-epochs", "1", "--eval-games", "2", "--curve-points", "1",
+        "--curve-games", "2", "--no-progress"]
+
+
+def run_cli(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "wargym.training.train", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=900)
+
+
+@pytest.mark.parametrize("game", ["planetoids", "talon", "battle_force"])
+def test_cli_trains_every_game_and_exits_0(game, tmp_path):
+    done = run_cli("--game", game, "--options", json.dumps(SHORT[game]), "--out", str(tmp_path), *TINY, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (run_dir,) = list(tmp_path.glob(f"{game}-ppo-*"))
+    summary = json.loads((run_dir / "summary.json").read_text())
+    for key in ("ppo_decisions_per_second", "warm_start_seconds", "compile_seconds", "total_seconds"):
+        assert summary[key] >= 0, key
+    assert summary["options"]["reward"] == {"planetoids": "score", "talon": "points", "battle_force": "points"}[game]
+    assert summary["evaluation"]["random"]["games"] == 2
+    assert (run_dir / "model.zip").exists() and (run_dir / "learning_curve.png").exists()
+    assert "time/total_timesteps" in (run_dir / "progress.csv").read_text()  # SB3's statistics
+    assert "decisions/s" in done.stdout
+
+
+def test_cli_battle_force_with_three_players(tmp_path):
+    done = run_cli("--game", "battle_force", "--players", "3", "--options", json.dumps(SHORT["battle_force"]),
+                   "--out", str(tmp_path), *TINY, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (run_dir,) = list(tmp_path.glob("battle_force-ppo-*"))
+    assert json.loads((run_dir / "summary.json").read_text())["options"]["players"] == 3
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--game", "chess"], "invalid choice: 'chess'"),
+    (["--game", "talon", "--reward", "score"], "--reward 'score' is not a reward of talon"),
+    (["--game", "talon", "--players", "3"], "--players is for battle_force only"),
+    (["--game", "battle_force", "--players", "7"], "--players must be 2 to 6"),
+    (["--opponent", "grandmaster"], "--opponent 'grandmaster': choose from"),
+    (["--opponent", "missing/model.zip"], "no such file"),
+    (["--options", "{turns: 3"], "--options is not valid JSON"),
+    (["--game", "planetoids", "--options", '{"colour": 3}'], "unknown Planetoids option"),
+    (["--timesteps", "0"], "--timesteps must be at least 1"),
+])
+def test_cli_bad_arguments_one_line_error_exit_2_no_run_folder(args, message, tmp_path):
+    done = run_cli(*args, "--out", str(tmp_path / "runs"), cwd=tmp_path)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize("game, options", [("planetoids", {}), ("talon", {}), ("battle_force", {}),
+                                           ("battle_force", {"players": 4})])
+def test_network_reads_every_part_of_the_observation(game, options):
+    g = load_game(game)
+    cfg = g.build_config(g.parse_options(options))
+    parts = observation_parts(g, cfg)
+    n = int(np.prod(g.obs_shape(cfg)))
+    # the parts never overlap and cover the flat observation, except that Planetoids'
+    # scalar planes (one value filling a plane) are read at one hex each
+    covered = np.concatenate([np.arange(n)[w].reshape(-1) if isinstance(w, slice) else w for _, _, w in parts])
+    assert len(np.unique(covered)) == len(covered)
+    if game == "planetoids":
+        scalars = dict((name, shape) for name, shape, _ in parts)["scalars"][0]
+        assert len(covered) == n - scalars * (9 * 21 - 1)
+    else:
+        assert len(covered) == n
+    extractor = WargymExtractor(spaces.Box(-128, 127, (n,), np.int8), game=game, options=options)
+    env = WargymVecEnv(game, n_envs=3, opponent="random", options=options, seed=0)
+    obs = torch.as_tensor(env.reset()).float()
+    features = extractor(obs)
+    assert features.shape == (3, extractor.features_dim) and torch.isfinite(features).all()
+    # each part reaches the features: changing it alone changes them
+    for k, (name, _, where) in enumerate(parts):
+        moved = obs.clone()
+        idx = torch.as_tensor(np.arange(n)[where] if isinstance(where, slice) else where)
+        moved[:, idx] += 5.0
+        assert not torch.allclose(extractor(moved), features), name
+
+
+def test_network_refuses_an_observation_of_another_game():
+    with pytest.raises(ValueError, match="does not match talon"):
+        WargymExtractor(spaces.Box(-128, 127, (100,), np.int8), game="talon")
+
+
+def test_saved_model_loads_plays_legal_moves_and_serves_as_opponent(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    from wargym.training.evaluate import win_rate
+    from wargym.training.networks import policy_kwargs
+    options = {"turns": 2}
+    env = WargymVecEnv("planetoids", n_envs=4, opponent="random", options=options, seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=32, n_epochs=1, seed=0, device="cpu",
+                        policy_kwargs=policy_kwargs("planetoids", options))
+    model.learn(64)
+    path = tmp_path / "model.zip"
+    model.save(path)
+    loaded = MaskablePPO.load(path, device="cpu")
+    obs = env.reset()
+    for _ in range(50):
+        masks = env.action_masks()
+        actions, _ = loaded.predict(obs, action_masks=masks)
+        assert masks[np.arange(4), actions].all()
+        obs, _, _, _ = env.step(actions)
+    # by path, as --opponent takes it
+    vs_saved = WargymVecEnv("planetoids", n_envs=2, opponent=str(path), options=options, seed=1)
+    assert vs_saved.loop.opponents[1].policy is not None
+    result = win_rate("random", "planetoids", opponent=str(path), n_games=2, options=options)
+    assert result["games"] == 2
+
+
+def test_learner_takes_every_seat_in_turn_with_three_players():
+    """envs/core/loops.py: with seat rotation the learner moves one seat on at each restart;
+    the other seats are played by the built-in opponents inside the kernel."""
+    env = WargymVecEnv("battle_force", n_envs=3, opponent="random", options={"players": 3, "max_decisions": 60},
+                       seed=0)
+    assert env.loop.seats.tolist() == [0, 1, 2]
+    env.reset()
+    rng = np.random.default_rng(0)
+    seen = {b: {int(env.loop.seats[b])} for b in range(3)}
+    for _ in range(2000):
+        assert (env.loop.core.current_player == env.loop.seats).all()  # always the learner's decision
+        obs, rewards, dones, infos = env.step([rng.choice(np.flatnonzero(m)) for m in env.action_masks()])
+        for b in np.flatnonzero(dones):
+            seen[b].add(int(env.loop.seats[b]))
+        if all(len(s) == 3 for s in seen.values()):
+            break
+    assert all(s == {0, 1, 2} for s in seen.values())
+
+
+def test_opponent_per_seat_python_and_builtin_mixed():
+    calls = []
+
+    def first_legal(obs, masks):
+        calls.append(len(obs))
+        return np.array([np.flatnonzero(m)[0] for m in masks])
+    env = WargymVecEnv("battle_force", n_envs=2, opponent=[None, "random", first_legal], seat=0,
+                       options={"players": 3, "max_decisions": 60}, seed=0)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        assert (env.loop.core.current_player == 0).all()
+        env.step([rng.choice(np.flatnonzero(m)) for m in env.action_masks()])
+    assert calls  # seat 2's Python policy was asked
+
+
+def test_warm_start_clones_the_scripted_bot():
+    from sb3_contrib import MaskablePPO
+
+    from wargym.training.imitation import clone, collect
+    from wargym.training.networks import policy_kwargs
+    env = WargymVecEnv("talon", n_envs=16, opponent="random", seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=64, seed=0, device="cpu",
+                        policy_kwargs=policy_kwargs("talon"))
+    X, M, A, G = collect(env, "scripted", 4096, gamma=0.99)
+    assert len(X) == len(A) == len(G) == 4096 and M[np.arange(len(A)), A].all()  # the teacher's moves are legal
+    before = clone(model, X, M, A, G, epochs=0)
+    after = clone(model, X, M, A, G, epochs=3, batch_size=256)
+    assert after > before
+
+
+def test_discounted_returns_stop_at_episode_ends():
+    from wargym.training.imitation import discounted_returns
+    r = np.array([[0.0], [1.0], [0.0], [2.0]], dtype=np.float32)
+    d = np.array([[False], [True], [False], [False]])
+    g = discounted_returns(r, d, 0.5)
+    assert g[:, 0].tolist() == [0.5, 1.0, 1.0, 2.0]
