@@ -3963,7 +3963,8 @@ def auto_action(s, cfg, b, mask):
         if a < 0:
             for i in range(k[K_NS]):
                 if mask[k[K_A_SHIP] + i] and s.sh[b, i, SH_LINE] == L_RESERVE and (
-                        move_reason(s, cfg, b, AUTO, i, L_SCREEN) == OK or move_reason(s, cfg, b, AUTO, i, L_MAIN) == OK):
+                        move_reason(s, cfg, b, AUTO, i, L_SCREEN) == OK
+                        or move_reason(s, cfg, b, AUTO, i, L_MAIN) == OK):
                     a = k[K_A_SHIP] + i              # a reserve ship comes back to the battle line
                     break
         if a < 0 and mask[named + N_DONE]:
