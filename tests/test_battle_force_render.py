@@ -189,3 +189,23 @@ def test_env_render_modes():
     env.reset(seed=1)
     frame = env.render()
     assert frame.dtype == np.uint8 and frame.ndim == 3
+
+
+def test_two_erratic_maneuvers_on_a_ship_are_shown():
+    # SFBF 4.4 B (issue 14): a second Erratic Maneuvers on a ship is allowed; the marker counts them
+    core = VecGame(game, 1)
+    sc = {"players": [{"hand": ["photon:6", "phaser1:4"], "ships": ["Constellation", "Valiant"]},
+                      {"hand": ["erratic_maneuvers", "erratic_maneuvers"], "ships": ["Invincible", "Thunderchild"]}],
+          "active": 0, "phase": "attack"}
+    core.load_scenario(sc, seed=0)
+    names = [s["name"] for s in core.cfg.ships]
+    ems = [i for i, c in enumerate(core.cfg.cards) if c["type"] == "erratic_maneuvers"]
+    pho = [i for i, c in enumerate(core.cfg.cards) if c["type"] == "photon" and c["value"] == 6][0]
+    for fam, arg in (("SHIP", names.index("Constellation")), ("SHIP", names.index("Invincible")),
+                     ("CARD", pho), ("DONE", 0), ("CARD", ems[0]), ("CARD", ems[1])):
+        a = game.action_index(core.cfg, fam, arg)
+        if core.mask[0, a]:
+            core.step([a])
+    assert (core.state.cd[0, ems, R.CD_LOC] == R.CL_SHIP).all()
+    plain = bfr.strip_ansi(game.render(core, 0, "ansi", 0))
+    assert "ERRATIC MANEUVERS 4 x2" in plain or "x2" in plain

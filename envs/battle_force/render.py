@@ -208,6 +208,11 @@ def snapshot(core, b: int, viewer=None) -> types.SimpleNamespace:
                 fleets[owner].append(_hidden_ship(sh, pos, i))
             else:
                 s = _ship_view(cfg, sh, pos, g, i, v.stage)
+                # a ship may hold two Erratic Maneuvers (SFBF 4.4 B): the marker says how many
+                n_em = int(((cd[:, R.CD_LOC] == R.CL_SHIP) & (cd[:, R.CD_WHO] == i)
+                            & (cfg.card[:, R.CC_TYPE] == R.T_EM)).sum())
+                if n_em > 1:
+                    s.markers = [m + f" x{n_em}" if m.startswith("ERRATIC MANEUVERS") else m for m in s.markers]
                 if v.setup and owner != me:
                     s.line = -2                # the formation is secret until play begins
                 fleets[owner].append(s)
