@@ -227,3 +227,17 @@ def test_aec_env_has_one_agent_and_bad_options_are_refused():
         env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
     with pytest.raises(ValueError, match="two-player"):
         battle_force_v0.env(solitaire=True, players=3)
+
+
+def test_a_special_card_is_played_at_the_first_opportunity_instead_of_drawing():
+    # SFBF Gioco in solitario: "Ogni altra carta deve essere usata alla prima opportunità": holding a
+    # Klingon Mutiny and no kept attack card, the automaton plays it in its attack phase and draws
+    # nothing; the target is the first enemy Klingon ship, screen first (RULES.md 'Solitaire')
+    mutiny = cid("klingon_mutiny")
+    v = start({"hand": [RS2], "ships": ["Federation", D7, {"ship": C8, "line": "main"}]},
+              {"hand": [mutiny], "ships": [CA, "Valiant"]}, active=0, deck=[PH1_4])
+    v.script_dice(0, [2])
+    act(v, "DONE")                           # the agent does not attack
+    act(v, "DONE")                           # and keeps its card
+    assert g(v, R.G_STAGE) == R.ST_PLACE and g(v, R.G_DMG_SHIP) == sid(D7) and g(v, R.G_DMG_LEFT) == 2
+    assert loc(v, PH1_4) == R.CL_DECK and auto_hand(v) == []
