@@ -127,6 +127,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
     ap.add_argument("--decisions", type=int, default=300_000, help="learner decisions timed per game")
     ap.add_argument("--tutorial-steps", type=int, default=4096, help="decisions timed for the tutorial (2 rollouts)")
+    ap.add_argument("--threads", type=int, default=None, help="torch threads for wargym (default: as wargym-train)")
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--tutorial-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -137,7 +138,7 @@ def main(argv=None) -> dict:
 
     from wargym.training.runtime import keep_freed_memory, torch_threads
     keep_freed_memory()  # as wargym-train does; the tutorial's run gets it too
-    torch.set_num_threads(torch_threads())
+    torch.set_num_threads(torch_threads(args.threads))
     results = {"machine": f"{os.cpu_count()} cores, torch {torch.__version__}, load average {os.getloadavg()[0]:.1f}",
                "time": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     before = reference_rate(args.tutorial_steps)

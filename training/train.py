@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--eval-games", type=int, default=200, help="games of the final evaluation against each opponent")
     ap.add_argument("--curve-points", type=int, default=6, help="evaluations during PPO for the learning curve")
     ap.add_argument("--curve-games", type=int, default=32, help="games per opponent at each point of the curve")
-    ap.add_argument("--threads", type=int, default=None, help="torch threads (default: the cores not busy now)")
+    ap.add_argument("--threads", type=int, default=None, help="torch threads (default: every core; 1 on a busy machine)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="runs", help="folder for the run's folder (model, curve, summary)")
     ap.add_argument("--no-progress", action="store_true", help="no progress bars")
