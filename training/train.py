@@ -133,7 +133,7 @@ def main(argv=None) -> dict:
     torch.set_num_threads(torch_threads(args.threads))
     bars = Bars(not args.no_progress)
     print(f"wargym: training MaskablePPO on {args.game} against {args.opponent} for {args.timesteps:,} decisions "
-          f"({args.n_envs} games at a time); the first run compiles the game's kernels (a minute or two).",
+          f"({args.n_envs} games at a time); the first run compiles the game's kernels (minutes; later runs load them).",
           flush=True)
 
     t0 = time.perf_counter()
