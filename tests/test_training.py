@@ -188,3 +188,42 @@ def test_discounted_returns_stop_at_episode_ends():
     d = np.array([[False], [True], [False], [False]])
     g = discounted_returns(r, d, 0.5)
     assert g[:, 0].tolist() == [0.5, 1.0, 1.0, 2.0]
+
+
+def test_cli_self_play_league(tmp_path):
+    """--opponent self-play: training/selfplay.py's league of snapshots and built-in bots."""
+    done = run_cli("--game", "talon", "--opponent", "self-play", "--options", json.dumps(SHORT["talon"]),
+                   "--out", str(tmp_path), *TINY, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (run_dir,) = list(tmp_path.glob("talon-ppo-*"))
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["league_opponents"] and "scripted" in summary["evaluation"]
+
+
+def test_league_snapshots_and_draws():
+    from sb3_contrib import MaskablePPO
+
+    from wargym.training.networks import policy_kwargs
+    from wargym.training.selfplay import FrozenPolicy, League
+    options = {"max_decisions": 300}
+    env = WargymVecEnv("talon", n_envs=4, opponent="random", options=options, seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=32, n_epochs=1, seed=0, device="cpu",
+                        policy_kwargs=policy_kwargs("talon", options))
+    league = League(env, ["random", "scripted"], snapshot_every=2, keep=2, builtin_share=0.25, seed=1)
+    model.learn(8 * 4 * 7, callback=league)
+    assert league.rollouts == 7
+    assert len(league.snapshots) == 2  # taken before rollouts 1, 3, 5, 7; the newest two kept
+    assert league.snapshots[-1].name == "snapshot@192"
+    assert len(league.history) == 7 and set(league.history) <= {"random", "scripted", "snapshot@0", "snapshot@64",
+                                                                    "snapshot@128", "snapshot@192"}
+    # a snapshot is frozen: training the learner further leaves it as it was
+    frozen = FrozenPolicy(model.policy, "x")
+    before = [p.clone() for p in frozen.policy.parameters()]
+    model.learn(64)
+    assert all(torch.equal(a, b) for a, b in zip(before, frozen.policy.parameters()))
+    # the draw weights: built-in share, then the newest snapshot twice as likely as each other
+    draws = [league.draw() for _ in range(4000)]
+    names = [d if isinstance(d, str) else d.name for d in draws]
+    builtin = sum(n in ("random", "scripted") for n in names) / len(names)
+    newest = names.count(league.snapshots[-1].name) / len(names)
+    assert abs(builtin - 0.25) < 0.03 and abs(newest - 0.75 * 2 / 3) < 0.03

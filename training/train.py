@@ -18,6 +18,7 @@ from pathlib import Path
 
 GAMES = ("planetoids", "talon", "battle_force")
 # Each game's training reward: the dense one where the game has it (see each RULES.md).
+SELF_PLAY = "self-play"
 DEFAULT_REWARD = {"planetoids": "score", "talon": "points", "battle_force": "points"}
 
 
@@ -29,7 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "game's RULES.md)")
     ap.add_argument("--timesteps", type=int, default=2_000_000, help="learner decisions of PPO (default: the main job)")
     ap.add_argument("--opponent", default="scripted",
-                    help="a built-in policy of the game ('random', 'scripted', ...) or the path of a saved model (.zip)")
+                    help="a built-in policy of the game ('random', 'scripted', ...), the path of a saved model (.zip), "
+                    "or 'self-play' (a league of the learner's snapshots and the built-in bots: training/selfplay.py)")
     ap.add_argument("--n-envs", type=int, default=256, help="games stepped together in the batched core")
     ap.add_argument("--n-steps", type=int, default=32, help="rollout length per game (rollout = n-envs x n-steps)")
     ap.add_argument("--batch-size", type=int, default=2048)
@@ -76,7 +78,7 @@ def check_args(ap, args) -> dict:
             ap.error(f"--players must be 2 to 6, got {args.players}")
         options["players"] = args.players
     for name, policy in (("--opponent", args.opponent), ("--warm-start", args.warm_start)):
-        if policy == "none" and name == "--warm-start":
+        if (policy == "none" and name == "--warm-start") or (policy == SELF_PLAY and name == "--opponent"):
             continue
         if policy not in game.bot.POLICIES and not (name == "--opponent" and policy.endswith(".zip")):
             ap.error(f"{name} {policy!r}: choose from {', '.join(sorted(game.bot.POLICIES))}"
@@ -137,7 +139,7 @@ def main(argv=None) -> dict:
           flush=True)
 
     t0 = time.perf_counter()
-    env = WargymVecEnv(args.game, n_envs=args.n_envs, opponent=args.opponent, options=options, seed=args.seed)
+    env = WargymVecEnv(args.game, n_envs=args.n_envs, opponent=fixed_opponent(args), options=options, seed=args.seed)
     env.reset()
     compile_s = time.perf_counter() - t0
     model = make_model(env, args, options)
@@ -154,8 +156,16 @@ def main(argv=None) -> dict:
 
     curve = ScheduledEvaluation(args.game, options, every=max(1, args.timesteps // max(1, args.curve_points)),
                                 games=args.curve_games, seed=args.seed + 500)
+    callbacks = [curve]
+    if args.opponent == SELF_PLAY:
+        from .selfplay import League
+        by_id = {}  # each built-in bot once, under its first name (POLICIES has aliases)
+        for name, pid in env.loop.game.bot.POLICIES.items():
+            by_id.setdefault(pid, name)
+        league = League(env, list(by_id.values()), seed=args.seed)
+        callbacks.append(league)
     t0 = time.perf_counter()
-    model.learn(total_timesteps=args.timesteps, callback=curve, progress_bar=not args.no_progress)
+    model.learn(total_timesteps=args.timesteps, callback=callbacks, progress_bar=not args.no_progress)
     if not curve.points or curve.points[-1]["decisions"] < model.num_timesteps:
         curve.evaluate(model, model.num_timesteps)
     ppo_s = time.perf_counter() - t0 - curve.seconds
@@ -165,7 +175,7 @@ def main(argv=None) -> dict:
     # Sampled actions, as the policy was trained (greedy play can loop through
     # the same non-scoring choices); the learner's seat alternates game by game.
     evaluation = {}
-    for opp in dict.fromkeys([args.opponent, "random"]):
+    for opp in dict.fromkeys([fixed_opponent(args), "random"]):
         bar = bars(args.eval_games, f"evaluation vs {Path(opp).name}", "game")
         evaluation[opp] = win_rate(model, args.game, opponent=opp, n_games=args.eval_games, seed=args.seed + 1000,
                                    options=options, progress=bar.update)
@@ -183,6 +193,7 @@ def main(argv=None) -> dict:
                "ppo_seconds": round(ppo_s, 1), "ppo_decisions_per_second": round(model.num_timesteps / ppo_s),
                "evaluation_seconds_during_training": round(curve.seconds, 1), "total_seconds": round(total_s, 1),
                "evaluation": evaluation, "learning_curve_points": curve.points,
+               "league_opponents": league.history if args.opponent == SELF_PLAY else None,
                "model": str(model_path), "learning_curve": str(curve_path)}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     for opp, r in evaluation.items():
@@ -194,6 +205,12 @@ def main(argv=None) -> dict:
     print(f"learning curve: {curve_path}")
     print(f"summary:        {run_dir / 'summary.json'}")
     return summary
+
+
+def fixed_opponent(args) -> str:
+    """The opponent of the warm start and of the final evaluation: ``--opponent``, or with
+    self-play (whose opponents change rollout by rollout) the game's scripted bot."""
+    return "scripted" if args.opponent == SELF_PLAY else args.opponent
 
 
 def make_model(env, args, options):
@@ -212,7 +229,7 @@ def warm_start(model, args, options, bars) -> tuple[float, float]:
     from ..wrappers.sb3 import WargymVecEnv
     from .imitation import clone, collect
     t0 = time.perf_counter()
-    teacher_env = WargymVecEnv(args.game, n_envs=args.n_envs, opponent=args.opponent, options=options,
+    teacher_env = WargymVecEnv(args.game, n_envs=args.n_envs, opponent=fixed_opponent(args), options=options,
                                seed=args.seed + 7)
     bar = bars(args.warm_start_decisions, f"warm start: playing as {args.warm_start}", "decision")
     X, M, A, G = collect(teacher_env, args.warm_start, args.warm_start_decisions, gamma=model.gamma,
