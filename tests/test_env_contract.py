@@ -20,7 +20,8 @@ from wargym.envs.core.batch import BatchState
 from wargym.registration import GAMES, gymnasium_id
 
 ENVS = list(GAMES)  # planetoids_v0, talon_v0, battle_force_v0
-ROOT = Path(wargym.__file__).resolve().parent
+INSTALLED = Path(wargym.__file__).resolve().parent  # the package as installed (a copy, or the checkout)
+REPO = Path(__file__).resolve().parent.parent        # the checkout the tests run from
 
 
 def _module(name):
@@ -228,8 +229,8 @@ def test_contract_state_space_holds_state(name):
 
 
 def test_contract_package_ships_py_typed():
-    assert (ROOT / "py.typed").is_file()
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert (INSTALLED / "py.typed").is_file()
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert "py.typed" in config["tool"]["setuptools"]["package-data"]["wargym"]
 
 
