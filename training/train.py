@@ -180,10 +180,11 @@ def main(argv=None) -> dict:
         evaluation[opp] = win_rate(model, args.game, opponent=opp, n_games=args.eval_games, seed=args.seed + 1000,
                                    options=options, progress=bar.update)
         bar.close()
-    reference = {}
-    if "scripted" in env.loop.game.bot.POLICIES and options.get("players", 2) == 2:
-        ref = win_rate_builtin("scripted", args.game, "random", n_games=64, seed=args.seed + 9, options=options)
-        reference = {f"scripted bot vs random ({ref['win_rate']:.0%})": ref["win_rate"]}
+    reference = {}  # the levels the curve is read against: random and the scripted bot, each vs random
+    if options.get("players", 2) == 2:
+        for policy in ("random", "scripted"):
+            ref = win_rate_builtin(policy, args.game, "random", n_games=64, seed=args.seed + 9, options=options)
+            reference[f"{policy} vs random ({ref['win_rate']:.0%})"] = ref["win_rate"]
     curve_path = plot_curve(curve.points, run_dir / "learning_curve.png",
                             f"{args.game}: MaskablePPO vs {Path(args.opponent).name}", reference)
     total_s = time.perf_counter() - t_start
