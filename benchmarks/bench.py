@@ -102,7 +102,8 @@ def compiled_self_play(batch: int, game=None, bot=None, options=None, decisions_
         core = VecGame(game, b, options)
         core.reset(seed=1)
         policies = np.zeros((b, core.num_players), dtype=np.int64)
-        return core, (*core.kernel_args(), policies, np.zeros((b, core.num_players)))
+        states, cfgs, outs = core.kernel_args()
+        return core, (states, cfgs, policies, outs, np.zeros((b, core.num_players)))
 
     # warm-up on two games: with an empty Numba cache the first call compiles play_games
     bot.play_games(*ready(2)[1])

@@ -268,6 +268,9 @@ def test_contract_bench_runs_the_self_play_kernel_before_timing_it(monkeypatch):
     class Bot:  # records the calls instead of playing
         @staticmethod
         def play_games(states, cfgs, policies, outs, results):
+            # the kernel's argument order: a seat-policy table, then the outputs
+            assert isinstance(policies, np.ndarray) and policies.dtype == np.int64 and policies.ndim == 2
+            assert isinstance(results, np.ndarray) and results.shape == policies.shape
             log.append("play")
 
     _bench(monkeypatch, log).compiled_self_play(8, game, Bot)
