@@ -1,9 +1,12 @@
-"""``python -m wargym``: what is installed and how to start.
+"""``python -m wargym`` (or ``wargym``): what is installed and how to start; ``wargym serve``.
 
-Imports no game, so it compiles nothing and answers at once.
+With no arguments it imports no game, so it compiles nothing and answers at once.
+``wargym serve --stdio`` / ``wargym serve --http`` serve the bots to other programs
+(``serve/PROTOCOL.md``).
 """
 from __future__ import annotations
 
+import argparse
 import importlib.metadata
 import importlib.util
 import shutil
@@ -58,15 +61,65 @@ def summary() -> str:
         "  python -m wargym.training.train   the same, without the console script",
         *_other_commands(),
         "  python -m wargym.benchmarks.bench --quick   throughput on this machine (needs the test extra)",
+        "  wargym serve --stdio | --http   bots for other programs and a page to play them (serve/PROTOCOL.md)",
         "",
         "Rules and the agent interface of each game: envs/<game>/RULES.md; overview: README.md",
     ]
     return "\n".join(lines)
 
 
-def main() -> None:
+def _serve_parser(sub) -> None:
+    p = sub.add_parser("serve", help="serve the bots to other programs (JSON lines on stdio, or HTTP + WebSocket)",
+                       description="Serve wargym's bots as automated opponents: the protocol is in "
+                                   "wargym/serve/PROTOCOL.md.")
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument("--stdio", action="store_true", help="JSON lines on stdin/stdout (logs on stderr)")
+    how.add_argument("--http", action="store_true", help="HTTP + WebSocket server and the browser page "
+                                                         "(needs the serve extra)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--max-message-bytes", type=int, default=1 << 20)
+    p.add_argument("--max-matches", type=int, default=1000, help="open matches in total")
+    p.add_argument("--max-matches-per-client", type=int, default=100,
+                   help="open matches per client (stdio: the one client; HTTP: per remote address)")
+    p.add_argument("--idle-timeout", type=float, default=600.0, help="seconds before an idle match is closed")
+    p.add_argument("--time-limit-ms", type=int, default=5000, help="default time limit of a bot decision")
+    p.add_argument("--workers", type=int, default=4, help="HTTP: threads that run the game kernels")
+    p.add_argument("--test-bots", action="store_true",
+                   help="also offer the bot 'test:slow', which sleeps --slow-bot-ms before each move "
+                        "(to test clients' time limits)")
+    p.add_argument("--slow-bot-ms", type=int, default=1000)
+    p.add_argument("--log-level", default="warning", help="HTTP: uvicorn's log level")
+
+
+def serve(args) -> int:
+    from .serve.session import Limits, Server
+    limits = Limits(max_message_bytes=args.max_message_bytes, max_matches=args.max_matches,
+                    max_matches_per_client=args.max_matches_per_client, idle_timeout_s=args.idle_timeout,
+                    default_time_limit_ms=args.time_limit_ms, test_bots=args.test_bots,
+                    slow_bot_ms=args.slow_bot_ms)
+    server = Server(limits)
+    if args.stdio:
+        from .serve import stdio
+        return stdio.run(server)
+    try:
+        from .serve import http
+    except ImportError as exc:
+        raise SystemExit(f"wargym serve --http needs the serve extra: pip install \"wargym[serve]\" ({exc})")
+    return http.run(server, host=args.host, port=args.port, workers=args.workers, log_level=args.log_level)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="wargym", description="wargym: with no command, what is installed "
+                                                                "and how to start")
+    sub = parser.add_subparsers(dest="command")
+    _serve_parser(sub)
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        return serve(args)
     print(summary())
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -1,0 +1,195 @@
+"""``wargym serve --http``: the protocol over HTTP and WebSocket, and the browser page (FastAPI + uvicorn).
+
+Routes (the OpenAPI document is at ``/openapi.json``, the messages' JSON schema at ``/v1/schema``):
+
+* ``GET /`` the page to play against the bots (``static/``);
+* ``GET /v1/info`` the games, their options and bots, the limits;
+* ``POST /v1/bot_move`` stateless: a state in, the bot's action out (``type`` may be left out);
+* ``POST /v1/rpc`` any request of the protocol, as on stdio;
+* ``WS /v1/ws`` any request of the protocol, one JSON text message each way, replies in request order;
+* ``GET /v1/matches/{id}/board.png`` (``board.txt``) the board now, ``?viewer=seat``;
+* ``GET /v1/matches/{id}/save`` the match as a save file that ``env.load()`` reads (its log in the meta).
+
+Every request runs in a worker thread (``--workers``), never on the event loop, so
+a slow request does not stall the others; errors of the POST routes carry the
+HTTP status of their code (``protocol.ERROR_STATUS``).
+"""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures as cf
+import contextlib
+import json
+import socket
+import sys
+from pathlib import Path
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from .protocol import REQUESTS, SCHEMA, VERSION, ProtocolError, error_reply
+from .session import Server
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def _reply_response(reply: dict) -> JSONResponse:
+    status = 200 if reply.get("ok") else ProtocolError(reply["error"]["code"], "").status
+    return JSONResponse(reply, status_code=status)
+
+
+def create_app(server: Server, workers: int = 4) -> FastAPI:
+    pool = cf.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="wargym-serve")
+    limit = server.limits.max_message_bytes
+
+    async def reap_idle():
+        period = min(1.0, max(0.05, server.limits.idle_timeout_s / 4))
+        while True:
+            await asyncio.sleep(period)
+            await asyncio.get_running_loop().run_in_executor(pool, server.reap)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        task = asyncio.create_task(reap_idle())
+        yield
+        task.cancel()
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    app = FastAPI(title="wargym serve", version=f"protocol v{VERSION}", lifespan=lifespan,
+                  description="wargym's bots as automated opponents for other programs: "
+                              "the same JSON messages over HTTP, WebSocket (/v1/ws) and stdio. "
+                              "See serve/PROTOCOL.md.")
+
+    async def run(fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+
+    async def body_of(request: Request) -> bytes | dict:
+        """The body, or an error reply if it is over the limit (read no further than that)."""
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                return error_reply(ProtocolError("message_too_large", f"body over {limit} bytes"))
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def client_of(conn) -> str:
+        return conn.client.host if conn.client else "unknown"
+
+    def body_schema(*types):
+        schema = REQUESTS[types[0]] if len(types) == 1 else {"oneOf": [REQUESTS[t] for t in types]}
+        return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+    @app.get("/", include_in_schema=False)
+    async def page():
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/v1/info", summary="games, their options and bots, and the server's limits")
+    async def info():
+        return _reply_response(await run(server.handle, {"v": VERSION, "type": "info"}))
+
+    @app.get("/v1/schema", summary="JSON schema of the protocol's requests")
+    async def schema():
+        return SCHEMA
+
+    @app.post("/v1/bot_move", summary="stateless: a state in, the bot's action(s) out",
+              openapi_extra=body_schema("bot_move"))
+    async def bot_move(request: Request):
+        data = await body_of(request)
+        if isinstance(data, dict):
+            return _reply_response(data)
+
+        def handle():
+            try:
+                msg = json.loads(data)
+            except (ValueError, UnicodeDecodeError) as exc:
+                return error_reply(ProtocolError("bad_json", f"not JSON: {exc}"))
+            if isinstance(msg, dict):
+                msg.setdefault("type", "bot_move")
+                if msg["type"] != "bot_move":
+                    return error_reply(ProtocolError("bad_request", "this endpoint takes bot_move; use /v1/rpc",
+                                                     field="type"), msg.get("id"))
+            return server.handle(msg, client_of(request))
+        return _reply_response(await run(handle))
+
+    @app.post("/v1/rpc", summary="any request of the protocol (as on stdio and the WebSocket)",
+              openapi_extra=body_schema(*REQUESTS))
+    async def rpc(request: Request):
+        data = await body_of(request)
+        if isinstance(data, dict):
+            return _reply_response(data)
+        return _reply_response(await run(server.handle_bytes, data, client_of(request)))
+
+    @app.websocket("/v1/ws")
+    async def ws(websocket: WebSocket):
+        await websocket.accept()
+        client = client_of(websocket)
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                data = message.get("bytes") or (message.get("text") or "").encode()
+                reply = await run(server.handle_bytes, data, client)
+                await websocket.send_text(json.dumps(reply, separators=(",", ":")))
+        except WebSocketDisconnect:  # the client went away: its matches wait for it until the idle timeout
+            pass
+
+    @app.get("/v1/matches/{match}/board.png", summary="the board now, as a PNG",
+             response_class=Response, responses={200: {"content": {"image/png": {}}}})
+    async def board_png(match: str, viewer: int | None = None):
+        try:
+            png = await run(server.match_board, match, viewer, "png")
+        except ProtocolError as exc:
+            return _reply_response(error_reply(exc))
+        return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
+
+    @app.get("/v1/matches/{match}/board.txt", summary="the board now, as text", response_class=PlainTextResponse)
+    async def board_txt(match: str, viewer: int | None = None):
+        try:
+            text = await run(server.match_board, match, viewer, "ansi")
+        except ProtocolError as exc:
+            return _reply_response(error_reply(exc))
+        return PlainTextResponse(text)
+
+    @app.get("/v1/matches/{match}/save", summary="the match as a save file (env.load reads it)",
+             response_class=Response, responses={200: {"content": {"application/octet-stream": {}}}})
+    async def save(match: str):
+        try:
+            name, data = await run(server.match_file, match)
+        except ProtocolError as exc:
+            return _reply_response(error_reply(exc))
+        return Response(data, media_type="application/octet-stream",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    return app
+
+
+def run(server: Server, host: str = "127.0.0.1", port: int = 8765, workers: int = 4,
+        log_level: str = "warning") -> int:
+    """Serve until interrupted; port 0 takes a free port.  The address goes to stderr once listening."""
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    bound = sock.getsockname()[1]
+    app = create_app(server, workers)
+    # frames a little over the message limit still reach the server, which answers message_too_large
+    config = uvicorn.Config(app, log_level=log_level, ws_max_size=2 * server.limits.max_message_bytes + 1024,
+                            timeout_graceful_shutdown=2)
+    uv = uvicorn.Server(config)
+
+    async def main():
+        task = asyncio.create_task(uv.serve(sockets=[sock]))
+        while not uv.started and not task.done():
+            await asyncio.sleep(0.02)
+        if uv.started:
+            print(f"wargym serve --http: listening on http://{host}:{bound}/", file=sys.stderr, flush=True)
+        await task
+
+    asyncio.run(main())
+    return 0

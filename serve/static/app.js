@@ -1,0 +1,201 @@
+// The page of `wargym serve --http`: play a wargym game against the server's bots.
+// It speaks the same protocol as any other client (serve/PROTOCOL.md) over the WebSocket /v1/ws:
+// new_match, then move (your clicks) and advance (one bot decision at a time, so each is shown).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const BOT_PAUSE_MS = 350;  // between two bot moves, so a person can follow them
+const S = { info: null, ws: null, waiting: new Map(), nextId: 1, match: null, seq: 0, hash: null,
+            seat: 0, bots: {}, legal: [] };
+
+function setPhase(phase) { document.body.dataset.phase = phase; }
+
+function status(text, isError) {
+  $("status").textContent = text;
+  $("status").className = isError ? "error" : "";
+}
+
+function connect() {
+  if (S.ws && S.ws.readyState === WebSocket.OPEN) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/v1/ws`);
+    ws.onopen = () => { S.ws = ws; resolve(); };
+    ws.onerror = () => reject(new Error("cannot reach the server's WebSocket"));
+    ws.onclose = () => {
+      for (const done of S.waiting.values()) done({ ok: false, error: { code: "closed", message: "connection closed" } });
+      S.waiting.clear();
+      S.ws = null;
+    };
+    ws.onmessage = (event) => {
+      const reply = JSON.parse(event.data);
+      const done = S.waiting.get(reply.id);
+      if (done) { S.waiting.delete(reply.id); done(reply); }
+    };
+  });
+}
+
+async function request(msg) {
+  await connect();
+  const id = S.nextId++;
+  return new Promise((resolve) => {
+    S.waiting.set(id, resolve);
+    S.ws.send(JSON.stringify({ v: 1, id, ...msg }));
+  });
+}
+
+function gameEntry() { return S.info.games.find((g) => g.game === $("game").value); }
+
+function seatsWanted() {
+  const entry = gameEntry();
+  if ("solitaire" in entry.options && $("solitaire").checked) return 1;
+  if ("players" in entry.options) return Math.max(2, Math.min(6, +$("players").value || 2));
+  return 2;
+}
+
+function updateSetup() {
+  const entry = gameEntry();
+  $("players-box").hidden = !("players" in entry.options);
+  $("solitaire-box").hidden = !("solitaire" in entry.options);
+  const n = seatsWanted();
+  const seat = Math.min(+$("seat").value || 0, n - 1);
+  $("seat").replaceChildren(...Array.from({ length: n }, (_, s) => new Option(`player ${s}`, s, false, s === seat)));
+  const bot = $("bot").value;
+  const names = entry.bots.filter((b) => !b.startsWith("test:"));
+  $("bot").replaceChildren(...names.map((b) => new Option(b, b, false, b === bot || (!bot && b === "scripted"))));
+}
+
+async function loadInfo() {
+  const response = await fetch("/v1/info");
+  S.info = await response.json();
+  const games = S.info.games.filter((g) => g.available);
+  $("game").replaceChildren(...games.map((g) => new Option(`${g.game}: ${g.about}`, g.game)));
+  updateSetup();
+  setPhase("idle");
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  let options;
+  try {
+    options = JSON.parse($("options").value || "{}");
+  } catch (err) {
+    status(`More options is not JSON: ${err.message}`, true);
+    return;
+  }
+  const entry = gameEntry();
+  if ("players" in entry.options && !$("players-box").hidden) options.players = +$("players").value;
+  if ("solitaire" in entry.options && $("solitaire").checked) options.solitaire = true;
+  const n = seatsWanted();
+  const seat = +$("seat").value;
+  const level = +$("level").value || 10;
+  const bots = {};
+  for (let s = 0; s < n; s++) {
+    if (s === seat) continue;
+    const name = $("bot").value;
+    bots[s] = level < 10 && name !== "random" ? { name, level } : name;
+  }
+  const msg = { type: "new_match", game: entry.game, options, bots, bot_moves: "one", legal: true };
+  if ($("seed").value !== "") msg.seed = +$("seed").value;
+  setPhase("starting");
+  status("starting…");
+  const reply = await request(msg);
+  if (!reply.ok) { status(`${reply.error.code}: ${reply.error.message}`, true); setPhase("idle"); return; }
+  S.match = reply.match; S.seat = seat; S.bots = reply.seats.bots;
+  $("log").replaceChildren();
+  $("result").hidden = true;
+  const link = $("download");
+  link.href = `/v1/matches/${S.match}/save`;
+  link.download = `${entry.game}-${S.match}.wargym`;
+  link.hidden = false;
+  show(reply);
+}
+
+function who(event) {
+  if (event.by === "client") return "you";
+  const bot = S.bots[String(event.seat)];
+  return bot ? bot.name + (bot.level < 10 ? ` (level ${bot.level})` : "") : "bot";
+}
+
+function show(reply) {
+  for (const ev of reply.events) {
+    const li = document.createElement("li");
+    li.value = ev.seq;
+    li.className = ev.by;
+    li.textContent = `player ${ev.seat}, ${who(ev)}: ${ev.name}${ev.fallback ? " (fallback: past its time limit)" : ""}`;
+    $("log").append(li);
+    li.scrollIntoView({ block: "nearest" });
+  }
+  S.seq = reply.seq; S.hash = reply.state_hash; S.legal = reply.legal || [];
+  drawBoard();
+  if (reply.over) {
+    const r = reply.result;
+    const returns = r.returns.map((x, p) => `player ${p}: ${x}`).join(", ");
+    $("result").textContent = `Game over${r.truncated ? " (cut off by max_decisions)" : ""}. Returns ${returns}. ${JSON.stringify(r.info)}`;
+    $("result").hidden = false;
+    status(`game over after ${reply.seq} decisions`);
+    showLegal([]);
+    setPhase("over");
+  } else if (reply.your_turn) {
+    status(`your move (player ${reply.to_move}), decision ${reply.seq + 1}`);
+    showLegal(S.legal);
+    setPhase("your-turn");
+  } else {
+    status(`player ${reply.to_move} (${who({ by: "bot", seat: reply.to_move })}) is thinking…`);
+    showLegal([]);
+    setPhase("bots");
+    const match = S.match;
+    setTimeout(() => { if (S.match === match) advance(); }, BOT_PAUSE_MS);
+  }
+}
+
+function drawBoard() {
+  const img = $("board");
+  const seq = S.seq;
+  img.onload = () => { img.dataset.seq = seq; };
+  img.src = `/v1/matches/${S.match}/board.png?viewer=${S.seat}&seq=${seq}`;
+  img.hidden = false;
+}
+
+function showLegal(legal) {
+  const filter = $("filter").value.toLowerCase();
+  $("legal-count").textContent = legal.length ? `(${legal.length})` : "";
+  $("legal").replaceChildren(...legal.filter((a) => a.name.toLowerCase().includes(filter)).map((a) => {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "action";
+    button.dataset.action = a.action;
+    button.textContent = a.name;
+    button.onclick = () => play(a.action);
+    li.append(button);
+    return li;
+  }));
+}
+
+async function play(action) {
+  for (const b of document.querySelectorAll("#legal button")) b.disabled = true;
+  setPhase("sending");
+  const reply = await request({ type: "move", match: S.match, seq: S.seq, state_hash: S.hash, action,
+                                bot_moves: "one", legal: true });
+  if (!reply.ok) {
+    status(`${reply.error.code}: ${reply.error.message}`, true);
+    showLegal(S.legal);
+    setPhase("your-turn");
+    return;
+  }
+  show(reply);
+}
+
+async function advance() {
+  const reply = await request({ type: "advance", match: S.match, seq: S.seq, state_hash: S.hash,
+                                bot_moves: "one", legal: true });
+  if (!reply.ok) { status(`${reply.error.code}: ${reply.error.message}`, true); setPhase("idle"); return; }
+  show(reply);
+}
+
+$("setup").addEventListener("submit", startGame);
+$("game").addEventListener("change", updateSetup);
+$("players").addEventListener("change", updateSetup);
+$("solitaire").addEventListener("change", updateSetup);
+$("filter").addEventListener("input", () => showLegal(S.legal));
+loadInfo().catch((err) => status(`cannot load /v1/info: ${err.message}`, true));
