@@ -2,8 +2,9 @@
 
 Every game of the tournament is a *lineup* (the policy index in each seat) and a *result* per
 seat (higher is better).  Built-in against built-in runs as one batch inside the game's
-compiled ``bot.play_games``; a game with a trained model runs through the SB3 adapter
-``WargymVecEnv`` with the model as the learner.
+compiled ``bot.play_games``; games with a trained model (in any seat, any number of players)
+run on the same core with each seat's policy chosen per decision: the models' actions batched
+through ``predict``, the built-in policies' through the compiled ``bot.policy_actions``.
 
 Results come from the game's own end-of-game reward, which the arena switches on whatever
 reward a policy was trained with (the reward changes nothing in the play): Planetoids and
@@ -85,30 +86,25 @@ def play_tournament(game_name: str, game, policies: list[Policy], options: dict 
     if len(builtin_rows):
         ids = np.array([[policies[i].builtin for i in row] for row in lineups[builtin_rows]], dtype=np.int64)
         results[builtin_rows] = play_builtin(game, options, ids, seed)
-    _play_model_games(game_name, policies, lineups, with_model, results, options, seed)
+    _play_model_games(game, policies, lineups, with_model, results, options, seed)
     sources = {p.name: "built-in" if p.is_builtin else str(p.path) for p in policies}
     return Tournament(game_name, [p.name for p in policies], options, seed, games_per_lineup, lineups, results,
                       rounds, sources)
 
 
 def _load_checkpoints(policies, probe):
-    if probe.num_players != 2 and not all(p.is_builtin for p in policies):
-        raise ValueError("trained checkpoints play two-player games only for now (the SB3 adapter "
-                         "WargymVecEnv is two-player); use built-in policies for 3-6 players")
     for policy in policies:
         if not policy.is_builtin and policy.model is None:
             load_checkpoint(policy, int(np.prod(probe.obs_shape)), probe.num_actions)
 
 
-def _play_model_games(game_name, policies, lineups, with_model, results, options, seed):
-    """Fill ``results`` for the games with a model, one SB3 adapter per lineup and seat."""
-    for k, (rows, learner_seat) in enumerate(_model_groups(lineups, with_model, policies)):
-        learner = policies[lineups[rows[0], learner_seat]]
-        opponent = policies[lineups[rows[0], 1 - learner_seat]]
-        outcome = play_model(game_name, learner.model, opponent.name if opponent.is_builtin else opponent.model,
-                             learner_seat, len(rows), options, seed + 1 + k)
-        results[rows, learner_seat] = outcome
-        results[rows, 1 - learner_seat] = -outcome
+def _play_model_games(game, policies, lineups, with_model, results, options, seed):
+    """Fill ``results`` for the games with a model: one batch of games per distinct lineup."""
+    groups: dict[tuple, list[int]] = {}
+    for g in np.flatnonzero(with_model):
+        groups.setdefault(tuple(int(i) for i in lineups[g]), []).append(int(g))
+    for k, (lineup, rows) in enumerate(groups.items()):
+        results[rows] = play_lineup(game, [policies[i] for i in lineup], len(rows), options, seed + 1 + k)
 
 
 def play_builtin(game, options: dict, policy_ids: np.ndarray, seed: int) -> np.ndarray:
@@ -123,34 +119,36 @@ def play_builtin(game, options: dict, policy_ids: np.ndarray, seed: int) -> np.n
     return results
 
 
-def _model_groups(lineups, with_model, policies):
-    """Games with a model, grouped so each group is one ``WargymVecEnv``: the same ordered
-    lineup, the model (the first one if both are) as the learner in a fixed seat."""
-    groups: dict[tuple, list[int]] = {}
-    for g in np.flatnonzero(with_model):
-        lineup = tuple(int(i) for i in lineups[g])
-        learner_seat = 0 if not policies[lineup[0]].is_builtin else 1
-        groups.setdefault((lineup, learner_seat), []).append(int(g))
-    return [(np.array(rows), seat) for (_, seat), rows in groups.items()]
+def play_lineup(game, seats: list[Policy], n_games: int, options: dict, seed: int) -> np.ndarray:
+    """``n_games`` whole games with ``seats[i]`` playing seat ``i`` (built-in policies and loaded
+    models mixed, any number of players); returns each seat's summed rewards (its result).
 
-
-def play_model(game_name: str, model, opponent, seat: int, n_games: int, options: dict, seed: int) -> np.ndarray:
-    """``n_games`` games of ``model`` (in ``seat``) against ``opponent`` (a built-in name or a
-    model) through the SB3 adapter; returns the model's result of each (+1 / 0 / -1)."""
+    Every decision goes to the policy of the seat to act: the models see the acting player's
+    observation, as in training, and sample their actions (seeded through torch)."""
     import torch
 
-    from ..wrappers.sb3 import WargymVecEnv
-    torch.manual_seed(seed)  # the models sample their actions with torch's generator: same seed, same games
-    env = WargymVecEnv(game_name, n_envs=n_games, opponent=opponent, seat=seat, options=options, seed=seed)
-    obs = env.reset()
-    finished = np.zeros(n_games, dtype=bool)
-    outcome = np.zeros(n_games, dtype=np.float64)
-    while not finished.all():
-        actions, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=False)
-        obs, rewards, dones, _ = env.step(actions)
-        # the first game of each env counts; the env restarts at once and keeps playing
-        new = np.asarray(dones, dtype=bool) & ~finished
-        outcome[new] = np.sign(rewards[new])
-        finished |= new
-    env.close()
-    return outcome
+    from ..envs.core.vec import VecGame
+    torch.manual_seed(seed)  # the models sample with torch's generator: same seed, same games
+    core = VecGame(game, n_games, options)
+    core.reset(seed)
+    states, cfgs, _ = core.kernel_args()
+    results = np.zeros((n_games, core.num_players), dtype=np.float64)
+    playing = np.ones(n_games, dtype=bool)
+    actions = np.zeros(n_games, dtype=np.int64)
+    builtin_actions = np.zeros(n_games, dtype=np.int64)
+    while playing.any():
+        for seat, policy in enumerate(seats):
+            rows = np.flatnonzero(playing & (core.current_player == seat))
+            if not len(rows):
+                continue
+            if policy.is_builtin:
+                game.bot.policy_actions(states, cfgs, core.mask, policy.builtin, builtin_actions)
+                actions[rows] = builtin_actions[rows]
+            else:
+                obs = core.obs[rows].reshape(len(rows), -1)
+                actions[rows] = policy.model.predict(obs, action_masks=core.mask[rows].astype(bool),
+                                                     deterministic=False)[0]
+        core.step(actions, active=playing)
+        results[playing] += core.rewards[playing]
+        playing &= ~(core.terminated | core.truncated)
+    return results

@@ -40,11 +40,19 @@ class Policy:
 
 
 def parse_policy(spec: str, game) -> Policy:
-    """``"NAME"``: a built-in policy of the game; ``"NAME=PATH"``: a MaskablePPO checkpoint (.zip)."""
+    """``"NAME"``: a built-in policy of the game; ``"NAME=PATH"``: a MaskablePPO checkpoint (.zip);
+    ``"baseline:NAME"``: a checkpoint shipped with wargym (``wargym.baselines``)."""
+    if spec.startswith("baseline:"):
+        from .. import baselines
+        shipped = spec.partition(":")[2].strip()
+        try:
+            return Policy(spec, path=baselines.path(game.__name__.split(".")[-2], shipped))
+        except KeyError as e:
+            raise ValueError(e.args[0]) from None
     name, sep, path = spec.partition("=")
     name = name.strip()
     if not name:
-        raise ValueError(f"policy {spec!r} has no name (use NAME or NAME=PATH.zip)")
+        raise ValueError(f"policy {spec!r} has no name (use NAME, NAME=PATH.zip or baseline:NAME)")
     if not sep:
         if name not in game.bot.POLICIES:
             raise ValueError(f"unknown policy {name!r}: built-in policies of this game are "

@@ -168,10 +168,30 @@ def test_checkpoint_plays_through_the_sb3_adapter(tmp_path):
     again, _ = run_arena("planetoids", ["random", f"ppo={tmp_path / 'tiny.zip'}", "scripted"], TINY["planetoids"],
                          games=2)
     assert np.array_equal(again.results, t.results)  # seeded: the model's sampling too
-    with pytest.raises(ValueError, match="two-player games only"):
-        run_arena("battle_force", ["random", f"ppo={tmp_path / 'tiny.zip'}"], {"players": 3}, games=1)
     with pytest.raises(ValueError, match="expects observations"):
         run_arena("talon", ["random", f"ppo={tmp_path / 'tiny.zip'}"], TINY["talon"], games=1)
+
+
+def test_checkpoint_plays_battle_force_with_three_players(tmp_path):
+    """Issue 13: trained checkpoints take part in 3-6 player arenas (openskill ratings)."""
+    from sb3_contrib import MaskablePPO
+
+    from wargym.wrappers.sb3 import WargymVecEnv
+    env = WargymVecEnv("battle_force", n_envs=2, options={"players": 3})
+    MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, policy_kwargs={"net_arch": [8]}, seed=0).save(
+        tmp_path / "tiny3.zip")
+    t, summary = run_arena("battle_force", ["random", f"ppo={tmp_path / 'tiny3.zip'}", "scripted"],
+                           {"players": 3}, games=3)
+    # the 7 multisets of 3 seats from 3 policies with at least two different ones, 3 games each
+    assert t.lineups.shape[1] == 3 and len(t.lineups) == 7 * 3
+    ranks = t.results
+    # reward="rank": +1 for the first, -1 for the last, the middle 0 (no ties in a 3-player game here or shared)
+    assert np.allclose(ranks.sum(axis=1), 0) and np.all(ranks.max(axis=1) == 1)
+    assert {r["policy"] for r in summary["ratings"]} == {"random", "ppo", "scripted"}
+    assert all("ordinal" in r for r in summary["ratings"])  # openskill, not Elo, at 3 players
+    again, _ = run_arena("battle_force", ["random", f"ppo={tmp_path / 'tiny3.zip'}", "scripted"],
+                         {"players": 3}, games=3)
+    assert np.array_equal(again.results, t.results)  # seeded: the model's sampling too
 
 
 # -- command line -------------------------------------------------------------------------------
