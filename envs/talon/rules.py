@@ -19,6 +19,8 @@ Section numbers in comments refer to the 2nd-edition Italian rulebook
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
 
@@ -290,6 +292,31 @@ def axial_distance(q1, r1, q2, r2):
 
 
 # ---------------------------------------------------------------------------------
+# Borrowed views of the state and the config for the rule functions
+# ---------------------------------------------------------------------------------
+# The rule functions read the state as ``s.sh``/``s.g`` and the config as ``cfg.cls``,
+# ``cfg.grp`` ... through borrow(), so they take either the structs or these views.
+# Callers that ask many of them (the mask, stage_has_choice, action_reason) pass the
+# views: an inlined function's struct arguments would each cost an atomic reference
+# count increment and decrement per call (core/structs.py), borrowed arrays nothing.
+StateView = namedtuple("StateView", ["sh", "g"])
+ConfigView = namedtuple("ConfigView", ["k", "cls", "grp", "curve", "hull", "chart", "wplay", "wmin", "wmax",
+                                       "dist", "arc_of"])
+
+
+@nb.njit(cache=True, inline="always")
+def state_view(s):
+    return StateView(borrow(s.sh), borrow(s.g))
+
+
+@nb.njit(cache=True, inline="always")
+def config_view(cfg):
+    return ConfigView(borrow(cfg.k), borrow(cfg.cls), borrow(cfg.grp), borrow(cfg.curve), borrow(cfg.hull),
+                      borrow(cfg.chart), borrow(cfg.wplay), borrow(cfg.wmin), borrow(cfg.wmax), borrow(cfg.dist),
+                      borrow(cfg.arc_of))
+
+
+# ---------------------------------------------------------------------------------
 # Ship helpers
 # ---------------------------------------------------------------------------------
 @nb.njit(cache=True, inline="always")
@@ -297,26 +324,26 @@ def active(sh, b, p, k):
     return sh[b, p, k, SH_STATUS] == SS_ACTIVE
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def hull_modifier(sh, cfg, b, p, k):
     """Power modifier in the left-most unmarked hull box (Talon 8.4.2)."""
     c = sh[b, p, k, SH_CLASS]
     h = sh[b, p, k, SH_HULL_HITS]
-    if h >= cfg.cls[c, CL_N_HULL]:
+    if h >= borrow(cfg.cls)[c, CL_N_HULL]:
         return 0
-    return cfg.hull[c, h, 0]
+    return borrow(cfg.hull)[c, h, 0]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def power_at_curve(sh, cfg, b, p, k, curve):
     """Power a ship would have on ``curve`` with its damage (Talon 5.4.4, 8.4.2, critical 8)."""
     c = sh[b, p, k, SH_CLASS]
-    return cfg.curve[c, curve, 0] + hull_modifier(sh, cfg, b, p, k) - sh[b, p, k, SH_C_POWER]
+    return borrow(cfg.curve)[c, curve, 0] + hull_modifier(sh, cfg, b, p, k) - sh[b, p, k, SH_C_POWER]
 
 
 @nb.njit(cache=True, inline="always")
 def speed_of(sh, cfg, b, p, k):
-    return cfg.curve[sh[b, p, k, SH_CLASS], sh[b, p, k, SH_CURVE], 1]
+    return borrow(cfg.curve)[sh[b, p, k, SH_CLASS], sh[b, p, k, SH_CURVE], 1]
 
 
 @nb.njit(cache=True, inline="always")
@@ -330,7 +357,7 @@ def in_chart(cfg, impulse, value):
     """Is ``value`` printed in the box of ``impulse`` (Talon 4.1)?"""
     if value < 1 or value > 6 or impulse > 5:
         return False
-    return cfg.chart[impulse, value] != 0
+    return borrow(cfg.chart)[impulse, value] != 0
 
 
 @nb.njit(cache=True, inline="always")
@@ -349,11 +376,11 @@ def group_full(sh, cfg, b, p, k, gi):
     c = sh[b, p, k, SH_CLASS]
     if (sh[b, p, k, SH_GROUP_DEAD] >> gi) & 1:
         return False
-    return (sh[b, p, k, SH_RED + gi] >= cfg.grp[c, gi, GR_RED]
-            and sh[b, p, k, SH_YEL + gi] >= cfg.grp[c, gi, GR_YELLOW])
+    grp = borrow(cfg.grp)
+    return sh[b, p, k, SH_RED + gi] >= grp[c, gi, GR_RED] and sh[b, p, k, SH_YEL + gi] >= grp[c, gi, GR_YELLOW]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def reinforcements(sh, b, p, k):
     n = 0
     for a in range(4):
@@ -362,10 +389,10 @@ def reinforcements(sh, b, p, k):
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def reinforce_limit(sh, cfg, b, p, k):
     """2nd ed. 6.2.2: two per ship.  1st ed. 6.2.2: half the Power, rounded down, at least 1."""
-    if cfg.k[K_EDITION] == 1:
+    if borrow(cfg.k)[K_EDITION] == 1:
         return max(1, sh[b, p, k, SH_POWER] // 2)
     return 2
 
@@ -698,33 +725,48 @@ def forced_withdrawal(s, cfg, b):
 
 
 # ---------------------------------------------------------------------------------
-# Legality of each action family: 0 = legal, else a reason code
+# Legality: each rule's condition stated once, as a function returning 0 (legal) or
+# the reason code.  write_mask asks them for every candidate action of the current
+# stage, stage_has_choice whether any is legal, action_reason (and so step_game and
+# why_illegal) for one action.  They are inlined where they are called
+# (inline="always"), so the mask's loops compile to one function without calls; a
+# condition that depends only on the ship (ap_ship_reason, may_move, fire_ship_reason,
+# group_ready_reason) is its own function, asked once per ship or group before the
+# per-action conditions.  The stage an action family belongs to is checked once, in
+# action_reason (the mask only looks at the current stage's families).
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def ap_source(s, cfg, b, p, k):
     """1: AP from the impulse chart, 2: from the battery (Talon 10.1.2), 0: none."""
-    sh = s.sh
-    imp = s.g[b, G_IMPULSE]
-    if chart_ap(sh, cfg, b, p, k, imp):
+    sh = borrow(s.sh)
+    g = borrow(s.g)
+    if chart_ap(sh, cfg, b, p, k, g[b, G_IMPULSE]):
         return 1
     if sh[b, p, k, SH_BATTERY]:
         return 2
     return 0
 
 
-@nb.njit(cache=True)
-def ap_reason(s, cfg, b, p, k, u):
-    """May ship ``k`` spend its AP of this impulse on use ``u`` (Talon 6.1)?"""
-    sh = s.sh
-    if s.g[b, G_STAGE] != ST_AP:
-        return R_STAGE
-    if not active(sh, b, p, k):
+@nb.njit(cache=True, inline="always")
+def ap_ship_reason(s, cfg, b, p, k):
+    """May ship ``k`` spend an AP now at all (Talon 5.1, 6.1, 10.1.2)?"""
+    sh = borrow(s.sh)
+    if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
         return R_NO_SHIP
-    src = ap_source(s, cfg, b, p, k)
-    if src == 0:
+    if ap_source(s, cfg, b, p, k) == 0:
         return R_NO_AP
     if sh[b, p, k, SH_AP_SPENT]:
         return R_AP_SPENT
+    return OK
+
+
+@nb.njit(cache=True, inline="always")
+def ap_use_reason(s, cfg, b, p, k, u):
+    """May ship ``k``, which has an AP to spend (ap_ship_reason), spend it on use ``u`` (Talon 6.1)?"""
+    sh = borrow(s.sh)
+    cls = borrow(cfg.cls)
+    grp = borrow(cfg.grp)
+    k_ = borrow(cfg.k)
     c = sh[b, p, k, SH_CLASS]
     if u == U_SLIP:
         return R_SLIP_PLACED if sh[b, p, k, SH_SLIP] else OK
@@ -732,22 +774,22 @@ def ap_reason(s, cfg, b, p, k, u):
         return OK if sh[b, p, k, SH_TURN_LEFT] > 0 else R_NO_TURN_MARKER
     if U_CHARGE <= u < U_CHARGE + 3:
         gi = u - U_CHARGE
-        if gi >= cfg.cls[c, CL_N_GROUPS] or (sh[b, p, k, SH_GROUP_DEAD] >> gi) & 1:
+        if gi >= cls[c, CL_N_GROUPS] or (sh[b, p, k, SH_GROUP_DEAD] >> gi) & 1:
             return R_NO_GROUP
-        return OK if sh[b, p, k, SH_YEL + gi] < cfg.grp[c, gi, GR_YELLOW] else R_BAR_FULL
+        return OK if sh[b, p, k, SH_YEL + gi] < grp[c, gi, GR_YELLOW] else R_BAR_FULL
     if u == U_BATTERY:
-        if not cfg.cls[c, CL_BATTERY]:
+        if not cls[c, CL_BATTERY]:
             return R_NO_BATTERY
         if sh[b, p, k, SH_BATTERY]:
             return R_BATTERY_CHARGED
-        return OK if src == 1 else R_BATTERY_AP
+        return OK if ap_source(s, cfg, b, p, k) == 1 else R_BATTERY_AP   # 10.1.3 not from itself
     if U_REINF <= u < U_REINF + 4:
         a = u - U_REINF
         if sh[b, p, k, SH_REINF + a] > 0:
             return R_REINF_PLACED
         if sh[b, p, k, SH_C_SHIELDS] > 0:
             return R_SHIELDS_DOWN
-        if cfg.k[K_EDITION] == 1 and sh[b, p, k, SH_SHIELD + a] == 0:
+        if k_[K_EDITION] == 1 and sh[b, p, k, SH_SHIELD + a] == 0:
             return R_ARC_DESTROYED
         if reinforcements(sh, b, p, k) >= reinforce_limit(sh, cfg, b, p, k):
             return R_REINF_LIMIT
@@ -757,39 +799,51 @@ def ap_reason(s, cfg, b, p, k, u):
     return R_NO_SUCH_ACTION
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
+def ap_reason(s, cfg, b, p, k, u):
+    """May ship ``k`` spend its AP of this impulse on use ``u`` (Talon 6.1)?"""
+    r = ap_ship_reason(s, cfg, b, p, k)
+    if r != OK:
+        return r
+    return ap_use_reason(s, cfg, b, p, k, u)
+
+
+@nb.njit(cache=True, inline="always")
 def unreinforce_reason(s, cfg, b, p, k, a):
-    """The owner may remove a reinforcement before it expires (Talon 6.2.3): during its AP step."""
-    if s.g[b, G_STAGE] != ST_AP:
-        return R_STAGE
-    if not active(s.sh, b, p, k):
+    """The owner may remove a reinforcement before it expires (Talon 6.2.3)."""
+    sh = borrow(s.sh)
+    if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
         return R_NO_SHIP
-    return OK if s.sh[b, p, k, SH_REINF + a] > 0 else R_NO_REINF
+    return OK if sh[b, p, k, SH_REINF + a] > 0 else R_NO_REINF
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
+def must_still_move(s, cfg, b, p, k):
+    """Ship ``k`` has its speed in this impulse's box and has not moved yet (Talon 7.1)."""
+    sh = borrow(s.sh)
+    return (sh[b, p, k, SH_STATUS] == SS_ACTIVE and not sh[b, p, k, SH_MOVED]
+            and must_move(sh, cfg, b, p, k, borrow(s.g)[b, G_IMPULSE]))
+
+
+@nb.njit(cache=True, inline="always")
 def may_move(s, cfg, b, p, k):
     """0 if ship ``k`` may move now: it must (Talon 7.1) or can burn an afterburner (10.2)."""
-    sh = s.sh
-    if not active(sh, b, p, k):
+    sh = borrow(s.sh)
+    if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
         return R_NO_SHIP
     if sh[b, p, k, SH_MOVED]:
         return R_MOVED
-    if must_move(sh, cfg, b, p, k, s.g[b, G_IMPULSE]):
+    if must_move(sh, cfg, b, p, k, borrow(s.g)[b, G_IMPULSE]):
         return OK
     if sh[b, p, k, SH_AB_LEFT] > 0:
         return OK
     return R_NO_AFTERBURNER
 
 
-@nb.njit(cache=True)
-def move_reason(s, cfg, b, p, k, m):
-    sh = s.sh
-    if s.g[b, G_STAGE] != ST_MOVE:
-        return R_STAGE
-    r = may_move(s, cfg, b, p, k)
-    if r != OK:
-        return r
+@nb.njit(cache=True, inline="always")
+def move_kind_reason(s, cfg, b, p, k, m):
+    """May ship ``k``, which may move (may_move), make move ``m`` (Talon 7.1-7.3, critical 4)?"""
+    sh = borrow(s.sh)
     if m == M_STRAIGHT:
         return OK
     if sh[b, p, k, SH_C_HELM] > 0:
@@ -799,249 +853,179 @@ def move_reason(s, cfg, b, p, k, m):
     return OK if sh[b, p, k, SH_SLIP] else R_NO_SLIP
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
+def move_reason(s, cfg, b, p, k, m):
+    r = may_move(s, cfg, b, p, k)
+    if r != OK:
+        return r
+    return move_kind_reason(s, cfg, b, p, k, m)
+
+
+@nb.njit(cache=True, inline="always")
 def target_reason(s, cfg, b, p, k, gi, t):
     """May weapon group ``gi`` of ship ``k`` fire at enemy ship ``t`` (Talon 8.2.2, 8.3 step 2)?"""
-    sh = s.sh
+    sh = borrow(s.sh)
+    grp = borrow(cfg.grp)
     e = other(p)
-    if not active(sh, b, e, t):
+    if sh[b, e, t, SH_STATUS] != SS_ACTIVE:
         return R_NOT_ENEMY
     c = sh[b, p, k, SH_CLASS]
-    w = cfg.grp[c, gi, GR_WEAPON]
-    if not cfg.wplay[w]:
+    w = grp[c, gi, GR_WEAPON]
+    if not borrow(cfg.wplay)[w]:
         return R_UNPLAYABLE_WEAPON
     fc = sh[b, p, k, SH_CELL]
     tc = sh[b, e, t, SH_CELL]
-    d = cfg.dist[fc, tc]
-    if d < cfg.wmin[w] or d > cfg.wmax[w] or d == 0:
+    d = borrow(cfg.dist)[fc, tc]
+    if d < borrow(cfg.wmin)[w] or d > borrow(cfg.wmax)[w] or d == 0:
         return R_OUT_OF_RANGE
-    arc = cfg.arc_of[fc, tc, sh[b, p, k, SH_FACING]]
-    if not (cfg.grp[c, gi, GR_ARCS] >> arc) & 1:
+    arc = borrow(cfg.arc_of)[fc, tc, sh[b, p, k, SH_FACING]]
+    if not (grp[c, gi, GR_ARCS] >> arc) & 1:
         return R_OUT_OF_ARC
     return OK
 
 
-@nb.njit(cache=True)
-def group_reason(s, cfg, b, p, k, gi):
-    """May ship ``k`` fire group ``gi`` now (Talon 8.3 steps 1-2)?"""
-    sh = s.sh
+@nb.njit(cache=True, inline="always")
+def group_ready_reason(s, cfg, b, p, k, gi):
+    """Is group ``gi`` of ship ``k`` there, charged and playable (Talon 8.1.1, 8.3 step 1)?"""
+    sh = borrow(s.sh)
+    cls = borrow(cfg.cls)
     c = sh[b, p, k, SH_CLASS]
-    if gi >= cfg.cls[c, CL_N_GROUPS]:
+    if gi >= cls[c, CL_N_GROUPS]:
         return R_NO_GROUP
     if not group_full(sh, cfg, b, p, k, gi):
         return R_NOT_CHARGED
-    if not cfg.wplay[cfg.grp[c, gi, GR_WEAPON]]:
+    if not borrow(cfg.wplay)[borrow(cfg.grp)[c, gi, GR_WEAPON]]:
         return R_UNPLAYABLE_WEAPON
-    for t in range(sh.shape[2]):
+    return OK
+
+
+@nb.njit(cache=True, inline="always")
+def group_reason(s, cfg, b, p, k, gi):
+    """May ship ``k`` fire group ``gi`` now: ready, with a target (Talon 8.3 steps 1-2)?"""
+    r = group_ready_reason(s, cfg, b, p, k, gi)
+    if r != OK:
+        return r
+    for t in range(borrow(s.sh).shape[2]):
         if target_reason(s, cfg, b, p, k, gi, t) == OK:
             return OK
     return R_NO_TARGET
 
 
-@nb.njit(cache=True)
-def can_fire(s, cfg, b, p, k):
-    sh = s.sh
-    if not active(sh, b, p, k):
+@nb.njit(cache=True, inline="always")
+def fire_ship_reason(s, cfg, b, p, k):
+    """Ship ``k`` is in play and has not fired this turn (Talon 8.2.1)."""
+    sh = borrow(s.sh)
+    if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
         return R_NO_SHIP
     if sh[b, p, k, SH_FIRED]:
         return R_FIRED
+    return OK
+
+
+@nb.njit(cache=True, inline="always")
+def can_fire(s, cfg, b, p, k):
+    """May ship ``k`` be chosen to fire: it may, and a group of it may fire (Talon 8.2.1, 8.3)?"""
+    r = fire_ship_reason(s, cfg, b, p, k)
+    if r != OK:
+        return r
     r = R_NO_GROUP
-    for gi in range(cfg.cls[sh[b, p, k, SH_CLASS], CL_N_GROUPS]):
+    for gi in range(borrow(cfg.cls)[borrow(s.sh)[b, p, k, SH_CLASS], CL_N_GROUPS]):
         r = group_reason(s, cfg, b, p, k, gi)
         if r == OK:
             return OK
     return r
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def speed_reason(s, cfg, b, p, d):
     """Speed choice ``d`` (0 slower, 1 same, 2 faster) for the ship in the power phase (Talon 5.4.3, 9.3)."""
-    if s.g[b, G_STAGE] != ST_POWER:
-        return R_STAGE
-    sh = s.sh
-    k = s.g[b, G_SHIP]
+    sh = borrow(s.sh)
+    cls = borrow(cfg.cls)
+    k = borrow(s.g)[b, G_SHIP]
     c = sh[b, p, k, SH_CLASS]
     if sh[b, p, k, SH_C_PLOSS] > 0 and d != 1:
         return R_POWER_LOSS
     # curves are listed from fastest to slowest: slower = next row
     curve = sh[b, p, k, SH_CURVE] + (1 - d)
-    if curve < 0 or curve >= cfg.cls[c, CL_N_CURVES]:
+    if curve < 0 or curve >= cls[c, CL_N_CURVES]:
         return R_NO_SUCH_SPEED
     if power_at_curve(sh, cfg, b, p, k, curve) < 0:
         return R_NEGATIVE_POWER
     return OK
 
 
-@nb.njit(cache=True)
-def action_reason(s, cfg, b, a):
-    """Reason code why action ``a`` is illegal in game ``b`` now (0 = legal)."""
-    g = s.g
-    if g[b, G_DONE]:
-        return R_GAME_OVER
-    if a < 0 or a >= cfg.k[K_N_ACTIONS]:
-        return R_NO_SUCH_ACTION
-    p = g[b, G_CURRENT]
-    st = g[b, G_STAGE]
-    S = s.sh.shape[2]
-    if a < cfg.k[K_A_UNREINF]:
-        i = a - cfg.k[K_A_AP]
-        return ap_reason(s, cfg, b, p, i // N_USES, i % N_USES)
-    if a < cfg.k[K_A_MOVE]:
-        i = a - cfg.k[K_A_UNREINF]
-        return unreinforce_reason(s, cfg, b, p, i // 4, i % 4)
-    if a < cfg.k[K_A_FIRE_SHIP]:
-        i = a - cfg.k[K_A_MOVE]
-        return move_reason(s, cfg, b, p, i // N_MOVES, i % N_MOVES)
-    if a < cfg.k[K_A_GROUP]:
-        if st != ST_FIRE_SHIP:
-            return R_STAGE
-        return can_fire(s, cfg, b, p, a - cfg.k[K_A_FIRE_SHIP])
-    if a < cfg.k[K_A_TARGET]:
-        if st != ST_FIRE_GROUP:
-            return R_STAGE
-        return group_reason(s, cfg, b, p, g[b, G_SHIP], a - cfg.k[K_A_GROUP])
-    if a < cfg.k[K_A_SPEED]:
-        if st != ST_FIRE_TARGET:
-            return R_STAGE
-        return target_reason(s, cfg, b, p, g[b, G_SHIP], g[b, G_GROUP], a - cfg.k[K_A_TARGET])
-    if a < cfg.k[K_A_INIT]:
-        return speed_reason(s, cfg, b, p, a - cfg.k[K_A_SPEED])
-    if a < cfg.k[K_A_COLLIDE]:
-        return OK if st == ST_INIT else R_STAGE
-    if a < cfg.k[K_A_EXPLODE]:
-        return OK if st == ST_COLLIDE else R_STAGE
-    if a < cfg.k[K_A_DONE]:
-        if st != ST_EXPLODE:
-            return R_STAGE
-        k = a - cfg.k[K_A_EXPLODE]
-        return OK if (k < S and s.sh[b, p, k, SH_PENDING]) else R_NOT_PENDING
-    # done / pass
+@nb.njit(cache=True, inline="always")
+def explode_reason(s, b, p, k):
+    """Only a ship destroyed and not yet exploded can be chosen to explode next (Talon 8.6.3)."""
+    return OK if borrow(s.sh)[b, p, k, SH_PENDING] else R_NOT_PENDING
+
+
+@nb.njit(cache=True, inline="always")
+def done_reason(s, cfg, b, p, st):
+    """May the player end the stage: AP and fire are optional (6.1, 8.2); the move stage
+    ends only when no ship must still move (7.1)."""
     if st == ST_AP or st == ST_FIRE_SHIP or st == ST_FIRE_GROUP:
         return OK
     if st == ST_MOVE:
-        for k in range(S):
-            if active(s.sh, b, p, k) and not s.sh[b, p, k, SH_MOVED] and must_move(s.sh, cfg, b, p, k, g[b, G_IMPULSE]):
+        for k in range(borrow(s.sh).shape[2]):
+            if must_still_move(s, cfg, b, p, k):
                 return R_MUST_MOVE
         return OK
     return R_STAGE
 
 
-@nb.njit(cache=True)
-def _quick_legal(s, cfg, b, a):
-    """True only if ``action_reason(a) == OK``: the frequent families (AP, removals,
-    moves, speed, initiative, collision, explosion, done) stated in one function
-    without calls, so that step_game checks a legal action without action_reason's
-    chain of helpers.  False means "ask action_reason" (illegal, or a fire family)."""
-    cls = borrow(cfg.cls)
-    grp = borrow(cfg.grp)
-    curve = borrow(cfg.curve)
-    hull = borrow(cfg.hull)
-    g = borrow(s.g)
+@nb.njit(cache=True, inline="always")
+def action_reason(s_, cfg_, b, a):
+    """Reason code why action ``a`` is illegal in game ``b`` now (0 = legal)."""
+    s = state_view(s_)
+    cfg = config_view(cfg_)
+    g = s.g
+    k_ = cfg.k
     if g[b, G_DONE]:
-        return False
-    k_ = borrow(cfg.k)
+        return R_GAME_OVER
     if a < 0 or a >= k_[K_N_ACTIONS]:
-        return False
-    sh = borrow(s.sh)
-    S = sh.shape[2]
+        return R_NO_SUCH_ACTION
     p = g[b, G_CURRENT]
     st = g[b, G_STAGE]
-    imp = g[b, G_IMPULSE]
-    chart = borrow(cfg.chart)
     if a < k_[K_A_MOVE]:
         if st != ST_AP:
-            return False
-        if a >= k_[K_A_UNREINF]:
-            i = a - k_[K_A_UNREINF]
-            k = i // 4
-            return sh[b, p, k, SH_STATUS] == SS_ACTIVE and sh[b, p, k, SH_REINF + i % 4] > 0
-        i = a - k_[K_A_AP]
-        k = i // N_USES
-        u = i % N_USES
-        if sh[b, p, k, SH_STATUS] != SS_ACTIVE or sh[b, p, k, SH_AP_SPENT]:
-            return False
-        pw = sh[b, p, k, SH_POWER]
-        if 1 <= pw <= 6 and imp <= 5 and chart[imp, pw] != 0:
-            src = 1
-        elif sh[b, p, k, SH_BATTERY]:
-            src = 2
-        else:
-            return False
-        c = sh[b, p, k, SH_CLASS]
-        if u == U_SLIP:
-            return not sh[b, p, k, SH_SLIP]
-        if u == U_TURN:
-            return sh[b, p, k, SH_TURN_LEFT] > 0
-        if U_CHARGE <= u < U_CHARGE + 3:
-            gi = u - U_CHARGE
-            return (gi < cls[c, CL_N_GROUPS] and not (sh[b, p, k, SH_GROUP_DEAD] >> gi) & 1
-                    and sh[b, p, k, SH_YEL + gi] < grp[c, gi, GR_YELLOW])
-        if u == U_BATTERY:
-            return cls[c, CL_BATTERY] != 0 and not sh[b, p, k, SH_BATTERY] and src == 1
-        if U_REINF <= u < U_REINF + 4:
-            ar = u - U_REINF
-            if sh[b, p, k, SH_REINF + ar] > 0 or sh[b, p, k, SH_C_SHIELDS] > 0:
-                return False
-            ed1 = k_[K_EDITION] == 1
-            if ed1 and sh[b, p, k, SH_SHIELD + ar] == 0:
-                return False
-            n = 0
-            for x in range(4):
-                if sh[b, p, k, SH_REINF + x] > 0:
-                    n += 1
-            return n < (max(1, pw // 2) if ed1 else 2)
-        return sh[b, p, k, SH_INIT_MARK] == 0        # U_CHANGE, U_DEFEND
+            return R_STAGE
+        if a < k_[K_A_UNREINF]:
+            i = a - k_[K_A_AP]
+            return ap_reason(s, cfg, b, p, i // N_USES, i % N_USES)
+        i = a - k_[K_A_UNREINF]
+        return unreinforce_reason(s, cfg, b, p, i // 4, i % 4)
     if a < k_[K_A_FIRE_SHIP]:
         if st != ST_MOVE:
-            return False
+            return R_STAGE
         i = a - k_[K_A_MOVE]
-        k = i // N_MOVES
-        m = i % N_MOVES
-        if sh[b, p, k, SH_STATUS] != SS_ACTIVE or sh[b, p, k, SH_MOVED]:
-            return False
-        sp = curve[sh[b, p, k, SH_CLASS], sh[b, p, k, SH_CURVE], 1]
-        if not (1 <= sp <= 6 and imp <= 5 and chart[imp, sp] != 0) and sh[b, p, k, SH_AB_LEFT] <= 0:
-            return False
-        if m == M_STRAIGHT:
-            return True
-        if sh[b, p, k, SH_C_HELM] > 0:
-            return False
-        if m == M_TURN_LEFT or m == M_TURN_RIGHT:
-            return sh[b, p, k, SH_TURN_LEFT] == 0
-        return sh[b, p, k, SH_SLIP] != 0
+        return move_reason(s, cfg, b, p, i // N_MOVES, i % N_MOVES)
+    if a < k_[K_A_GROUP]:
+        if st != ST_FIRE_SHIP:
+            return R_STAGE
+        return can_fire(s, cfg, b, p, a - k_[K_A_FIRE_SHIP])
+    if a < k_[K_A_TARGET]:
+        if st != ST_FIRE_GROUP:
+            return R_STAGE
+        return group_reason(s, cfg, b, p, g[b, G_SHIP], a - k_[K_A_GROUP])
     if a < k_[K_A_SPEED]:
-        return False                                   # fire families: action_reason decides
+        if st != ST_FIRE_TARGET:
+            return R_STAGE
+        return target_reason(s, cfg, b, p, g[b, G_SHIP], g[b, G_GROUP], a - k_[K_A_TARGET])
     if a < k_[K_A_INIT]:
         if st != ST_POWER:
-            return False
-        d = a - k_[K_A_SPEED]
-        k = g[b, G_SHIP]
-        c = sh[b, p, k, SH_CLASS]
-        if sh[b, p, k, SH_C_PLOSS] > 0 and d != 1:
-            return False
-        cv = sh[b, p, k, SH_CURVE] + (1 - d)
-        if cv < 0 or cv >= cls[c, CL_N_CURVES]:
-            return False
-        h = sh[b, p, k, SH_HULL_HITS]
-        hm = 0 if h >= cls[c, CL_N_HULL] else hull[c, h, 0]
-        return curve[c, cv, 0] + hm - sh[b, p, k, SH_C_POWER] >= 0
+            return R_STAGE
+        return speed_reason(s, cfg, b, p, a - k_[K_A_SPEED])
     if a < k_[K_A_COLLIDE]:
-        return st == ST_INIT
+        return OK if st == ST_INIT else R_STAGE
     if a < k_[K_A_EXPLODE]:
-        return st == ST_COLLIDE
+        return OK if st == ST_COLLIDE else R_STAGE
     if a < k_[K_A_DONE]:
+        if st != ST_EXPLODE:
+            return R_STAGE
         k = a - k_[K_A_EXPLODE]
-        return st == ST_EXPLODE and k < S and sh[b, p, k, SH_PENDING] != 0
-    if st == ST_AP or st == ST_FIRE_SHIP or st == ST_FIRE_GROUP:
-        return True
-    if st == ST_MOVE:
-        for k in range(S):
-            if sh[b, p, k, SH_STATUS] == SS_ACTIVE and not sh[b, p, k, SH_MOVED]:
-                sp = curve[sh[b, p, k, SH_CLASS], sh[b, p, k, SH_CURVE], 1]
-                if 1 <= sp <= 6 and imp <= 5 and chart[imp, sp] != 0:
-                    return False
-        return True
-    return False
+        return explode_reason(s, b, p, k) if k < borrow(s.sh).shape[2] else R_NOT_PENDING
+    return done_reason(s, cfg, b, p, st)
 
 
 # ---------------------------------------------------------------------------------
@@ -1051,11 +1035,8 @@ def _quick_legal(s, cfg, b, a):
 def apply_ap(s, cfg, b, p, k, u):
     """Spend the ship's AP of this impulse (Talon 6.1); from the battery if the chart gives none (10.1.2)."""
     g = borrow(s.g)
-    chart = borrow(cfg.chart)
     sh = borrow(s.sh)
-    imp = g[b, G_IMPULSE]
-    pw = sh[b, p, k, SH_POWER]
-    if not (1 <= pw <= 6 and imp <= 5 and chart[imp, pw] != 0):   # ap_source(...) == 2
+    if ap_source(s, cfg, b, p, k) == 2:
         sh[b, p, k, SH_BATTERY] = 0
     sh[b, p, k, SH_AP_SPENT] = 1
     if u == U_SLIP:
@@ -1261,27 +1242,61 @@ def begin_turn(s, cfg, b):
     g[b, G_PENDING_TURN] = p
 
 
+@nb.njit(cache=True, inline="always")
+def _ap_ship_any(s, cfg, b, p, k):
+    """Ship ``k`` may remove a reinforcement or spend its AP on some use (stage ST_AP)."""
+    for a in range(4):
+        if unreinforce_reason(s, cfg, b, p, k, a) == OK:
+            return True
+    if ap_ship_reason(s, cfg, b, p, k) != OK:
+        return False
+    for u in range(N_USES):
+        if ap_use_reason(s, cfg, b, p, k, u) == OK:
+            return True
+    return False
+
+
 @nb.njit(cache=True)
-def stage_has_choice(s, cfg, b):
-    """Is there anything for the player to decide in the current stage?  Same answer as
-    stage_has_choice_ref, from the mask's per-ship statements of the rules."""
-    g = borrow(s.g)
+def stage_has_choice(s_, cfg_, b):
+    """Is there anything for the player to decide in the current stage: is any action of
+    the stage's families other than "done" legal (stopping at the first)?"""
+    s = state_view(s_)
+    cfg = config_view(cfg_)
+    g = s.g
+    sh = s.sh
+    S = sh.shape[2]
     p = g[b, G_CURRENT]
     st = g[b, G_STAGE]
     if st == ST_AP:
-        return _ap_any(s, cfg, b, p)
+        for k in range(S):
+            if _ap_ship_any(s, cfg, b, p, k):
+                return True
+        return False
     if st == ST_MOVE:
-        return _move_any(s, cfg, b, p)
+        for k in range(S):
+            if may_move(s, cfg, b, p, k) == OK:
+                return True
+        return False
     if st == ST_FIRE_SHIP:
-        return _fire_bits(s, cfg, b, p, st) != 0
+        for k in range(S):
+            if can_fire(s, cfg, b, p, k) == OK:
+                return True
+        return False
     if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET:
-        sh = borrow(s.sh)
         k = g[b, G_SHIP]
-        if st == ST_FIRE_TARGET and g[b, G_WLEFT] <= 0:
+        # the firing ship must still be there, and in ST_FIRE_TARGET have weapons left (8.3)
+        if sh[b, p, k, SH_STATUS] != SS_ACTIVE or (st == ST_FIRE_TARGET and g[b, G_WLEFT] <= 0):
             return False
-        if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
+        if st == ST_FIRE_GROUP:
+            for gi in range(3):
+                if group_reason(s, cfg, b, p, k, gi) == OK:
+                    return True
             return False
-        return _fire_bits(s, cfg, b, p, st) != 0
+        gi = g[b, G_GROUP]
+        for t in range(S):
+            if target_reason(s, cfg, b, p, k, gi, t) == OK:
+                return True
+        return False
     return True
 
 
@@ -1298,74 +1313,6 @@ def _calm(s, b):
             if sh[b, p, k, SH_STATUS] == SS_ACTIVE:
                 alive |= 1 << p
     return alive == 3
-
-
-@nb.njit(cache=True)
-def _move_any(s, cfg, b, p):
-    """Stage ST_MOVE has a choice: some ship may move (may_move == OK)."""
-    g = borrow(s.g)
-    sh = borrow(s.sh)
-    curve = borrow(cfg.curve)
-    chart = borrow(cfg.chart)
-    imp = g[b, G_IMPULSE]
-    for k in range(sh.shape[2]):
-        if sh[b, p, k, SH_STATUS] != SS_ACTIVE or sh[b, p, k, SH_MOVED]:
-            continue
-        if sh[b, p, k, SH_AB_LEFT] > 0:
-            return True
-        sp = curve[sh[b, p, k, SH_CLASS], sh[b, p, k, SH_CURVE], 1]
-        if 1 <= sp <= 6 and imp <= 5 and chart[imp, sp] != 0:
-            return True
-    return False
-
-
-@nb.njit(cache=True)
-def _ap_any(s, cfg, b, p):
-    """Stage ST_AP has a choice: some ship may remove a reinforcement or spend its AP
-    (the conditions of _mask_base's ST_AP branch, stopping at the first legal action)."""
-    k_ = borrow(cfg.k)
-    g = borrow(s.g)
-    sh = borrow(s.sh)
-    cls = borrow(cfg.cls)
-    grp = borrow(cfg.grp)
-    chart = borrow(cfg.chart)
-    ed1 = k_[K_EDITION] == 1
-    imp = g[b, G_IMPULSE]
-    for k in range(sh.shape[2]):
-        if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
-            continue
-        n_reinf = 0
-        for a in range(4):
-            if sh[b, p, k, SH_REINF + a] > 0:
-                n_reinf += 1
-        if n_reinf > 0:
-            return True
-        if sh[b, p, k, SH_AP_SPENT]:
-            continue
-        pw = sh[b, p, k, SH_POWER]
-        if 1 <= pw <= 6 and imp <= 5 and chart[imp, pw] != 0:
-            src = 1
-        elif sh[b, p, k, SH_BATTERY]:
-            src = 2
-        else:
-            continue
-        if not sh[b, p, k, SH_SLIP] or sh[b, p, k, SH_TURN_LEFT] > 0 or sh[b, p, k, SH_INIT_MARK] == 0:
-            return True
-        c = sh[b, p, k, SH_CLASS]
-        ng = cls[c, CL_N_GROUPS]
-        dead = sh[b, p, k, SH_GROUP_DEAD]
-        for gi in range(3):
-            if gi < ng and not (dead >> gi) & 1 and sh[b, p, k, SH_YEL + gi] < grp[c, gi, GR_YELLOW]:
-                return True
-        if cls[c, CL_BATTERY] and not sh[b, p, k, SH_BATTERY] and src == 1:
-            return True
-        if sh[b, p, k, SH_C_SHIELDS] <= 0:
-            limit = max(1, pw // 2) if ed1 else 2
-            if n_reinf < limit:
-                for a in range(4):
-                    if not (ed1 and sh[b, p, k, SH_SHIELD + a] == 0):
-                        return True
-    return False
 
 
 @nb.njit(cache=True)
@@ -1662,14 +1609,7 @@ def advance(s, cfg, b):
             continue
         p = turn_player(s, b)
         g[b, G_CURRENT] = p
-        # stage_has_choice, calling its leaf predicates directly in the frequent stages
-        if st == ST_AP:
-            choice = _ap_any(s, cfg, b, p)
-        elif st == ST_MOVE:
-            choice = _move_any(s, cfg, b, p)
-        else:
-            choice = stage_has_choice(s, cfg, b)
-        if choice:
+        if stage_has_choice(s, cfg, b):
             return
         # nothing to decide here: move on
         if st == ST_AP:
@@ -2060,13 +2000,14 @@ def write_obs(s, cfg, b, v, obs):
     lists in its own ship table (and the two active-ship planes when it had one).
     Entries that cannot come from write_obs (cells off the map) make it zero the
     whole buffer, so a foreign buffer never leads to writes outside it."""
-    g = borrow(s.g)
-    sh = borrow(s.sh)
+    s_view = state_view(s)
+    cfg_view = config_view(cfg)
+    g = s_view.g
+    sh = s_view.sh
     cls = borrow(cfg.cls)
     grp = borrow(cfg.grp)
     curve = borrow(cfg.curve)
     hull = borrow(cfg.hull)
-    chart = borrow(cfg.chart)
     k_ = borrow(cfg.k)
     S = sh.shape[2]
     rows = k_[K_ROWS]
@@ -2153,12 +2094,8 @@ def write_obs(s, cfg, b, v, obs):
             obs[o + F_TURN_LEFT] = sh[b, p, k, SH_TURN_LEFT]
             obs[o + F_SLIP] = sh[b, p, k, SH_SLIP]
             if imp < 6:
-                # ap_source and must_move
-                if 1 <= pw <= 6 and chart[imp, pw] != 0:
-                    obs[o + F_AP_NOW] = 1
-                elif sh[b, p, k, SH_BATTERY]:
-                    obs[o + F_AP_NOW] = 2
-                obs[o + F_MUST_MOVE] = 1 <= sp <= 6 and chart[imp, sp] != 0
+                obs[o + F_AP_NOW] = ap_source(s_view, cfg_view, b, p, k)
+                obs[o + F_MUST_MOVE] = must_move(sh, cfg_view, b, p, k, imp)
             obs[o + F_AP_SPENT] = sh[b, p, k, SH_AP_SPENT]
             obs[o + F_MOVED] = sh[b, p, k, SH_MOVED]
             obs[o + F_FIRED] = sh[b, p, k, SH_FIRED]
@@ -2229,8 +2166,8 @@ def mask_range(s, cfg, b, mask, lo, hi):
 def write_mask_ref(s, cfg, b, mask):
     """Reference mask: ``action_reason`` for every action of the current stage's families.
 
-    Slow (one call per action); kept for the tests, which check on random-play
-    states that ``write_mask`` gives exactly this."""
+    Slow (one call per action, each decoding its action number); kept for the tests,
+    which check on random-play states that ``write_mask`` gives exactly this."""
     mask[:] = 0
     if s.g[b, G_DONE]:
         return
@@ -2257,253 +2194,78 @@ def write_mask_ref(s, cfg, b, mask):
     mask_range(s, cfg, b, mask, k[K_A_DONE], k[K_A_DONE] + 1)
 
 
-# The fast mask below states the same conditions as ap_reason, unreinforce_reason,
-# move_reason, can_fire, group_reason, target_reason and speed_reason, once per
-# ship instead of once per action, without helper calls and reading the struct
-# arrays through borrow() (see there); so do stage_has_choice's predicates
-# (_ap_any, _move_any, _fire_bits) and step_game's _quick_legal above.
-# A change to one of those rules must be made in every place; tests/test_talon_mask.py
-# checks on random-play states that write_mask == write_mask_ref bit for bit and
-# stage_has_choice == stage_has_choice_ref.
 @nb.njit(cache=True)
-def _fire_bits(s, cfg, b, p, st):
-    """The legal actions of a fire stage as a bitmask: ST_FIRE_SHIP, bit k if can_fire(k);
-    ST_FIRE_GROUP, bit gi if group_reason of the firing ship's group gi; ST_FIRE_TARGET,
-    bit t if target_reason of enemy ship t.  (Used by the mask and by stage_has_choice.)"""
-    sh = borrow(s.sh)
-    g = borrow(s.g)
-    cls = borrow(cfg.cls)
-    grp = borrow(cfg.grp)
-    wplay = borrow(cfg.wplay)
-    wmin = borrow(cfg.wmin)
-    wmax = borrow(cfg.wmax)
-    dist = borrow(cfg.dist)
-    arc_of = borrow(cfg.arc_of)
+def write_mask(s_, cfg_, b, mask):
+    """Legal actions of the player to decide: ``action_reason(a) == OK`` for every ``a``,
+    asked of the same per-rule functions ship by ship (only the current stage's families
+    can be legal; the stage is known, so it is not asked again per action)."""
+    s = state_view(s_)
+    cfg = config_view(cfg_)
+    k_ = cfg.k
+    g = s.g
+    sh = s.sh
     S = sh.shape[2]
-    e = 1 - p
-    bits = 0
-    if st == ST_FIRE_TARGET:
-        k = g[b, G_SHIP]
-        gi = g[b, G_GROUP]
-        c = sh[b, p, k, SH_CLASS]
-        w = grp[c, gi, GR_WEAPON]
-        if not wplay[w]:
-            return 0
-        fc = sh[b, p, k, SH_CELL]
-        f = sh[b, p, k, SH_FACING]
-        arcs = grp[c, gi, GR_ARCS]
-        for t in range(S):
-            if sh[b, e, t, SH_STATUS] != SS_ACTIVE:
-                continue
-            tc = sh[b, e, t, SH_CELL]
-            d = dist[fc, tc]
-            if d < wmin[w] or d > wmax[w] or d == 0:
-                continue
-            if (arcs >> arc_of[fc, tc, f]) & 1:
-                bits |= 1 << t
-        return bits
-    ship_stage = st == ST_FIRE_SHIP
-    if ship_stage:
-        k_lo = 0
-        k_hi = S
-    else:
-        k_lo = g[b, G_SHIP]
-        k_hi = k_lo + 1
-    for k in range(k_lo, k_hi):
-        if ship_stage and (sh[b, p, k, SH_STATUS] != SS_ACTIVE or sh[b, p, k, SH_FIRED]):
-            continue
-        c = sh[b, p, k, SH_CLASS]
-        ng = cls[c, CL_N_GROUPS]
-        dead = sh[b, p, k, SH_GROUP_DEAD]
-        fc = sh[b, p, k, SH_CELL]
-        f = sh[b, p, k, SH_FACING]
-        for gi in range(ng if ship_stage else 3):
-            if gi >= ng or (dead >> gi) & 1:
-                continue
-            if sh[b, p, k, SH_RED + gi] < grp[c, gi, GR_RED] or sh[b, p, k, SH_YEL + gi] < grp[c, gi, GR_YELLOW]:
-                continue
-            w = grp[c, gi, GR_WEAPON]
-            if not wplay[w]:
-                continue
-            arcs = grp[c, gi, GR_ARCS]
-            lo = wmin[w]
-            hi = wmax[w]
-            ok = False
-            for t in range(S):
-                if sh[b, e, t, SH_STATUS] != SS_ACTIVE:
-                    continue
-                tc = sh[b, e, t, SH_CELL]
-                d = dist[fc, tc]
-                if d < lo or d > hi or d == 0:
-                    continue
-                if (arcs >> arc_of[fc, tc, f]) & 1:
-                    ok = True
-                    break
-            if ok:
-                if ship_stage:
-                    bits |= 1 << k
-                    break
-                bits |= 1 << gi
-    return bits
-
-
-@nb.njit(cache=True)
-def _mask_fire(s, cfg, b, p, st, mask):
-    """The ship, group or target choices of the fire stage ``st`` (see _fire_bits)."""
-    k_ = borrow(cfg.k)
-    bits = _fire_bits(s, cfg, b, p, st)
-    if st == ST_FIRE_SHIP:
-        a = k_[K_A_FIRE_SHIP]
-    elif st == ST_FIRE_GROUP:
-        a = k_[K_A_GROUP]
-    else:
-        a = k_[K_A_TARGET]
-    i = 0
-    while bits:
-        if bits & 1:
-            mask[a + i] = 1
-        bits >>= 1
-        i += 1
-
-
-@nb.njit(cache=True)
-def _mask_base(s, cfg, b, mask):
-    """Zero ``mask`` and write every stage's legal actions except the fire stages' ship,
-    group and target choices; returns the fire stage whose choices _mask_fire must add
-    (0 when none).  One function without calls: the per-ship statement of the rules."""
-    k_ = borrow(cfg.k)
-    hull = borrow(cfg.hull)
     mask[:] = 0
-    g = borrow(s.g)
     if g[b, G_DONE]:
-        return 0
+        return
     st = g[b, G_STAGE]
     p = g[b, G_CURRENT]
     if st == ST_AP:
-        sh = borrow(s.sh)
-        cls = borrow(cfg.cls)
-        grp = borrow(cfg.grp)
-        chart = borrow(cfg.chart)
         a_ap = k_[K_A_AP]
         a_un = k_[K_A_UNREINF]
-        ed1 = k_[K_EDITION] == 1
-        imp = g[b, G_IMPULSE]
-        for k in range(sh.shape[2]):
-            if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
-                continue
-            n_reinf = 0
+        for k in range(S):
             for a in range(4):
-                if sh[b, p, k, SH_REINF + a] > 0:
+                if unreinforce_reason(s, cfg, b, p, k, a) == OK:
                     mask[a_un + 4 * k + a] = 1
-                    n_reinf += 1
-            pw = sh[b, p, k, SH_POWER]
-            if 1 <= pw <= 6 and imp <= 5 and chart[imp, pw] != 0:
-                src = 1
-            elif sh[b, p, k, SH_BATTERY]:
-                src = 2
-            else:
-                continue
-            if sh[b, p, k, SH_AP_SPENT]:
-                continue
-            o = a_ap + N_USES * k
-            c = sh[b, p, k, SH_CLASS]
-            if not sh[b, p, k, SH_SLIP]:
-                mask[o + U_SLIP] = 1
-            if sh[b, p, k, SH_TURN_LEFT] > 0:
-                mask[o + U_TURN] = 1
-            ng = cls[c, CL_N_GROUPS]
-            dead = sh[b, p, k, SH_GROUP_DEAD]
-            for gi in range(3):
-                if gi < ng and not (dead >> gi) & 1 and sh[b, p, k, SH_YEL + gi] < grp[c, gi, GR_YELLOW]:
-                    mask[o + U_CHARGE + gi] = 1
-            if cls[c, CL_BATTERY] and not sh[b, p, k, SH_BATTERY] and src == 1:
-                mask[o + U_BATTERY] = 1
-            if sh[b, p, k, SH_C_SHIELDS] <= 0:
-                limit = max(1, pw // 2) if ed1 else 2
-                if n_reinf < limit:
-                    for a in range(4):
-                        if sh[b, p, k, SH_REINF + a] <= 0 and not (ed1 and sh[b, p, k, SH_SHIELD + a] == 0):
-                            mask[o + U_REINF + a] = 1
-            if sh[b, p, k, SH_INIT_MARK] == 0:
-                mask[o + U_CHANGE] = 1
-                mask[o + U_DEFEND] = 1
-        mask[k_[K_A_DONE]] = 1
+            if ap_ship_reason(s, cfg, b, p, k) == OK:
+                o = a_ap + N_USES * k
+                for u in range(N_USES):
+                    if ap_use_reason(s, cfg, b, p, k, u) == OK:
+                        mask[o + u] = 1
     elif st == ST_MOVE:
-        sh = borrow(s.sh)
-        curve = borrow(cfg.curve)
-        chart = borrow(cfg.chart)
         a_mv = k_[K_A_MOVE]
-        imp = g[b, G_IMPULSE]
-        done_ok = True
-        for k in range(sh.shape[2]):
-            if sh[b, p, k, SH_STATUS] != SS_ACTIVE or sh[b, p, k, SH_MOVED]:
-                continue
-            sp = curve[sh[b, p, k, SH_CLASS], sh[b, p, k, SH_CURVE], 1]
-            if 1 <= sp <= 6 and imp <= 5 and chart[imp, sp] != 0:
-                done_ok = False
-            elif sh[b, p, k, SH_AB_LEFT] <= 0:
-                continue
-            o = a_mv + N_MOVES * k
-            mask[o + M_STRAIGHT] = 1
-            if sh[b, p, k, SH_C_HELM] > 0:
-                continue
-            if sh[b, p, k, SH_TURN_LEFT] == 0:
-                mask[o + M_TURN_LEFT] = 1
-                mask[o + M_TURN_RIGHT] = 1
-            if sh[b, p, k, SH_SLIP]:
-                mask[o + M_SLIP_LEFT] = 1
-                mask[o + M_SLIP_RIGHT] = 1
-        if done_ok:
-            mask[k_[K_A_DONE]] = 1
-    elif st == ST_FIRE_SHIP or st == ST_FIRE_GROUP:
-        mask[k_[K_A_DONE]] = 1
-        return st
-    elif st == ST_FIRE_TARGET:
-        return st
-    elif st == ST_POWER:
-        sh = borrow(s.sh)
-        cls = borrow(cfg.cls)
+        for k in range(S):
+            if may_move(s, cfg, b, p, k) == OK:
+                o = a_mv + N_MOVES * k
+                for m in range(N_MOVES):
+                    if move_kind_reason(s, cfg, b, p, k, m) == OK:
+                        mask[o + m] = 1
+    elif st == ST_FIRE_SHIP:
+        a_fs = k_[K_A_FIRE_SHIP]
+        for k in range(S):
+            if can_fire(s, cfg, b, p, k) == OK:
+                mask[a_fs + k] = 1
+    elif st == ST_FIRE_GROUP:
+        a_gr = k_[K_A_GROUP]
         k = g[b, G_SHIP]
-        c = sh[b, p, k, SH_CLASS]
-        h = sh[b, p, k, SH_HULL_HITS]
-        hm = 0 if h >= cls[c, CL_N_HULL] else hull[c, h, 0]
-        base = hm - sh[b, p, k, SH_C_POWER]
-        ploss = sh[b, p, k, SH_C_PLOSS] > 0
+        for gi in range(3):
+            if group_reason(s, cfg, b, p, k, gi) == OK:
+                mask[a_gr + gi] = 1
+    elif st == ST_FIRE_TARGET:
+        a_tg = k_[K_A_TARGET]
+        k = g[b, G_SHIP]
+        gi = g[b, G_GROUP]
+        for t in range(S):
+            if target_reason(s, cfg, b, p, k, gi, t) == OK:
+                mask[a_tg + t] = 1
+    elif st == ST_POWER:
         a_sp = k_[K_A_SPEED]
-        curve = borrow(cfg.curve)
         for d in range(3):
-            if ploss and d != 1:
-                continue
-            cv = sh[b, p, k, SH_CURVE] + (1 - d)
-            if cv < 0 or cv >= cls[c, CL_N_CURVES]:
-                continue
-            if curve[c, cv, 0] + base >= 0:
+            if speed_reason(s, cfg, b, p, d) == OK:
                 mask[a_sp + d] = 1
     elif st == ST_INIT:
-        a = k_[K_A_INIT]
-        mask[a] = 1
-        mask[a + 1] = 1
+        mask[k_[K_A_INIT]] = 1
+        mask[k_[K_A_INIT] + 1] = 1
     elif st == ST_COLLIDE:
-        a = k_[K_A_COLLIDE]
-        mask[a] = 1
-        mask[a + 1] = 1
+        mask[k_[K_A_COLLIDE]] = 1
+        mask[k_[K_A_COLLIDE] + 1] = 1
     elif st == ST_EXPLODE:
-        sh = borrow(s.sh)
-        a = k_[K_A_EXPLODE]
-        for k in range(sh.shape[2]):
-            if sh[b, p, k, SH_PENDING]:
-                mask[a + k] = 1
-    return 0
-
-
-@nb.njit(cache=True)
-def write_mask(s, cfg, b, mask):
-    """Legal actions of the player to decide (``action_reason(a) == OK`` for every ``a``):
-    only the current stage's families can be legal."""
-    g = borrow(s.g)
-    st = _mask_base(s, cfg, b, mask)
-    if st != 0:
-        _mask_fire(s, cfg, b, g[b, G_CURRENT], st, mask)
+        a_ex = k_[K_A_EXPLODE]
+        for k in range(S):
+            if explode_reason(s, b, p, k) == OK:
+                mask[a_ex + k] = 1
+    if done_reason(s, cfg, b, p, st) == OK:
+        mask[k_[K_A_DONE]] = 1
 
 
 @nb.njit(cache=True)
@@ -2561,7 +2323,7 @@ def step_game(s, cfg, b, a, out, auto_reset):
     o_rewards[b, :] = 0
     o_term[b] = False
     o_trunc[b] = False
-    code = OK if _quick_legal(s, cfg, b, a) else action_reason(s, cfg, b, a)
+    code = action_reason(s, cfg, b, a)
     o_illegal[b] = code
     if code != OK:
         return
@@ -2589,10 +2351,7 @@ def step_game(s, cfg, b, a, out, auto_reset):
     # write_outputs with its calls spelled out (one call level less per step)
     p = g[b, G_CURRENT]
     write_obs(s, cfg, b, p, o_obs[b])
-    mask = o_mask[b]
-    st = _mask_base(s, cfg, b, mask)
-    if st != 0:
-        _mask_fire(s, cfg, b, p, st, mask)
+    write_mask(s, cfg, b, o_mask[b])
     o_player[b] = p
 
 
