@@ -1,0 +1,297 @@
+"""Compiled opponents for UnionWars and the loops that let them play.
+
+* ``RANDOM``: uniform over legal actions, from the game's policy stream.
+* ``SCRIPTED``: shoots the most wounded enemy it can hit, charges with models good in melee,
+  otherwise walks toward the mission's goal (the nearest enemy, an objective, the enemy
+  base, an unexplored element) stopping at half its weapon's range; reacts to an enemy
+  action with reaction fire when it can (free reactions first); recovers when suppressed or
+  tired; deploys near the middle of its zone and takes the first turn.
+"""
+from __future__ import annotations
+
+import math
+import sys
+
+import numba as nb
+import numpy as np
+
+from ..core.loops import specialise_loops
+from ..core.rng import draw_int
+from . import actions as _actions
+from . import battle as _battle
+from . import general as _general
+from . import melee as _melee
+from . import movement as _movement
+from . import psychology as _psychology
+from . import reactions as _reactions
+from . import rules as _rules
+from . import shooting as _shooting
+from . import sight as _sight
+from .general import is_active, model_distance, on_table, radius, stat
+from .layout import (AK_AID, AK_CHARGE, AK_FIRE0, AK_FIRE1, AK_GENIO, AK_HIDE, AK_MOVE, AK_RECOVER, AK_CONTROLLO,
+                     AK_SEGNALATORE, AK_COORDINATE, AK_RICHIAMO, AK_FLY, AK_DELEGATE, F_SUPPRESSED, G_ACT,
+                     G_ACTIVE, G_ACTOR, G_ACTOR_SIDE, G_BASE0, G_DECIDER, G_DONE, G_MISSION, G_NOBJ, G_RSLOT,
+                     G_STAGE, G_TGT, K_A_ACT, K_A_CHOICE, K_A_MODEL, K_A_MOVE, K_A_PASS, K_A_REACT, K_A_SPOT,
+                     K_A_THEIR, K_A_MINE, M_BASES, M_OBJECTIVES, M_PATROL, MD_CAR, MD_FATIGUE, MD_FLAGS, MD_MORALE,
+                     MD_USED, MD_WOUNDS, N_DIRS, N_DIST, N_MOVES, N_SLOTS, N_SPOTS, PF_ADM, PF_AT, PF_CAR, PF_COS,
+                     PF_FS, PF_R0, PF_RULES, RK_FIRE0, RK_FIRE1, RK_PRONE, SR_FLY, ST_ACTION, ST_COUNTERMOVE,
+                     ST_DEPLOY, ST_REACT, ST_REACT_KIND, ST_SELECT, ST_TARGET, T_MAX, T_NONE, TI_EXPLORED, TI_KIND,
+                     TI_NVERT, WP_RANGE, WP_RATE, G_NREACT)
+from .rules import step_game
+from .layout import config_view, state_view
+
+RANDOM, SCRIPTED = 0, 1
+POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
+
+
+@nb.njit(cache=True)
+def random_action(s, b, mask):
+    n = 0
+    for a in range(mask.shape[0]):
+        n += mask[a]
+    k = draw_int(s.policy_rng, b, max(n, 1))
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@nb.njit(cache=True)
+def first_legal(mask, lo, hi):
+    for a in range(lo, hi):
+        if mask[a]:
+            return a
+    return -1
+
+
+@nb.njit(cache=True)
+def goal_point(s, cfg, b, side, i):
+    """Where the model should head: the mission's goal or the nearest enemy."""
+    m = s.g[b, G_MISSION]
+    x, y = s.pos[b, side, i, 0], s.pos[b, side, i, 1]
+    best_x, best_y, best_d = 60.0, 60.0, 1e9
+    if m == M_OBJECTIVES and i % 2 == 1:
+        for q in range(s.g[b, G_NOBJ]):
+            d = math.hypot(s.objs[b, q, 0] - x, s.objs[b, q, 1] - y)
+            if s.objs[b, q, 2] > 0 and d < best_d:
+                best_x, best_y, best_d = s.objs[b, q, 0], s.objs[b, q, 1], d
+        return best_x, best_y, False
+    if m == M_BASES and i % 2 == 1:
+        t = s.g[b, G_BASE0 + 1 - side]
+        if t >= 0:
+            return s.terr[b, t, 0, 0], s.terr[b, t, 0, 1], False
+    if m == M_PATROL and i % 2 == 1:
+        for t in range(T_MAX):
+            if s.tinfo[b, t, TI_KIND] != T_NONE and s.tinfo[b, t, TI_EXPLORED] != side + 1:
+                cx = (s.terr[b, t, 0, 0] + s.terr[b, t, 2, 0]) / 2
+                cy = (s.terr[b, t, 0, 1] + s.terr[b, t, 2, 1]) / 2
+                d = math.hypot(cx - x, cy - y)
+                if d < best_d:
+                    best_x, best_y, best_d = cx, cy, d
+        if best_d < 1e9:
+            return best_x, best_y, False
+    for j in range(N_SLOTS):
+        if is_active(s, b, 1 - side, j):
+            d = math.hypot(s.pos[b, 1 - side, j, 0] - x, s.pos[b, 1 - side, j, 1] - y)
+            if d < best_d:
+                best_x, best_y, best_d = s.pos[b, 1 - side, j, 0], s.pos[b, 1 - side, j, 1], d
+    return best_x, best_y, True
+
+
+@nb.njit(cache=True)
+def stand_off(s, cfg, b, side, i):
+    """Preferred distance from an enemy: half the longest weapon's range (melee models: 0)."""
+    best = 0.0
+    for w in range(2):
+        wpn = cfg.pf[s.md[b, side, i, 0], PF_R0 + w]
+        if wpn >= 0 and cfg.wp[wpn, WP_RANGE] > 0:
+            best = max(best, cfg.wp[wpn, WP_RANGE] / 2.0)
+    if stat(s, cfg, b, side, i, PF_AT) >= 2 and stat(s, cfg, b, side, i, PF_ADM) <= 4:
+        return 0.0
+    return best
+
+
+@nb.njit(cache=True)
+def best_move(s, cfg, b, side, i, mask, base, half, flying):
+    gx, gy, enemy = goal_point(s, cfg, b, side, i)
+    want = stand_off(s, cfg, b, side, i) if enemy else 0.0
+    allow = _movement.move_allowance(s, cfg, b, side, i, flying, half)
+    x, y = s.pos[b, side, i, 0], s.pos[b, side, i, 1]
+    best, best_v = -1, 1e9
+    for c in range(N_MOVES):
+        if not mask[base + c]:
+            continue
+        d = c // (N_DIST + 1)
+        k = c % (N_DIST + 1)
+        a = 2.0 * math.pi * d / N_DIRS
+        dist = allow * k / N_DIST
+        nx, ny = x + dist * math.cos(a), y + dist * math.sin(a)
+        v = abs(math.hypot(gx - nx, gy - ny) - want)
+        # face the goal at the end: prefer directions pointing at it
+        v += 0.01 * abs(math.atan2(math.sin(math.atan2(gy - ny, gx - nx) - a), math.cos(math.atan2(gy - ny, gx - nx) - a)))
+        if v < best_v:
+            best, best_v = base + c, v
+    return best
+
+
+@nb.njit(cache=True)
+def fire_value(s, cfg, b, side, i, ak, tj):
+    ts = 1 - s.g[b, G_ACTIVE]
+    w = 0 if ak == AK_FIRE0 else 1
+    wpn = cfg.pf[s.md[b, side, i, 0], PF_R0 + w]
+    left = stat(s, cfg, b, ts, tj, PF_FS) - s.md[b, ts, tj, MD_WOUNDS]
+    return cfg.wp[wpn, WP_RATE] * 10 - left
+
+
+@nb.njit(cache=True)
+def has_fire(s, cfg, b, side, i):
+    for ak in (AK_FIRE0, AK_FIRE1):
+        if _actions.action_reason(s, cfg, b, side, i, ak) == 0:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def scripted_action(s0, cfg0, b, mask):
+    s, cfg = state_view(s0), config_view(cfg0)
+    k = cfg.k
+    st = s.g[b, G_STAGE]
+    me = s.g[b, G_DECIDER]
+    if st == ST_SELECT:
+        # shooters first, then chargers, then anyone who has not moved
+        for pass_ in range(3):
+            for i in range(N_SLOTS):
+                if not mask[k[K_A_MODEL] + i]:
+                    continue
+                if pass_ == 0 and has_fire(s, cfg, b, me, i):
+                    return k[K_A_MODEL] + i
+                if pass_ == 1 and _actions.action_reason(s, cfg, b, me, i, AK_CHARGE) == 0 \
+                        and stand_off(s, cfg, b, me, i) == 0.0:
+                    return k[K_A_MODEL] + i
+                if pass_ == 2 and not (s.md[b, me, i, MD_USED] & 1) and s.md[b, me, i, MD_CAR] >= 1 \
+                        and not (stat(s, cfg, b, me, i, PF_RULES) & 128):
+                    return k[K_A_MODEL] + i
+        for i in range(N_SLOTS):
+            if mask[k[K_A_THEIR] + i]:
+                return k[K_A_THEIR] + i     # the enemy model under CONTROLLO
+        return k[K_A_PASS]
+    if st == ST_ACTION:
+        side, i = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
+        base = k[K_A_ACT]
+        if side == me and (s.md[b, side, i, MD_FLAGS] & F_SUPPRESSED or
+                           s.md[b, side, i, MD_FATIGUE] >= stat(s, cfg, b, side, i, PF_COS)) and mask[base + AK_RECOVER]:
+            return base + AK_RECOVER
+        for ak in (AK_GENIO, AK_CONTROLLO):
+            if mask[base + ak] and side == me:
+                return base + ak
+        if mask[base + AK_CHARGE] and stand_off(s, cfg, b, side, i) == 0.0:
+            return base + AK_CHARGE
+        best, best_rate = -1, -1
+        for ak in (AK_FIRE0, AK_FIRE1):
+            if mask[base + ak]:
+                wpn = cfg.pf[s.md[b, side, i, 0], PF_R0 + (0 if ak == AK_FIRE0 else 1)]
+                if cfg.wp[wpn, WP_RATE] > best_rate:
+                    best, best_rate = base + ak, cfg.wp[wpn, WP_RATE]
+        if best >= 0:
+            return best
+        if mask[base + AK_CHARGE]:
+            return base + AK_CHARGE
+        for ak in (AK_RICHIAMO, AK_AID, AK_SEGNALATORE):
+            if mask[base + ak]:
+                return base + ak
+        if mask[base + AK_FLY]:
+            return base + AK_FLY
+        if mask[base + AK_MOVE]:
+            return base + AK_MOVE
+        if mask[base + AK_HIDE]:
+            return base + AK_HIDE
+        if mask[base + AK_RECOVER]:
+            return base + AK_RECOVER
+        a = first_legal(mask, base, base + 20)
+        return a
+    if st == ST_TARGET:
+        side, i, ak = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR], s.g[b, G_ACT]
+        if ak == AK_MOVE or ak == AK_FLY:
+            return best_move(s, cfg, b, side, i, mask, k[K_A_MOVE], False, ak == AK_FLY)
+        if ak == AK_FIRE0 or ak == AK_FIRE1:
+            best, best_v = -1, -1e9
+            for j in range(N_SLOTS):
+                if mask[k[K_A_THEIR] + j]:
+                    v = fire_value(s, cfg, b, side, i, ak, j)
+                    if v > best_v:
+                        best, best_v = k[K_A_THEIR] + j, v
+            return best
+        if ak == AK_CHARGE:
+            best, best_d = -1, 1e9
+            ts = 1 - s.g[b, G_ACTIVE]
+            for j in range(N_SLOTS):
+                if mask[k[K_A_THEIR] + j]:
+                    d = model_distance(s, cfg, b, side, i, ts, j)
+                    if d < best_d:
+                        best, best_d = k[K_A_THEIR] + j, d
+            return best
+        a = first_legal(mask, k[K_A_THEIR], k[K_A_THEIR] + N_SLOTS)
+        if a < 0:
+            a = first_legal(mask, k[K_A_MINE], k[K_A_MINE] + N_SLOTS)
+        return a
+    if st == ST_REACT:
+        if s.g[b, G_NREACT] >= 2:
+            return k[K_A_PASS]
+        # reaction fire: free reactors first, then any that keeps 2 points
+        for free_only in (True, False):
+            for j in range(N_SLOTS):
+                if not mask[k[K_A_MODEL] + j]:
+                    continue
+                free = _reactions.reaction_cost(s, cfg, b, me, j) == 0
+                if free_only and not free:
+                    continue
+                for rk in (RK_FIRE0, RK_FIRE1):
+                    if _reactions.reaction_reason(s, cfg, b, me, j, rk) == 0:
+                        return k[K_A_MODEL] + j
+        return k[K_A_PASS]
+    if st == ST_REACT_KIND:
+        j = s.g[b, G_RSLOT]
+        best, best_rate = -1, -1
+        for rk in (RK_FIRE0, RK_FIRE1):
+            if mask[k[K_A_REACT] + rk]:
+                wpn = cfg.pf[s.md[b, me, j, 0], PF_R0 + (rk - RK_FIRE0)]
+                if cfg.wp[wpn, WP_RATE] > best_rate:
+                    best, best_rate = k[K_A_REACT] + rk, cfg.wp[wpn, WP_RATE]
+        if best >= 0:
+            return best
+        return first_legal(mask, k[K_A_REACT], k[K_A_REACT] + 7)
+    if st == ST_COUNTERMOVE:
+        return best_move(s, cfg, b, me, s.g[b, G_RSLOT], mask, k[K_A_MOVE], True, False)
+    if st == ST_DEPLOY:
+        # the legal spot nearest the middle of the table's width, spread by slot
+        best, best_v = -1, 1e9
+        for sp in range(N_SPOTS):
+            if mask[k[K_A_SPOT] + sp]:
+                v = abs(cfg.spots[sp, 0] - 60.0) + 0.01 * cfg.spots[sp, 1] * (1 if me == 0 else -1)
+                if v < best_v:
+                    best, best_v = k[K_A_SPOT] + sp, v
+        if best >= 0:
+            return best
+        return k[K_A_PASS]
+    a = first_legal(mask, k[K_A_CHOICE], k[K_A_CHOICE] + 5)
+    if a >= 0:
+        return a
+    return first_legal(mask, 0, mask.shape[0])
+
+
+@nb.njit(cache=True)
+def policy_action(s, cfg, b, mask, policy):
+    if policy == SCRIPTED:
+        a = scripted_action(s, cfg, b, mask)
+        if a >= 0 and mask[a]:
+            return a
+    return random_action(s, b, mask)
+
+
+LOOPS = specialise_loops("union_wars", step_game, policy_action, 4, 2,   # G_DONE, G_DECIDER
+                         sources=(_rules, _actions, _battle, _general, _melee, _movement, _psychology, _reactions,
+                                  _shooting, _sight, sys.modules[__name__]),
+                         policies=POLICIES)
+play_turns, play_games, policy_actions, play = LOOPS.play_turns, LOOPS.play_games, LOOPS.policy_actions, LOOPS.play

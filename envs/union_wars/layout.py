@@ -1,0 +1,184 @@
+"""Named columns, codes and views shared by every UnionWars rules module.
+
+The state is struct-of-arrays (``game.state_spec``); every integer column of
+the per-game scalars (``g``), per-model data (``md``) and the static tables
+(``pf`` profiles, ``wp`` weapons, ``k`` config scalars) is named here, so the
+rules read like the rulebook.  Headings in comments are the seed's
+(``003_acd2552911f03c0f.txt``, UnionWars First Contact 3.0).
+"""
+from __future__ import annotations
+
+import collections
+
+import numba as nb
+
+from ..core.structs import OUTPUT_FIELDS, borrow
+
+TABLE_CM = 120.0         # IL CAMPO DI BATTAGLIA: "almeno 120x120 cm"
+N_SLOTS = 8              # model slots per side
+T_MAX = 27               # terrain pieces: D3 per 40x40 cm square, 9 squares (RULES.md "Disposizione")
+MAX_OBJ = 6              # OBIETTIVI: 3 + 1D3
+MAX_SMOKE = 4            # FUMOGENO markers at once
+MAX_REACT = 8            # reactions declared against one action
+LATTICE = 12             # deployment / objective spots: a 12x12 lattice of 10 cm cells
+N_SPOTS = LATTICE * LATTICE
+N_DIRS = 16              # movement directions (22.5 degrees apart)
+N_DIST = 4               # movement distances: 1/4, 2/4, 3/4, 4/4 of the allowance (0 = rotate only)
+N_MOVES = N_DIRS * (N_DIST + 1)
+
+# -- per-game scalars: s.g[b, G_*] ----------------------------------------------
+(G_TURN, G_ACTIVE, G_DECIDER, G_STAGE, G_DONE, G_WINNER, G_DECISIONS, G_MISSION, G_FIRST, G_ACTOR,
+ G_ACTOR_SIDE, G_ACT, G_TGT, G_MOVE, G_NREACT, G_RSLOT, G_BANK0, G_BANK1, G_EDGE0, G_DEPLOYER, G_NOBJ,
+ G_OBJ_PLACED, G_BONUS0, G_BONUS1, G_AMMO0, G_AMMO1, G_CONTROLLED, G_NIGHT, G_CMD0, G_CMD1, G_MAX_TURNS,
+ G_START0, G_START1, G_BASE0, G_BASE1, G_PLACER, G_CHARGE_OK, G_RESERVE_PLACING, G_ASSASSIN0,
+ G_ASSASSIN1, G_EXPLORE_WINNER, G_CM_PTR, G_SEGN0, G_SEGN1, G_COORD0, G_COORD1, G_ROUND_FIRST) = range(47)
+N_G = 47
+
+# -- per model: s.md[b, side, slot, MD_*] ----------------------------------------
+(MD_PROFILE, MD_STATUS, MD_WOUNDS, MD_MORALE, MD_FATIGUE, MD_CAR, MD_FLAGS, MD_USED, MD_PRONE_UNTIL,
+ MD_CHARGE_AT, MD_MELEE_DEALT, MD_FLASH_UNTIL, MD_JAMMED, MD_REACTED, MD_ENGAGED_WITH, MD_CMD_BONUS,
+ MD_CONTROLLED, MD_ACTIONS, MD_HIT_BY) = range(19)
+N_MD = 19
+
+# model status
+ABSENT, RESERVE, ACTIVE, OOC, REMOVED = 0, 1, 2, 3, 4
+STATUS_NAMES = ("absent", "reserve", "active", "out of combat", "removed")
+# MD_FLAGS bits
+F_HIDDEN = 1 << 0
+F_ALERT = 1 << 1
+F_PRONE = 1 << 2
+F_SUPPRESSED = 1 << 3
+F_ENGAGED = 1 << 4
+F_AIMED = 1 << 5
+F_CONCENTRATED = 1 << 6
+F_CHARGER = 1 << 7
+F_COUNTERCHARGER = 1 << 8
+F_COVER = 1 << 9          # charged while in cover (+1 to hit in the melee, CARICA)
+F_SATURATED = 1 << 10     # hit by SATURAZIONE this turn: no cover bonus in melee
+F_WOUNDED = 1 << 11       # wounded this turn (IL TEST DI SOPPRESSIONE)
+F_PIN_TEST = 1 << 12      # takes a pinning test in the control phase (RULES.md)
+F_RECOVERED = 1 << 13     # RIPRESA: no other action this turn
+F_FROM_HIDDEN = 1 << 14   # charged from hidden (+1 to hit in the melee)
+F_FLEW_FROM_ROUGH = 1 << 15
+F_KEPT = 1 << 16           # LE RISERVE: kept in reserve at deployment
+F_ENTERING = 1 << 17       # a reserve that passed its 4+ and is being placed
+
+# -- action kinds (LE AZIONI) and reaction kinds (LE REAZIONI) --------------------
+(AK_MOVE, AK_FIRE0, AK_FIRE1, AK_SUPP0, AK_SUPP1, AK_CHARGE, AK_HIDE, AK_ALERT, AK_AID, AK_RECOVER, AK_AIM,
+ AK_CONC, AK_UNJAM, AK_RICHIAMO, AK_SEGNALATORE, AK_CONTROLLO, AK_GENIO, AK_COORDINATE, AK_DELEGATE,
+ AK_FLY) = range(20)
+N_AK = 20
+ACTION_NAMES = ("MOVIMENTO", "FUOCO (arma 1)", "FUOCO (arma 2)", "FUOCO SOPPRESSIVO (arma 1)",
+                "FUOCO SOPPRESSIVO (arma 2)", "CARICA", "NASCOSTO", "IN ALLERTA", "SOCCORSO", "RIPRESA", "MIRA",
+                "CONCENTRAZIONE", "DISINCEPPARE", "ABILITA' RICHIAMO", "ABILITA' SEGNALATORE",
+                "ABILITA' CONTROLLO", "ABILITA' GENIO TATTICO", "ABILITA' COORDINATE DI TIRO",
+                "carisma del comandante", "MOVIMENTO in volo (VOLANTE)")
+(RK_COUNTERMOVE, RK_FALLBACK, RK_FIRE0, RK_FIRE1, RK_COUNTERCHARGE, RK_PRONE, RK_DUEL) = range(7)
+N_RK = 7
+REACTION_NAMES = ("CONTROMOSSA", "RIPIEGARE", "FUOCO DI REAZIONE (arma 1)", "FUOCO DI REAZIONE (arma 2)",
+                  "CONTROCARICA", "A TERRA", "DUELLO MENTALE")
+
+# -- decision stages ----------------------------------------------------------------
+(ST_MISSION, ST_SIDE, ST_DEPLOY_ORDER, ST_OBJECTIVE, ST_BASE, ST_DEPLOY, ST_INITIATIVE, ST_NIGHT, ST_SELECT,
+ ST_ACTION, ST_TARGET, ST_REACT, ST_REACT_KIND, ST_COUNTERMOVE, ST_OVER) = range(15)
+STAGE_NAMES = ("mission choice", "deployment side", "deployment order", "objective placement", "base choice",
+               "deployment", "initiative", "day or night", "choose a model", "declare an action",
+               "choose a target", "declare reactions", "choose a reaction", "counter-move", "over")
+
+# -- missions (MISSIONI) --------------------------------------------------------------
+M_EXTERMINATION, M_PATROL, M_OBJECTIVES, M_BASES, M_ASSASSINATION = 1, 2, 3, 4, 5
+MISSION_NAMES = ("", "STERMINIO", "PATTUGLIAMENTO", "OBIETTIVI", "BASI", "ASSASSINIO", "A SCELTA")
+
+# -- terrain (TERRENI): s.terr[b, t, vertex, xy]; s.tinfo[b, t, TI_*] ------------------------
+TI_KIND, TI_HEIGHT, TI_EXPLORED, TI_NVERT = range(4)
+N_TI = 4
+T_NONE, T_ROUGH, T_IMPASSABLE = 0, 1, 2
+
+# -- profile table: cfg.pf[profile, PF_*] ------------------------------------------------------
+(PF_M, PF_ADT, PF_ADM, PF_COS, PF_SN, PF_FS, PF_AT, PF_PSI, PF_CAR, PF_CARB, PF_ARM, PF_SHIELD, PF_POINTS,
+ PF_RADIUS_MM, PF_HEIGHT_MM, PF_TYPE, PF_RULES, PF_EXPERT, PF_FLY, PF_ABIL, PF_R0, PF_R1, PF_M0, PF_M1,
+ PF_EQUIP) = range(25)
+N_PF = 25
+TYPE_QG, TYPE_TROOP, TYPE_SPECIALIST = 0, 1, 2
+# PF_RULES bits (REGOLE SPECIALI)
+SR_PSIONIC = 1 << 0
+SR_MAGE = 1 << 1
+SR_CAMO = 1 << 2          # MIMETISMO
+SR_SCOUT = 1 << 3         # ESPLORATORE
+SR_INFILTRATE = 1 << 4    # INFILTRAZIONE
+SR_FAST = 1 << 5          # MOVIMENTO RAPIDO
+SR_FLY = 1 << 6           # VOLANTE N (N in PF_FLY)
+SR_IMMOBILE = 1 << 7      # IMMOBILE
+SPECIAL_RULE_BITS = {"PSIONICO": SR_PSIONIC, "MAGO": SR_MAGE, "MIMETISMO": SR_CAMO, "ESPLORATORE": SR_SCOUT,
+                     "INFILTRAZIONE": SR_INFILTRATE, "MOVIMENTO RAPIDO": SR_FAST, "VOLANTE": SR_FLY,
+                     "IMMOBILE": SR_IMMOBILE}
+# ESPERTO fields (PF_EXPERT)
+EX_NONE, EX_MEDICINE, EX_WEAPONS, EX_MARTIAL, EX_MIND, EX_MECHANICS, EX_EXPLOSIVES = range(7)
+EXPERT_FIELDS = ("", "medicina", "armi", "arti marziali", "mente", "meccanica", "esplosivi")
+# PF_ABIL bits (ABILITA')
+AB_RICHIAMO, AB_SEGNALATORE, AB_CONTROLLO, AB_GENIO, AB_COORDINATE = 1, 2, 4, 8, 16
+ABILITY_BITS = {"RICHIAMO": AB_RICHIAMO, "SEGNALATORE": AB_SEGNALATORE, "CONTROLLO": AB_CONTROLLO,
+                "GENIO TATTICO": AB_GENIO, "COORDINATE DI TIRO": AB_COORDINATE}
+# PF_EQUIP bits
+EQ_COMMS, EQ_MEDKIT, EQ_AMPLIFIER = 1, 2, 4
+EQUIPMENT_BITS = {"comunicatore": EQ_COMMS, "kit medico": EQ_MEDKIT, "amplificatore psionico": EQ_AMPLIFIER}
+
+# -- weapon table: cfg.wp[weapon, WP_*] ------------------------------------------------------
+WP_RANGE, WP_RATE, WP_MELEE, WP_RULES, WP_WEIGHT4 = range(5)
+N_WP = 5
+(WR_BARE, WR_BLADE, WR_MONO, WR_POWER, WR_PISTOL, WR_ASSAULT, WR_INERTIAL, WR_IMPULSE, WR_BURST, WR_FRAG,
+ WR_SMOKE, WR_SATURATION, WR_TWIN, WR_FLASH, WR_THROWN, WR_INDIRECT) = (1 << i for i in range(16))
+WEAPON_RULE_BITS = {"MANI NUDE": WR_BARE, "BIANCA": WR_BLADE, "MONOMOLECOLARE": WR_MONO, "POTENZIATA": WR_POWER,
+                    "PISTOLA": WR_PISTOL, "ASSALTO": WR_ASSAULT, "INERZIALI": WR_INERTIAL, "IMPULSO": WR_IMPULSE,
+                    "RAFFICA": WR_BURST, "FRAMMENTAZIONE": WR_FRAG, "FUMOGENO": WR_SMOKE,
+                    "SATURAZIONE": WR_SATURATION, "BINATA": WR_TWIN, "FLASHBANG": WR_FLASH, "DA LANCIO": WR_THROWN,
+                    "INDIRETTO": WR_INDIRECT}
+
+# -- config scalars: cfg.k[K_*] ----------------------------------------------------------------
+(K_MISSION, K_TURNS, K_TIME, K_NIGHT, K_AMMO, K_JAM, K_RESERVES, K_WEIGHT, K_CAR_REFRESH, K_MORALE_EACH,
+ K_BANK, K_REWARD_KILLS, K_MAX_DECISIONS, K_FIXED_TABLE, K_N_FIXED, K_REACT_ONCE, K_TURNS_TOTAL,
+ K_A_MODEL, K_A_ACT, K_A_THEIR, K_A_MINE, K_A_MOVE, K_A_SPOT, K_A_PIECE, K_A_CHOICE, K_A_REACT, K_A_PASS,
+ K_N_ACTIONS) = range(28)
+N_K = 28
+N_CHOICES = 5
+
+# -- reasons an action is illegal (index into game.REASONS) --------------------------------
+(OK, R_GAME_OVER, R_WRONG_STAGE, R_NO_MODEL, R_CANNOT_ACT, R_NO_CHARISMA, R_NOT_AVAILABLE, R_FATIGUED,
+ R_ENGAGED, R_NO_WEAPON, R_JAMMED, R_NO_AMMO, R_NO_TARGET, R_NOT_IN_SIGHT, R_OUT_OF_RANGE, R_ALLY_BLOCKS,
+ R_NOT_IN_CONTACT_TERRAIN, R_NO_WOUND, R_NOT_SUPPRESSED, R_TOO_FAR, R_OFF_TABLE, R_IMPASSABLE, R_BASES_CROSS,
+ R_NEAR_ENEMY, R_IMMOBILE, R_NOT_PSIONIC, R_DEPLOY_ZONE, R_DEPLOY_ENEMY, R_RESERVE_LIMIT, R_PIECE,
+ R_ALREADY_REACTED, R_NO_REACTION_TARGET, R_NOT_COMMANDER, R_NO_SUCH_ACTION, R_RECOVERED, R_OBJ_SPOT,
+ R_NOT_FLYER, R_SAME_ACTOR) = range(38)
+N_REASONS = 38
+
+# -- observation ---------------------------------------------------------------------------------
+N_MF = 28      # features per model row
+N_TF = 13      # features per terrain row
+N_GF = 40      # globals (+ objectives and smoke below)
+N_OBS = 2 * N_SLOTS * N_MF + T_MAX * N_TF + N_GF + MAX_OBJ * 3 + MAX_SMOKE * 3
+
+STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "pos", "md", "terr", "tinfo", "objs", "smoke",
+                "rq", "shot")
+CONFIG_FIELDS = ("k", "pf", "wp", "army", "spots", "fixed_terr", "fixed_tinfo")
+StateView = collections.namedtuple("StateView", STATE_FIELDS)
+ConfigView = collections.namedtuple("ConfigView", CONFIG_FIELDS)
+OutputsView = collections.namedtuple("OutputsView", OUTPUT_FIELDS)
+
+
+@nb.njit(cache=True, inline="always")
+def state_view(s):
+    return StateView(borrow(s.rng), borrow(s.policy_rng), borrow(s.dice_script), borrow(s.dice), borrow(s.g),
+                     borrow(s.pos), borrow(s.md), borrow(s.terr), borrow(s.tinfo), borrow(s.objs),
+                     borrow(s.smoke), borrow(s.rq), borrow(s.shot))
+
+
+@nb.njit(cache=True, inline="always")
+def config_view(c):
+    return ConfigView(borrow(c.k), borrow(c.pf), borrow(c.wp), borrow(c.army), borrow(c.spots),
+                      borrow(c.fixed_terr), borrow(c.fixed_tinfo))
+
+
+@nb.njit(cache=True, inline="always")
+def outputs_view(o):
+    return OutputsView(borrow(o.obs), borrow(o.mask), borrow(o.rewards), borrow(o.term), borrow(o.trunc),
+                       borrow(o.player), borrow(o.illegal), borrow(o.final_obs), borrow(o.obs_key))

@@ -1,0 +1,276 @@
+"""FUOCO, FUOCO SOPPRESSIVO, FUOCO DI REAZIONE, the protection rolls and LO STATO FISICO.
+
+Also the REGOLE SPECIALI ARSENALE that act when shooting (RAFFICA, PISTOLA, ASSALTO,
+BINATA, POTENZIATA, IMPULSO, INERZIALI, FRAMMENTAZIONE, FUMOGENO, SATURAZIONE,
+FLASHBANG, DA LANCIO) and the optional rules MUNIZIONI LIMITATE, INCEPPAMENTO, LA NOTTE.
+"""
+from __future__ import annotations
+
+import math
+
+import numba as nb
+
+from .general import (d6, has_flag, is_active, model_distance, on_table, radius, round_up, set_flag, stat)
+from .layout import (ACTIVE, EX_WEAPONS, F_ALERT, F_HIDDEN, F_PRONE, F_SATURATED, F_WOUNDED, F_PIN_TEST,
+                     G_AMMO0, G_COORD0, G_NIGHT, G_SEGN0, G_TURN, K_AMMO, K_JAM, MAX_SMOKE, MD_FATIGUE, MD_FLAGS,
+                     MD_FLASH_UNTIL, MD_JAMMED, MD_MELEE_DEALT, MD_MORALE, MD_STATUS, MD_WOUNDS, N_SLOTS, OK, OOC,
+                     PF_ADT, PF_ARM, PF_COS, PF_EXPERT, PF_FS, PF_R0, PF_RULES, PF_SHIELD, PF_SN, R_ALLY_BLOCKS,
+                     R_JAMMED, R_NO_AMMO, R_NO_TARGET, R_NO_WEAPON, R_NOT_IN_SIGHT, R_OUT_OF_RANGE, REMOVED,
+                     SR_CAMO, WP_RANGE, WP_RATE, WP_RULES, WR_ASSAULT, WR_BURST, WR_FLASH, WR_FRAG, WR_IMPULSE,
+                     WR_INDIRECT, WR_INERTIAL, WR_PISTOL, WR_POWER, WR_SATURATION, WR_SMOKE, WR_THROWN, WR_TWIN,
+                     WR_MONO, F_ENGAGED)
+from .sight import ALLY_IN_WAY, COVERED_BY_ENEMY, OBSCURED, SEEN, SMOKE, first_model_on_line, sight
+
+FRAG_RADIUS = 3.0   # FRAMMENTAZIONE: "tutti i modelli entro i 3cm (misura dalla basetta)"
+
+
+@nb.njit(cache=True, inline="always")
+def weapon_of(s, cfg, b, side, i, w):
+    return cfg.pf[s.md[b, side, i, 0], PF_R0 + w]
+
+
+@nb.njit(cache=True)
+def max_range(s, cfg, b, side, i, wpn):
+    if cfg.wp[wpn, WP_RULES] & WR_THROWN:
+        return 10.0 * stat(s, cfg, b, side, i, PF_COS) + 12.0   # DA LANCIO: COS x 10 + 2D6 at most
+    return float(cfg.wp[wpn, WP_RANGE])
+
+
+@nb.njit(cache=True)
+def fire_reason(s, cfg, b, side, i, w, ts, ti):
+    """Can (side, i) shoot weapon slot ``w`` at (ts, ti)?  (Range is checked here: the mask
+    offers only targets in range, RULES.md "Fuoco".)"""
+    wpn = weapon_of(s, cfg, b, side, i, w)
+    if wpn < 0:
+        return R_NO_WEAPON
+    if s.md[b, side, i, MD_JAMMED] & (1 << w):
+        return R_JAMMED
+    if cfg.k[K_AMMO] and s.g[b, G_AMMO0 + side] <= 0:
+        return R_NO_AMMO
+    if not on_table(s, b, ts, ti) or (ts == side and ti == i):
+        return R_NO_TARGET
+    vis = sight(s, cfg, b, side, i, ts, ti, True)
+    coord = s.g[b, G_COORD0 + side] == ti + 1 and ts != side
+    if (cfg.wp[wpn, WP_RULES] & WR_INDIRECT) and coord and not has_flag(s, b, ts, ti, F_HIDDEN):
+        pass  # COORDINATE DI TIRO: indirect fire at the signalled model needs no line of sight
+    else:
+        if vis & ALLY_IN_WAY:
+            return R_ALLY_BLOCKS
+        if not vis & SEEN:
+            return R_NOT_IN_SIGHT
+    if model_distance(s, cfg, b, side, i, ts, ti) > max_range(s, cfg, b, side, i, wpn):
+        return R_OUT_OF_RANGE
+    return OK
+
+
+@nb.njit(cache=True)
+def hit_modifier(s, cfg, b, side, i, wpn, ts, ti, vis, dist, reaction):
+    """FUOCO's bonus and malus (plus those of other headings that act on the fire roll)."""
+    rules = cfg.wp[wpn, WP_RULES]
+    mod = 0
+    thrown = (rules & WR_THROWN) != 0
+    if not thrown and not (rules & (WR_PISTOL | WR_ASSAULT)) and dist > cfg.wp[wpn, WP_RANGE] / 2.0:
+        mod -= 1                          # "a più di metà gittata"
+    if vis & OBSCURED:
+        mod -= 1                          # "oscurato (basta una minima parte)"
+        if has_flag(s, b, ts, ti, F_ALERT):
+            mod -= 1                      # IN ALLERTA: partially obscured from the shooter
+    if vis & SMOKE:
+        mod -= 1                          # FUMOGENO: shooting through the smoke
+    if dist <= 3.0 * stat(s, cfg, b, side, i, PF_SN):
+        mod += 1                          # "entro il valore di SNx3"
+    if has_flag(s, b, side, i, 1 << 14):  # F_FROM_HIDDEN: NASCOSTO, firing from hidden
+        mod += 1
+    if has_flag(s, b, side, i, 1 << 5):   # F_AIMED: MIRA
+        mod += 1
+    if has_flag(s, b, ts, ti, F_PRONE):
+        mod -= 1                          # A TERRA
+    if stat(s, cfg, b, ts, ti, PF_RULES) & SR_CAMO:
+        mod -= 1                          # MIMETISMO
+    if reaction:
+        mod -= 1                          # FUOCO DI REAZIONE
+    mod -= s.md[b, side, i, MD_FATIGUE]   # LA FATICA
+    if s.g[b, G_SEGN0 + side] == ti + 1 and ts != side:
+        mod += 1                          # SEGNALATORE
+    if (rules & WR_INDIRECT) and s.g[b, G_COORD0 + side] == ti + 1 and ts != side:
+        mod += 1                          # COORDINATE DI TIRO
+    if stat(s, cfg, b, side, i, PF_EXPERT) == EX_WEAPONS:
+        mod += 1                          # ESPERTO (armi)
+    return mod
+
+
+@nb.njit(cache=True)
+def hit_roll(s, cfg, b, side, i, target, mod):
+    """One to-hit die: natural 1 misses, natural 6 hits (TEST); FLASHBANG: "colpisce solo al 6".
+    Returns (hit, natural)."""
+    r = d6(s, b)
+    if r == 1:
+        return False, r
+    if r == 6:
+        return True, r
+    if s.md[b, side, i, MD_FLASH_UNTIL] >= s.g[b, G_TURN]:
+        return False, r
+    return r + mod >= target, r
+
+
+@nb.njit(cache=True)
+def wound(s, cfg, b, ts, ti):
+    """LE FERITE: a wound marker; FS markers = fuori combattimento (lying down); a further
+    wound on a model out of combat removes it.  Returns 1 (a wound was inflicted)."""
+    if s.md[b, ts, ti, MD_STATUS] == OOC:
+        s.md[b, ts, ti, MD_STATUS] = REMOVED
+        return 1
+    s.md[b, ts, ti, MD_WOUNDS] += 1
+    s.md[b, ts, ti, MD_FLAGS] |= F_WOUNDED
+    if s.md[b, ts, ti, MD_WOUNDS] >= stat(s, cfg, b, ts, ti, PF_FS):
+        s.md[b, ts, ti, MD_STATUS] = OOC
+        s.md[b, ts, ti, MD_FLAGS] &= ~(F_ENGAGED | F_HIDDEN | F_ALERT)
+    return 1
+
+
+@nb.njit(cache=True)
+def protect(s, cfg, b, ts, ti, natural_hit, wrules, melee):
+    """The protection rolls: "prima il tiro scudo, poi il tiro armatura" (shield: D6 >= shield
+    value; armour: D6 >= ARM, RULES.md "Tiri protezione").  POTENZIATA negates the armour
+    roll, IMPULSO (and MONOMOLECOLARE in melee) make the target repeat a successful armour
+    roll.  Colpi Letali: a natural 6 to hit and an armour roll of 1 remove the model; a model
+    without armour (or whose armour is negated) still rolls the D6.
+    Returns wounds inflicted (0 or 1)."""
+    if not is_active(s, b, ts, ti) and s.md[b, ts, ti, MD_STATUS] != OOC:
+        return 0
+    sh = stat(s, cfg, b, ts, ti, PF_SHIELD)
+    if sh > 0 and d6(s, b) >= sh:
+        return 0
+    arm = stat(s, cfg, b, ts, ti, PF_ARM)
+    r = d6(s, b)
+    saved = arm > 0 and not (wrules & WR_POWER) and r >= arm
+    if saved and ((wrules & WR_IMPULSE) or (melee and (wrules & WR_MONO))):
+        r = d6(s, b)
+        saved = r >= arm
+    if saved:
+        return 0
+    if natural_hit == 6 and r == 1:
+        s.md[b, ts, ti, MD_STATUS] = REMOVED    # Colpi Letali
+        return 1
+    return wound(s, cfg, b, ts, ti)
+
+
+@nb.njit(cache=True)
+def spend_ammo(s, cfg, b, side):
+    if cfg.k[K_AMMO]:
+        s.g[b, G_AMMO0 + side] -= 1
+
+
+@nb.njit(cache=True)
+def place_smoke(s, b, x, y):
+    for q in range(MAX_SMOKE):
+        if s.smoke[b, q, 2] == 0:
+            s.smoke[b, q, 0] = x
+            s.smoke[b, q, 1] = y
+            s.smoke[b, q, 2] = s.g[b, G_TURN] + 1   # the turn it was placed, + 1
+            return
+
+
+@nb.njit(cache=True)
+def apply_hits(s, cfg, b, side, ts, ti, hits, sixes, wrules, suppressive, count_for_melee, shooter):
+    """Hits on (ts, ti) (FRAMMENTAZIONE: and on every model within 3 cm of it)."""
+    dealt = 0
+    for os in range(2):
+        for j in range(N_SLOTS):
+            if not on_table(s, b, os, j):
+                continue
+            if not (os == ts and j == ti):
+                if not (wrules & WR_FRAG) or model_distance(s, cfg, b, ts, ti, os, j) > FRAG_RADIUS:
+                    continue
+            if hits > 0:
+                s.md[b, os, j, MD_MORALE] += 1 if not suppressive else 0   # "ottiene anche un segnalino morale"
+                if wrules & WR_SATURATION:
+                    s.md[b, os, j, MD_FLAGS] |= F_SATURATED
+                if wrules & WR_FLASH:
+                    s.md[b, os, j, MD_FLASH_UNTIL] = s.g[b, G_TURN] + 1   # "fino alla fine del turno seguente"
+                if wrules & (WR_FRAG | WR_FLASH):
+                    s.md[b, os, j, MD_FLAGS] |= F_PIN_TEST      # IL TEST DI INCHIODAMENTO (RULES.md)
+            for h in range(hits):
+                if suppressive:
+                    # FUOCO SOPPRESSIVO: "1D3 segnalini morale invece di essere ferito"
+                    s.md[b, os, j, MD_MORALE] += (d6(s, b) + 1) // 2
+                    s.md[b, os, j, MD_FLAGS] |= F_PIN_TEST
+                elif not (wrules & (WR_SMOKE | WR_FLASH)):
+                    dealt += protect(s, cfg, b, os, j, 6 if h < sixes else 0, wrules, False)
+    if count_for_melee and shooter >= 0:
+        s.md[b, side, shooter, MD_MELEE_DEALT] += dealt
+    return dealt
+
+
+@nb.njit(cache=True)
+def resolve_fire(s, cfg, b, side, i, w, ts, ti, suppressive, reaction):
+    """One FUOCO / FUOCO SOPPRESSIVO / FUOCO DI REAZIONE with weapon slot ``w`` at (ts, ti).
+    Returns the wounds inflicted.  The caller has checked fire_reason at declaration; what
+    changed since (the target moved away, went to ground, ...) is measured now."""
+    wpn = weapon_of(s, cfg, b, side, i, w)
+    wrules = cfg.wp[wpn, WP_RULES]
+    spend_ammo(s, cfg, b, side)
+    s.shot[b, 0] = s.pos[b, side, i, 0]
+    s.shot[b, 1] = s.pos[b, side, i, 1]
+    s.shot[b, 2] = s.pos[b, ts, ti, 0]
+    s.shot[b, 3] = s.pos[b, ts, ti, 1]
+    s.shot[b, 4] = 1
+    if not on_table(s, b, ts, ti):
+        return 0
+    vis = sight(s, cfg, b, side, i, ts, ti, True)
+    indirect_ok = (wrules & WR_INDIRECT) != 0 and s.g[b, G_COORD0 + side] == ti + 1
+    if not vis & SEEN and not indirect_ok:
+        return 0
+    dist = model_distance(s, cfg, b, side, i, ts, ti)
+    if s.g[b, G_NIGHT]:
+        # LA NOTTE: spot first, 2D6 + SN x 10; beyond it the target is out of sight
+        if dist > d6(s, b) + d6(s, b) + 10 * stat(s, cfg, b, side, i, PF_SN):
+            return 0
+    # Modelli Sovrapposti: 4+ to shoot the chosen target (with the cover malus), else the first in line
+    if vis & COVERED_BY_ENEMY and not indirect_ok:
+        if d6(s, b) >= 4:
+            vis |= OBSCURED
+        else:
+            ti = first_model_on_line(s, cfg, b, side, i, ts, ti)
+            vis = sight(s, cfg, b, side, i, ts, ti, False) | SEEN
+            dist = model_distance(s, cfg, b, side, i, ts, ti)
+            s.shot[b, 2] = s.pos[b, ts, ti, 0]
+            s.shot[b, 3] = s.pos[b, ts, ti, 1]
+    thrown = (wrules & WR_THROWN) != 0
+    reach = 0
+    if thrown:
+        # DA LANCIO: thrown COS x 10 + 2D6; hit roll without range malus, then it must reach
+        reach = 10 * stat(s, cfg, b, side, i, PF_COS) + d6(s, b) + d6(s, b)
+    rate = cfg.wp[wpn, WP_RATE]
+    if (wrules & WR_BURST) and dist <= round_up(cfg.wp[wpn, WP_RANGE] / 2.0):
+        rate += 1                           # RAFFICA: +1 shot at half range (rounded up)
+    if dist > max_range(s, cfg, b, side, i, wpn):
+        return 0                            # "se sei fuori gittata i colpi mancano automaticamente"
+    mod = hit_modifier(s, cfg, b, side, i, wpn, ts, ti, vis, dist, reaction)
+    adt = stat(s, cfg, b, side, i, PF_ADT)
+    hits = 0
+    sixes = 0
+    ones = 0
+    for _ in range(rate):
+        hit, nat = hit_roll(s, cfg, b, side, i, adt, mod)
+        if not hit and (wrules & WR_TWIN):
+            if nat == 1:
+                ones += 1
+            hit, nat = hit_roll(s, cfg, b, side, i, adt, mod)   # BINATA: repeat a failed hit roll
+        if nat == 1:
+            ones += 1
+        if hit:
+            hits += 1
+            if nat == 6:
+                sixes += 1
+    # INCEPPAMENTO (option): as many 1s as a third of CADENZA jams the weapon
+    if cfg.k[K_JAM] and not thrown and not (wrules & WR_IMPULSE) and ones >= max(1, round_up(cfg.wp[wpn, WP_RATE] / 3.0)):
+        if not ((wrules & WR_INERTIAL) and d6(s, b) >= 4):
+            s.md[b, side, i, MD_JAMMED] |= 1 << w
+    if thrown and (hits == 0 or dist > reach):
+        return 0
+    if hits > 0 and (wrules & WR_SMOKE):
+        place_smoke(s, b, s.pos[b, ts, ti, 0], s.pos[b, ts, ti, 1])
+    # sixes first: hits are ordered so the first ``sixes`` of them carry a natural 6
+    return apply_hits(s, cfg, b, side, ts, ti, hits, sixes, wrules, suppressive,
+                      reaction and has_flag(s, b, side, i, F_ENGAGED), i)
