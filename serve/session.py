@@ -312,7 +312,8 @@ class Server:
                 continue
             games.append({"game": name, "about": about, "available": True, "bots": self.bots.names(entry),
                           "options": plain(getattr(entry.game, "DEFAULT_OPTIONS", {}))})
-        return {"server": "wargym serve", "protocol": VERSION, "games": games, "limits": self.limits.to_json()}
+        return {"server": "wargym serve", "protocol": VERSION, "games": games, "limits": self.limits.to_json(),
+                "open_matches": self.open_matches()}
 
     def _req_bot_move(self, msg, client, received) -> dict:
         entry = self._entry(msg["game"])
@@ -332,8 +333,9 @@ class Server:
         clock = self._clock(msg, None)
         events, returns = [], [0.0] * slot.num_players
         while True:
-            a, fallback = self._think(entry, slot, bot, start_seq + len(events), clock, received)
-            events.append(self._step(slot, a, "bot", start_seq + len(events), returns, fallback))
+            seq = None if start_seq is None else start_seq + len(events)
+            a, fallback = self._think(entry, slot, bot, seq, clock, received)
+            events.append(self._step(slot, a, "bot", seq, returns, fallback))
             if (msg.get("until", "one") == "one" or self._over(core) or int(core.current_player[0]) != seat
                     or len(events) >= MAX_BOT_RUN):
                 break
@@ -649,6 +651,7 @@ class Server:
         try:
             action = future.result(timeout=max(0.0, deadline - time.monotonic()))
         except cf.TimeoutError:
+            future.cancel()  # if it has not started; a started thought ends on its own, unheard
             return self._late(entry, slot, clock)
         if not mask[action]:
             raise ProtocolError("internal", f"bot {bot.name} chose illegal action {action}")
