@@ -525,8 +525,7 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
                 s.terr[b, t, q] = (x, y)
             s.tinfo[b, t] = (L.T_ROUGH if p["kind"] == "rough" else L.T_IMPASSABLE, int(p.get("height_cm", 2)), 0,
                              len(v))
-    s.md[b, :, :, L.MD_STATUS] = np.where(cfg.army >= 0, L.REMOVED, L.ABSENT)
-    s.md[b, :, :, L.MD_STATUS][cfg.army < 0] = L.ABSENT
+    s.md[b, :, :, L.MD_STATUS] = L.ABSENT      # slots not listed are out of the game (not losses)
     flags = {"hidden": L.F_HIDDEN, "alert": L.F_ALERT, "prone": L.F_PRONE, "suppressed": L.F_SUPPRESSED}
     statuses = {"active": L.ACTIVE, "out_of_combat": L.OOC, "reserve": L.RESERVE}
     for n, m in enumerate(sc.get("models", [])):
@@ -557,6 +556,12 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
         s.md[b, p, i, L.MD_FLAGS] = f
         if f & L.F_PRONE:
             s.md[b, p, i, L.MD_PRONE_UNTIL] = turn
+    for p in range(2):
+        s.g[b, L.G_START0 + p] = int(sum(1 for m in sc.get("models", []) if m["player"] == p))
+        cmd = [m["slot"] for m in sc.get("models", []) if m["player"] == p
+               and cfg.pf[cfg.army[p, m["slot"]], L.PF_TYPE] == L.TYPE_QG]
+        s.g[b, L.G_CMD0 + p] = min(cmd) if cmd else -1
+        s.g[b, L.G_ASSASSIN0 + p] = s.g[b, L.G_CMD0 + p]
     objs = sc.get("objectives", [])
     if len(objs) > L.MAX_OBJ:
         raise ValueError(f"scenario objectives: at most {L.MAX_OBJ}")

@@ -1,0 +1,286 @@
+"""UnionWars First Contact rules with scripted dice, each test citing the seed's heading
+(seed 003, rules 3.0).  Armies are the default ones: humanity slots 0 capitano, 1 psionico,
+2 fante, 3 fante, 4 mitragliere, 5 tiratore scelto; xeno 0 signore dello sciame, 1 mente
+dell'alveare, 2 guerriero, 3 guerriero, 4 mimetico, 5 predatore alato."""
+from __future__ import annotations
+
+import pytest
+
+from wargym.envs import union_wars_v0
+from wargym.envs.union_wars import game
+from wargym.envs.union_wars import layout as L
+
+
+def new_env(**opts):
+    return union_wars_v0.raw_env(table="open_field", mission=1, **opts)
+
+
+def start(env, models, dice=(), active=0, **kw):
+    env.reset(seed=0, options={"scenario": {"active": active, "models": models, "dice": list(dice), **kw}})
+    return env
+
+
+def model(player, slot, x, y, facing=90, **kw):
+    return {"player": player, "slot": slot, "x": x, "y": y, "facing_deg": facing, **kw}
+
+
+def A(env, key):
+    return int(env.core.cfg.k[getattr(L, "K_" + key)])
+
+
+def md(env, player, slot, col):
+    return int(env.core.state.md[0, player, slot, col])
+
+
+def g(env, col):
+    return int(env.core.state.g[0, col])
+
+
+def act(env, slot, ak, target=None, mine=False):
+    env.step(A(env, "A_MODEL") + slot)
+    env.step(A(env, "A_ACT") + ak)
+    if target is not None:
+        env.step(A(env, "A_MINE" if mine else "A_THEIR") + target)
+
+
+def move_choice(direction, quarters):
+    return direction * (L.N_DIST + 1) + quarters
+
+
+# -- FUOCO, tiri protezione, LE FERITE -------------------------------------------------------
+def test_fire_hits_on_adt_armour_fails_wound_and_morale_marker():
+    # FUOCO: 2 dice (CADENZA 2) vs ADT 4: 4 hits, 3 misses; the guerriero's armour 5+: 2 fails
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=[4, 3, 2])
+    act(env, 2, L.AK_FIRE0, 2)
+    assert md(env, 1, 2, L.MD_WOUNDS) == 1
+    assert md(env, 1, 2, L.MD_MORALE) == 1          # "ottiene anche un segnalino morale"
+    assert md(env, 0, 2, L.MD_CAR) == 1             # FUOCO costs 1 charisma point
+    assert g(env, L.G_STAGE) == L.ST_SELECT
+
+
+def test_natural_six_and_armour_one_is_a_lethal_hit():
+    # Colpi Letali: a 6 to hit and an armour roll of 1 remove the model whatever its wounds
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=[6, 1, 1])
+    act(env, 2, L.AK_FIRE0, 2)
+    assert md(env, 1, 2, L.MD_STATUS) == L.REMOVED
+    assert md(env, 1, 2, L.MD_WOUNDS) == 0
+
+
+def test_half_range_malus_and_natural_one_misses():
+    # FUOCO: "-1 ... a più di metà gittata"; tiratore scelto ADT 3, precision rifle 100 cm, target at 60 cm
+    env = start(new_env(), [model(0, 5, 60, 10), model(1, 2, 60, 73, 270, car=0)], dice=[3])
+    act(env, 5, L.AK_FIRE0, 2)
+    assert md(env, 1, 2, L.MD_MORALE) == 0          # 3 - 1 < 3: missed, no marker
+    env2 = start(new_env(), [model(0, 5, 60, 10), model(1, 2, 60, 73, 270, car=0)], dice=[4, 2])
+    act(env2, 5, L.AK_FIRE0, 2)
+    assert md(env2, 1, 2, L.MD_WOUNDS) == 1         # POTENZIATA: armour negated (the D6 still rolled for lethal hits)
+
+
+def test_suppressive_fire_gives_d3_morale_markers_per_hit_instead_of_wounds():
+    # FUOCO SOPPRESSIVO: per hit 1D3 morale markers (6 -> 3), no wound
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=[5, 5, 6, 1])
+    act(env, 2, L.AK_SUPP0, 2)
+    assert md(env, 1, 2, L.MD_WOUNDS) == 0
+    assert md(env, 1, 2, L.MD_MORALE) == 3 + 1
+
+
+def test_target_behind_the_front_arc_cannot_be_shot():
+    # VISTA DEI MODELLI: "Tutti i modelli vedono a 180°"
+    env = start(new_env(), [model(0, 2, 60, 60, 90), model(1, 2, 60, 30, 90, car=0)])
+    env.step(A(env, "A_MODEL") + 2)
+    assert env.legal_actions().tolist().count(A(env, "A_ACT") + L.AK_FIRE0) == 0
+    assert "valid target" in env.why_illegal(A(env, "A_ACT") + L.AK_FIRE0)
+
+
+def test_obscured_target_behind_low_wall():
+    # FUOCO: "oscurato (basta una minima parte)": -1; a wall lower than both models obscures
+    wall = {"kind": "impassable", "height_cm": 1, "vertices": [[50, 35], [70, 35], [70, 37], [50, 37]]}
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=[4, 4], terrain=[wall])
+    act(env, 2, L.AK_FIRE0, 2)
+    assert md(env, 1, 2, L.MD_MORALE) == 0          # 4 - 1 < 4 twice
+
+
+def test_tall_impassable_terrain_blocks_sight():
+    block = {"kind": "impassable", "height_cm": 8, "vertices": [[40, 35], [80, 35], [80, 40], [40, 40]]}
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], terrain=[block])
+    env.step(A(env, "A_MODEL") + 2)
+    assert not env.core.mask[0, A(env, "A_ACT") + L.AK_FIRE0]
+
+
+# -- MOVIMENTO, TERRENI -----------------------------------------------------------------------
+def test_rough_terrain_takes_a_d6_from_m():
+    # TERRENI / MOVIMENTO: entering rough terrain, 1D6 (5) comes off M=12: the model moves 7 cm
+    rough = {"kind": "rough", "vertices": [[10, 20], [30, 20], [30, 30], [10, 30]]}
+    env = start(new_env(), [model(0, 2, 20, 10, 0), model(1, 2, 100, 100, car=0)], dice=[5], terrain=[rough])
+    act(env, 2, L.AK_MOVE)
+    env.step(A(env, "A_MOVE") + move_choice(4, 4))   # north, the whole allowance
+    assert env.core.state.pos[0, 0, 2, 1] == pytest.approx(17.0, abs=1e-4)
+    assert env.core.state.pos[0, 0, 2, 2] == pytest.approx(1.5708, abs=1e-3)   # facing the way it moved
+
+
+def test_moving_within_one_cm_of_an_enemy_is_illegal():
+    env = start(new_env(), [model(0, 2, 20, 10), model(1, 2, 20, 25, 270, car=0)])
+    act(env, 2, L.AK_MOVE)
+    a = A(env, "A_MOVE") + move_choice(4, 4)
+    assert "1 cm" in env.why_illegal(a)
+    with pytest.raises(ValueError, match="1 cm"):
+        env.step(a)
+    assert env.core.state.pos[0, 0, 2, 1] == pytest.approx(10.0)   # nothing changed
+
+
+def test_impassable_terrain_cannot_be_crossed_but_flyers_cross_it():
+    wall = {"kind": "impassable", "height_cm": 5, "vertices": [[0, 20], [120, 20], [120, 22], [0, 22]]}
+    env = start(new_env(), [model(0, 2, 60, 10), model(1, 5, 60, 100, 270)], terrain=[wall], active=1)
+    env.step(A(env, "A_MODEL") + 5)   # the predatore alato (VOLANTE 20)
+    assert env.core.mask[0, A(env, "A_ACT") + L.AK_FLY]
+    env.step(A(env, "A_ACT") + L.AK_FLY)
+    assert env.core.mask[0, A(env, "A_MOVE") + move_choice(12, 4)]   # south 20 cm: over open ground
+    env2 = start(new_env(), [model(0, 2, 60, 10), model(1, 2, 60, 30, 270)], terrain=[wall], active=1)
+    act(env2, 2, L.AK_MOVE)
+    assert "impassable" in env2.why_illegal(A(env2, "A_MOVE") + move_choice(12, 4))
+
+
+def test_repeating_an_action_gives_a_fatigue_marker():
+    # LA FATICA: "dichiara un'azione ... già utilizzata durante il turno ... ottieni un segnalino fatica"
+    env = start(new_env(), [model(0, 2, 20, 10), model(1, 2, 100, 100, car=0)])
+    for _ in range(2):
+        act(env, 2, L.AK_MOVE)
+        env.step(A(env, "A_MOVE") + move_choice(0, 1))
+    assert md(env, 0, 2, L.MD_FATIGUE) == 1
+    assert md(env, 0, 2, L.MD_CAR) == 0
+
+
+# -- REAZIONI, AREA DI CONTROLLO ----------------------------------------------------------------
+def test_a_terra_is_resolved_before_the_action():
+    # A TERRA: the shooter gets -1; 4 - 1 < 4 twice
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270)], dice=[4, 4])
+    act(env, 2, L.AK_FIRE0, 2)
+    assert env.agent_selection == "player_1" and g(env, L.G_STAGE) == L.ST_REACT
+    env.step(A(env, "A_MODEL") + 2)
+    env.step(A(env, "A_REACT") + L.RK_PRONE)
+    assert md(env, 1, 2, L.MD_MORALE) == 0
+    assert md(env, 1, 2, L.MD_FLAGS) & L.F_PRONE
+    assert md(env, 1, 2, L.MD_CAR) == 0             # A TERRA costs 2
+
+
+def test_reaction_inside_the_control_area_is_free():
+    # AREA DI CONTROLLO: SN x 2 = 4 cm for the guerriero; the fante acts 2.25 cm away
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 25, 270)], dice=[1, 1, 1, 1])
+    act(env, 2, L.AK_FIRE0, 2)
+    env.step(A(env, "A_MODEL") + 2)
+    env.step(A(env, "A_REACT") + L.RK_FIRE0)
+    assert md(env, 1, 2, L.MD_CAR) == 2
+
+
+def test_fall_back_reaching_the_table_edge_removes_the_model():
+    # RIPIEGARE: M x 2 toward the own edge; "se raggiunge il bordo del tavolo il modello è rimosso"
+    env = start(new_env(), [model(0, 2, 60, 70), model(1, 2, 60, 100, 270)], dice=[1, 1])
+    act(env, 2, L.AK_FIRE0, 2)
+    env.step(A(env, "A_MODEL") + 2)
+    env.step(A(env, "A_REACT") + L.RK_FALLBACK)
+    assert md(env, 1, 2, L.MD_STATUS) == L.REMOVED
+
+
+# -- CARICA, LA MISCHIA ----------------------------------------------------------------------------
+def test_charge_reaches_with_m_plus_2d6_and_melee_is_won_by_more_wounds():
+    # CARICA: 12 + 1 + 1 >= 12.25 cm: contact; +1D3 (6 -> 3) attacks and +1 to hit
+    # LA MISCHIA: fante 4 attacks (3, 3, 1, 6 -> 3 hits at ADM 4 with +1), guerriero 2 (2, 2: none);
+    # armour 5+: 5 saves, 3 and 3 wound: the guerriero goes out of combat and loses; removed
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 35, 270, car=0)],
+                dice=[1, 1, 6, 3, 3, 1, 6, 2, 2, 5, 3, 3])
+    act(env, 2, L.AK_CHARGE, 2)
+    if g(env, L.G_STAGE) == L.ST_REACT:        # the path crossed its control area: a free reaction offered
+        env.step(A(env, "A_PASS"))
+    assert md(env, 0, 2, L.MD_FLAGS) & L.F_ENGAGED
+    assert md(env, 0, 2, L.MD_CHARGE_AT) == 3
+    env.step(A(env, "A_PASS"))                 # end of the tactical phase: LA FASE DI MISCHIA
+    assert md(env, 1, 2, L.MD_STATUS) == L.REMOVED
+    assert env.terminations["player_0"] and env.core.state.g[0, L.G_WINNER] == 0
+
+
+def test_failed_charge_moves_only_m():
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 45, 270, car=0)], dice=[1, 1])
+    act(env, 2, L.AK_CHARGE, 2)
+    if g(env, L.G_STAGE) == L.ST_REACT:
+        env.step(A(env, "A_PASS"))
+    assert env.core.state.pos[0, 0, 2, 1] == pytest.approx(32.0, abs=1e-3)
+    assert not md(env, 0, 2, L.MD_FLAGS) & L.F_ENGAGED
+
+
+# -- LO STATO PSICOLOGICO ------------------------------------------------------------------------
+def test_wounded_model_fails_suppression_test_with_commander_repeat():
+    # IL TEST DI SOPPRESSIONE in LA FASE DI CONTROLLO: 2D6 (1+2, repeated as the commander: 2+2) < PSI 7
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=[4, 3, 2, 1, 2, 2, 2])
+    act(env, 2, L.AK_FIRE0, 2)
+    env.step(A(env, "A_PASS"))
+    assert md(env, 1, 2, L.MD_FLAGS) & L.F_SUPPRESSED
+    assert md(env, 1, 2, L.MD_WOUNDS) == 1
+
+
+def test_suppressed_model_pays_double_charisma():
+    env = start(new_env(), [model(0, 2, 60, 20, flags=["suppressed"]), model(1, 2, 100, 100, car=0)])
+    act(env, 2, L.AK_MOVE)
+    env.step(A(env, "A_MOVE") + move_choice(0, 1))
+    assert md(env, 0, 2, L.MD_CAR) == 0   # 2 points for a 1-point action
+
+
+def test_morale_markers_beyond_car_are_a_malus():
+    from wargym.envs.union_wars.general import morale_malus
+    env = start(new_env(), [model(0, 2, 60, 20, morale=3), model(1, 2, 100, 100)])
+    s = env.core.state
+    from wargym.envs.union_wars.layout import state_view, config_view
+    assert morale_malus(state_view(s.view), config_view(env.core.cfg.struct), 0, 0, 2) == 1   # CAR 2
+    env2 = start(new_env(morale_markers="each"), [model(0, 2, 60, 20, morale=3), model(1, 2, 100, 100)])
+    assert morale_malus(state_view(env2.core.state.view), config_view(env2.core.cfg.struct), 0, 0, 2) == 3
+
+
+# -- ABILITA', DUELLO MENTALE ----------------------------------------------------------------------
+def test_controllo_lets_the_player_make_the_enemy_model_act():
+    # CONTROLLO (APS): test 3+3 (+1 ESPERTO mente) >= 5; the target duels: 3 + CAR 2 + 2 vs 3 + CAR 2
+    env = start(new_env(), [model(0, 1, 60, 20), model(1, 2, 60, 40, 270)], dice=[3, 3, 3, 3])
+    act(env, 1, L.AK_CONTROLLO, 2)
+    if g(env, L.G_STAGE) == L.ST_REACT:
+        env.step(A(env, "A_PASS"))
+    assert g(env, L.G_CONTROLLED) == 2
+    assert env.core.mask[0, A(env, "A_THEIR") + 2]      # p0 may now select the enemy model
+    env.step(A(env, "A_THEIR") + 2)
+    env.step(A(env, "A_ACT") + L.AK_MOVE)
+    env.step(A(env, "A_MOVE") + move_choice(0, 1))
+    assert g(env, L.G_CONTROLLED) == -2                 # its one free action is used
+    assert md(env, 1, 2, L.MD_CAR) == 2                 # and it cost the owner nothing
+
+
+def test_failed_ability_test_cannot_be_repeated_this_turn():
+    # IL TEST DI ABILITA': failed (1 + 1) -> "nemmeno provare a ripetere l'azione"; points spent
+    env = start(new_env(), [model(0, 1, 60, 20), model(1, 2, 60, 40, 270, car=0)], dice=[1, 1, 1, 1])
+    act(env, 1, L.AK_CONTROLLO, 2)
+    assert g(env, L.G_CONTROLLED) == -1
+    env.step(A(env, "A_MODEL") + 1)
+    assert not env.core.mask[0, A(env, "A_ACT") + L.AK_CONTROLLO]
+
+
+def test_soccorso_heals_on_five_plus_with_medic_bonus():
+    # SOCCORSO: 5+ (the medico: ESPERTO medicina +1, kit medico +1: a 3 heals)
+    env = start(new_env(army_files=None, armies=[["umanita", ["capitano", "medico", "fante"]], "xeno:default_250"]),
+                [model(0, 1, 60, 20), model(0, 2, 60, 22.5, wounds=1), model(1, 2, 100, 100, car=0)], dice=[3])
+    act(env, 1, L.AK_AID, 2, mine=True)
+    assert md(env, 0, 2, L.MD_WOUNDS) == 0
+
+
+# -- COMPOSIZIONE DELL'ARMATA ----------------------------------------------------------------------
+def test_army_builder_refuses_illegal_armies():
+    with pytest.raises(ValueError, match="ceiling"):
+        union_wars_v0.raw_env(points=100)
+    with pytest.raises(ValueError, match="QG"):
+        union_wars_v0.raw_env(armies=[["umanita", ["fante", "fante"]], "xeno:default_250"])
+    with pytest.raises(ValueError, match="stessa armylist"):
+        union_wars_v0.raw_env(armies=[["umanita", ["capitano", "guerriero"]], "xeno:default_250"])
+    with pytest.raises(ValueError, match="no armylist"):
+        union_wars_v0.raw_env(armies=["orchi:default", "xeno:default_250"])
+
+
+def test_bad_armylist_file_is_refused(tmp_path):
+    bad = tmp_path / "armylist_x.json"
+    bad.write_text('{"faction": "umanita", "models": [{"name": "x"}]}')
+    with pytest.raises(ValueError, match="missing field"):
+        union_wars_v0.raw_env(army_files={"umanita": str(bad)})
