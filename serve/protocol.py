@@ -28,6 +28,7 @@ ERROR_STATUS = {
     "game_unavailable": 503,    # registered, but its module failed to import
     "bad_options": 422,         # the game refused its options (the message says which and why)
     "unknown_bot": 404,
+    "bot_unavailable": 503,     # on the server's list, but its checkpoint failed to load
     "bad_state": 422,           # history that cannot be replayed (an action illegal on the way)
     "bad_save": 422,            # a save blob that is corrupt, of another game, or of other options
     "unknown_action": 422,      # an action name the game does not have

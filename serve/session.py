@@ -199,10 +199,16 @@ class Bots:
         return bot
 
     def model(self, entry: GameEntry, bot: Bot):
+        """(model, its lock), loaded on first use by name from ``wargym.baselines`` (in a thinker
+        thread: a first load that outlasts the time limit gets the fallback move meanwhile)."""
         key = (entry.name, bot.name)
         with self._models_lock:
             if key not in self._models:
-                model = _baselines().load(entry.name, bot.name[len(MODEL_PREFIX):])
+                try:
+                    model = _baselines().load(entry.name, bot.name[len(MODEL_PREFIX):])
+                except Exception as exc:
+                    raise ProtocolError("bot_unavailable", f"checkpoint {bot.name} did not load: "
+                                                           f"{type(exc).__name__}: {exc}", field="bot") from None
                 self._models[key] = (model, threading.Lock())
             return self._models[key]
 
@@ -635,9 +641,8 @@ class Server:
             return int(entry.game.bot.policy_actions(core, bot.policy)[0]), False
         obs, mask = core.obs[0].copy(), core.mask[0].astype(bool)  # the thinker's own copies
         if bot.kind == "model":
-            model, lock = self.bots.model(entry, bot)
-
             def think():
+                model, lock = self.bots.model(entry, bot)
                 with lock:
                     act, _ = model.predict(obs.reshape(1, -1), action_masks=mask[None], deterministic=True)
                 return int(np.asarray(act).reshape(-1)[0])

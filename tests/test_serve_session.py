@@ -1,0 +1,109 @@
+"""The session core of ``wargym serve`` in process (issue 17): checkpoint bots by name only, their
+time limit, strength levels, and the options that would make the server read files."""
+from __future__ import annotations
+
+import threading
+import types
+
+import numpy as np
+import pytest
+
+from wargym.serve import session
+from wargym.serve.session import Limits, Server
+
+
+class StubModel:
+    """Stands in for a loaded MaskablePPO: the last legal action; blocks while ``gate`` is clear."""
+
+    def __init__(self):
+        self.gate = threading.Event()
+        self.gate.set()
+        self.seen = []
+
+    def predict(self, obs, action_masks, deterministic):
+        self.seen.append((obs.shape, action_masks.dtype, deterministic))
+        self.gate.wait(60)
+        return np.array([np.flatnonzero(action_masks[0])[-1]]), None
+
+
+@pytest.fixture
+def stub_baselines(monkeypatch):
+    model = StubModel()
+    loaded = []
+
+    def load(game, name):
+        loaded.append((game, name))
+        if name == "broken":
+            raise RuntimeError("damaged zip")
+        return model
+    lib = types.SimpleNamespace(available=lambda game: ["tiny", "broken"] if game == "talon_v0" else [], load=load)
+    monkeypatch.setattr(session, "_baselines", lambda: lib)
+    return model, loaded
+
+
+def ask(server, **msg):
+    return server.handle({"v": 1, "type": "bot_move", "game": "talon_v0", "state": {"seed": 2}, **msg})
+
+
+def test_checkpoints_are_served_by_name_from_the_server_list(stub_baselines):
+    model, loaded = stub_baselines
+    server = Server()
+    info = {g["game"]: g for g in server.handle({"v": 1, "type": "info"})["games"]}
+    assert info["talon_v0"]["bots"] == ["random", "scripted", "model:tiny", "model:broken"]
+    reply = ask(server, bot="model:tiny", legal=True)
+    assert reply["ok"], reply
+    legal_before = ask(server, bot="random", legal=True)  # (the legal list after one move differs)
+    assert legal_before["ok"]
+    assert model.seen[0] == ((1, 5472), np.dtype(bool), True)  # a flat observation batch, a boolean mask
+    assert loaded == [("talon_v0", "tiny")]
+    ask(server, bot="model:tiny")
+    assert loaded == [("talon_v0", "tiny")]  # loaded once
+    for name in ("/tmp/evil.zip", "model:../../evil", "model:tiny.zip"):
+        assert ask(server, bot=name)["error"]["code"] == "unknown_bot"
+    assert ask(server, bot="model:broken")["error"]["code"] == "bot_unavailable"
+    assert server.handle({"v": 1, "type": "bot_move", "game": "planetoids_v0", "state": {"seed": 2},
+                          "bot": "model:tiny"})["error"]["code"] == "unknown_bot"
+
+
+def test_a_checkpoint_past_its_time_limit_gives_the_scripted_move(stub_baselines):
+    model, _ = stub_baselines
+    server = Server()
+    scripted = ask(server, bot="scripted")["actions"][0]
+    model.gate.clear()  # the model thinks until released
+    try:
+        late = ask(server, bot="model:tiny", time_limit_ms=20)
+        assert late["actions"][0]["fallback"] is True and late["actions"][0]["action"] == scripted["action"]
+        assert ask(server, bot="model:tiny", time_limit_ms=20, on_timeout="error")["error"]["code"] == "timeout"
+    finally:
+        model.gate.set()
+
+
+def test_strength_levels_are_reproducible_and_weaker():
+    server = Server()
+    common = {"type": "bot_move", "game": "battle_force_v0", "v": 1}
+    full, weak, weak_again = [], [], []
+    for seed in range(12):
+        full.append(server.handle({**common, "state": {"seed": seed}, "bot": "heuristic"})["actions"][0]["action"])
+        weak.append(server.handle({**common, "state": {"seed": seed}, "bot": {"name": "heuristic", "level": 1}}))
+        weak_again.append(server.handle({**common, "state": {"seed": seed},
+                                         "bot": {"name": "heuristic", "level": 1}}))
+    assert weak == weak_again  # the draw is fixed by the position
+    assert [r["actions"][0]["action"] for r in weak] != full
+
+
+def test_options_naming_server_files_are_refused():
+    server = Server()
+    for game, key in (("talon_v0", "ships_file"), ("battle_force_v0", "ships_file"), ("battle_force_v0", "cards_file")):
+        reply = server.handle({"v": 1, "type": "new_match", "game": game, "options": {key: "/etc/passwd"}})
+        assert reply["error"] == {**reply["error"], "code": "bad_options", "field": f"options.{key}"}
+    # the default (no file) is fine
+    assert server.handle({"v": 1, "type": "new_match", "game": "talon_v0", "options": {"ships_file": None}})["ok"]
+
+
+def test_total_match_limit_and_closing():
+    server = Server(Limits(max_matches=2, max_matches_per_client=5))
+    ids = [server.handle({"v": 1, "type": "new_match", "game": "talon_v0"}, client=c)["match"] for c in "ab"]
+    assert server.handle({"v": 1, "type": "new_match", "game": "talon_v0"}, client="c")["error"]["code"] == \
+        "too_many_matches"
+    assert server.handle({"v": 1, "type": "close", "match": ids[0]})["closed"]
+    assert server.handle({"v": 1, "type": "new_match", "game": "talon_v0"}, client="c")["ok"]
