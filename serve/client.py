@@ -156,3 +156,24 @@ def check_against_env(game: str, options: dict | None, transcript: dict) -> None
     if last["over"]:
         assert last["result"]["info"] == plain(env.game.final_info(env.core, 0))
         assert last["result"]["returns"] == returns
+
+
+def start_http(*server_args: str, timeout: float = 120.0):
+    """``wargym serve --http --port 0 ...`` as a subprocess; ``(process, base URL)`` once it listens."""
+    proc = subprocess.Popen([sys.executable, "-m", "wargym", "serve", "--http", "--port", "0", *server_args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=StdioClient._pump, args=(proc.stderr, lines.put, lambda: lines.put(b"")),
+                     daemon=True).start()
+    seen = []
+    while True:
+        try:
+            line = lines.get(timeout=timeout).decode()
+        except queue.Empty:
+            line = ""
+        seen.append(line)
+        if "listening on " in line:
+            return proc, line.split("listening on ")[1].strip().rstrip("/")
+        if not line:
+            proc.kill()
+            raise RuntimeError("wargym serve --http did not start:\n" + "".join(seen))

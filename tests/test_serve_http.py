@@ -8,19 +8,15 @@ import base64
 import importlib
 import io
 import json
-import queue
 import random
-import subprocess
-import sys
 import tempfile
-import threading
 
 import httpx
 import numpy as np
 import pytest
 from websockets.sync.client import connect
 
-from wargym.serve.client import check_against_env, play_match
+from wargym.serve.client import check_against_env, play_match, start_http
 from wargym.serve.protocol import state_hash
 
 GAMES = [("planetoids_v0", {}, None),
@@ -31,27 +27,9 @@ IDS = [f"{g}{'-' + str(o) if o else ''}" for g, o, _ in GAMES]
 RECV_TIMEOUT = 120  # every receive is bounded: a test must fail, not hang
 
 
-def start_server(*args: str):
-    """``wargym serve --http`` on a free port; (process, base URL)."""
-    proc = subprocess.Popen([sys.executable, "-m", "wargym", "serve", "--http", "--port", "0", *args],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    lines: queue.Queue = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(x) for x in iter(proc.stderr.readline, b"")] + [lines.put(b"")],
-                     daemon=True).start()
-    seen = []
-    while True:
-        line = lines.get(timeout=120).decode()
-        seen.append(line)
-        if "listening on " in line:
-            return proc, line.split("listening on ")[1].strip().rstrip("/")
-        if not line:
-            proc.kill()
-            raise RuntimeError("wargym serve --http did not start:\n" + "".join(seen))
-
-
 @pytest.fixture(scope="module")
 def base():
-    proc, url = start_server("--test-bots", "--slow-bot-ms", "3000", "--max-message-bytes", "65536")
+    proc, url = start_http("--test-bots", "--slow-bot-ms", "3000", "--max-message-bytes", "65536")
     yield url
     proc.terminate()
     assert proc.wait(timeout=30) is not None

@@ -1,0 +1,116 @@
+"""The page of ``wargym serve --http`` in a real headless browser (issue 17): Debian's chromium
+driven by Playwright; whole short games played by clicking legal actions, the board on screen,
+the save download read by ``env.load``.  CI installs chromium (``.ci/run``); without it this fails."""
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+
+import numpy as np
+import pytest
+
+from wargym.serve.client import start_http
+from wargym.serve.protocol import state_hash
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+WAIT_MS = 60_000
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: the browser test needs Debian's chromium (apt-get install -y chromium; "
+                    ".ci/run installs it)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def base():
+    proc, url = start_http()
+    yield url
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+def play_by_clicking(page, max_clicks=500) -> int:
+    """Click the first legal action whenever it is the person's turn, until the game is over."""
+    clicks = 0
+    while clicks < max_clicks:
+        page.wait_for_selector("body[data-phase=your-turn], body[data-phase=over]", timeout=WAIT_MS)
+        if page.get_attribute("body", "data-phase") == "over":
+            return clicks
+        page.locator("#legal button.action").first.click()
+        clicks += 1
+    raise AssertionError("the game did not end")
+
+
+def board_shown(page) -> np.ndarray:
+    """The board as it is on screen, once the picture of the last position has loaded."""
+    from PIL import Image
+    seq = page.evaluate("() => String(S.seq)")
+    page.wait_for_function("seq => document.getElementById('board').dataset.seq === seq", arg=seq, timeout=WAIT_MS)
+    return np.asarray(Image.open(io.BytesIO(page.locator("#board").screenshot())).convert("RGB"))
+
+
+def test_whole_short_talon_game_by_clicking(browser, base):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-phase=idle]", timeout=WAIT_MS)
+    page.select_option("#game", "talon_v0")
+    page.fill("#options", '{"max_decisions": 14}')
+    page.fill("#seed", "7")
+    page.click("#start")
+    clicks = play_by_clicking(page)
+    assert clicks >= 3
+    log = page.locator("#log li").all_inner_texts()
+    assert len(log) == 14 and sum("you:" in x for x in log) == clicks
+    assert any("scripted:" in x for x in log)
+    assert "cut off by max_decisions" in page.inner_text("#result")
+    shot = board_shown(page)
+    assert shot.shape[0] > 400 and shot.shape[1] > 400
+    # the board, not a blank box: many colours, and Talon's dark starfield most of all
+    assert len(np.unique(shot.reshape(-1, 3) // 8, axis=0)) > 50
+    assert shot.mean() < 140
+    page.screenshot(path=os.path.join(tempfile.gettempdir(), "wargym-serve-talon.png"))
+    assert not errors
+
+
+def test_battle_force_three_seats_and_the_save_download(browser, base):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-phase=idle]", timeout=WAIT_MS)
+    page.select_option("#game", "battle_force_v0")
+    assert page.is_visible("#players") and page.is_visible("#solitaire")
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
+    assert page.locator("#seat option").count() == 3
+    page.select_option("#bot", "random")
+    page.fill("#options", '{"max_decisions": 30}')
+    page.fill("#seed", "3")
+    page.click("#start")
+    play_by_clicking(page)
+    log = page.locator("#log li").all_inner_texts()
+    assert len(log) == 30
+    assert {x.split(",")[0] for x in log if "random:" in x} == {"player 1", "player 2"}
+    board_shown(page)
+    href = page.get_attribute("#download", "href")
+    saved = page.request.get(base + href)
+    assert saved.ok
+    from wargym.envs import battle_force_v0
+    env = battle_force_v0.raw_env(players=3, max_decisions=30)
+    with tempfile.NamedTemporaryFile(suffix=".wargym") as f:
+        f.write(saved.body())
+        f.flush()
+        env.load(f.name)
+    match = href.split("/")[3]
+    state = page.request.post(base + "/v1/rpc", data={"v": 1, "type": "state", "match": match}).json()
+    assert state["over"] and state_hash(env.core) == state["state_hash"]
