@@ -417,6 +417,6 @@ def policy_action(s, cfg, b, mask, policy):
 
 
 # The learner-versus-opponent loops, written once in envs/core/loops.py
-LOOPS = specialise_loops("talon", step_game, policy_action, G_DONE, G_CURRENT, sources=(_rules, sys.modules[__name__]),
+LOOPS = specialise_loops("talon", step_game, policy_action, G_DONE, G_CURRENT, sources=(*_rules.CHAPTERS, _rules, sys.modules[__name__]),
                          policies=POLICIES)
 play_turns, play_games, policy_actions, play = LOOPS.play_turns, LOOPS.play_games, LOOPS.policy_actions, LOOPS.play

@@ -1,5 +1,5 @@
 """Talon as a wargym game definition: options, static tables, state layout,
-scenarios and action names.  The rules themselves are in ``rules.py``; every
+scenarios and action names.  The rules themselves are in ``rules.py`` and the chapter modules it gathers; every
 interpretation is written down in ``RULES.md``.
 """
 from __future__ import annotations
@@ -388,7 +388,7 @@ def state_spec(cfg) -> StateSpec:
     fields = (
         ("rng", (), "uint64"), ("policy_rng", (), "uint64"),
         ("dice_script", (DICE_SCRIPT_LEN,), "int8"), ("dice", (2,), "int16"),
-        ("g", (R.N_G,), "int32"),               # per-game scalars, columns G_* in rules.py
+        ("g", (R.N_G,), "int32"),               # per-game scalars, columns G_* in layout.py
         # int16: every ship column is a small count, index or impulse serial (at most 100
         # rounds; class boxes and power are bounded by load_ships); at 4096 games a step waits
         # on the state's bytes, and int32 rows made it about 20 % slower

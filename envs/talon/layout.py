@@ -1,0 +1,276 @@
+"""Talon's state layout, codes and constants, shared by every chapter module.
+
+State of B games lives in packed int32 arrays (see ``game.state_spec``):
+
+* ``g[b, G_*]``          per-game scalars (round, impulse, initiative, stage ...)
+* ``sh[b, p, k, SH_*]``  ship ``k`` of player ``p`` (class, hex, facing, curve,
+                          shields, hull, charge bars, criticals, markers ...)
+
+Static data (ship classes, weapon tables, impulse chart, critical table, arc
+table of the map) comes in the config struct built by ``game.build_config``.
+Also here: the reason codes of illegal actions, and the borrowed views of the
+state and config that the rule functions are called with in hot loops.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba as nb
+
+from ..core.structs import borrow
+
+
+# -- per-game scalars g[b, G_*] ------------------------------------------------
+G_DONE = 0          # game over
+G_CURRENT = 1       # player to decide
+G_ROUND = 2         # 1-based round number (Talon 3.1)
+G_IMPULSE = 3       # 0..5 = impulses A..F, 6 = power phase
+G_INIT = 4          # player holding the initiative (Talon 4.1)
+G_TURN = 5          # 0: initiative player's turn of the impulse, 1: second player's
+G_STAGE = 6         # ST_* below
+G_SHIP = 7          # active own ship (firing ship, ship in the power phase)
+G_GROUP = 8         # weapon group being fired
+G_WLEFT = 9         # weapons of that group still to fire
+G_RESUME = 10       # stage to return to after an interruption (collision/explosion order)
+G_SERIAL = 11       # impulses played so far (timing of repairs, Talon 8.7)
+G_COLL_MOVER = 12   # ship that moved into a friendly ship's hex (Talon 7.4)
+G_COLL_OTHER = 13   # the friendly ship it collides with
+G_COLL_ORIGIN = 14  # hex the mover came from
+G_COLL_ARC = 15     # mover's shield arc facing the other ship
+G_COLL_QUEUE = 16   # bitmask of further friendly ships still to collide with
+G_DECISIONS = 17    # decisions taken so far (truncation)
+G_SP0 = 18          # ship points destroyed by player 0 (enemy ships destroyed)
+G_SP1 = 19          # ship points destroyed by player 1
+G_WINNER = 20       # -1 undecided, 0/1, 2 draw
+G_ROUNDS = 21       # rounds the game lasts
+G_PP_TURN = 22      # power phase: 0 initiative player, 1 second player
+G_MOVE_PLAYER = 23  # player whose ship moved (collision owner)
+G_PENDING_TURN = 24 # the turn's player while an interruption is decided
+G_FLEET0 = 25       # ship points of player 0's fleet at the start (reward scale)
+G_FLEET1 = 26
+N_G = 27
+
+# -- stages --------------------------------------------------------------------
+ST_AP = 1           # spend AP (Talon 6.1)
+ST_MOVE = 2         # move ships (Talon 7)
+ST_FIRE_SHIP = 3    # choose the next ship to fire (Talon 8.2.1)
+ST_FIRE_GROUP = 4   # choose a charged weapon group of that ship (Talon 8.3 step 1)
+ST_FIRE_TARGET = 5  # choose the target of the next weapon (Talon 8.3 step 4)
+ST_POWER = 6        # choose the speed of a ship (Talon 9.3)
+ST_INIT = 7         # decide who holds the initiative (Talon 4.2)
+ST_COLLIDE = 8      # choose which colliding ship takes damage first (Talon 7.4)
+ST_EXPLODE = 9      # choose which of several own ships explodes first (Talon 8.6.3)
+ST_OVER = 10
+
+# -- ships sh[b, p, k, SH_*] ---------------------------------------------------
+SH_CLASS = 0        # index into the class table, -1 = empty slot
+SH_STATUS = 1       # SS_* below
+SH_NAME = 2         # counter name index within the class
+SH_CELL = 3
+SH_FACING = 4       # 0..5 = E, NE, NW, W, SW, SE
+SH_CURVE = 5        # row of the class's power curve in use (Talon 5.4)
+SH_POWER = 6        # Power written on the counter: curve power + modifiers (Talon 8.4.2)
+SH_TURN_LEFT = 7    # hexes still to go straight before the next turn (turn marker on the ship, Talon 7.2.2 option 2)
+SH_SLIP = 8         # side-slip marker (Talon 7.3.2)
+SH_AP_SPENT = 9     # AP spent this impulse (Talon 5.1: at most one)
+SH_MOVED = 10       # moved this impulse (Talon 5.1: at most one hex)
+SH_FIRED = 11       # has fired (chosen as firer) this turn (Talon 8.2.1)
+SH_SHIELD = 12      # 4 columns: remaining shield boxes front, right, left, rear
+SH_REINF = 16       # 4 columns: reinforcement marker, impulse letter + 1 (0 = none) (Talon 6.2)
+SH_HULL_HITS = 20   # hull boxes marked, from the left
+SH_RED = 21         # 3 columns: red boxes charged per group
+SH_YEL = 24         # 3 columns: yellow boxes charged per group
+SH_GROUP_DEAD = 27  # bitmask of destroyed groups (critical 5/9)
+SH_BATTERY = 28     # battery charged (Talon 10.1)
+SH_AB_LEFT = 29     # afterburners not yet used (Talon 10.2)
+SH_INIT_MARK = 30   # 1 change initiative, 2 defend initiative (Talon 4.2)
+SH_C_SHIELDS = 31   # critical markers: impulse serial + 1 when placed, 0 = none (Talon 8.5, 8.7)
+SH_C_HELM = 32
+SH_C_TURN = 33      # Turn +1 / +2 marker: the extra turn radius
+SH_C_TURN_AT = 34
+SH_C_POWER = 35     # Power -1 marker
+SH_C_POWER_AT = 36
+SH_C_FTL = 37
+SH_C_PLOSS = 38
+SH_PENDING = 39     # destroyed, explosion not yet resolved (Talon 8.6.3)
+SH_AB_NOW = 40      # used an afterburner this impulse (Talon 10.2.3)
+N_SH = 41
+
+SS_EMPTY = 0
+SS_ACTIVE = 1
+SS_DESTROYED = 2
+SS_RETREATED = 3
+
+ARC_FRONT = 0
+ARC_RIGHT = 1
+ARC_LEFT = 2
+ARC_REAR = 3
+
+# -- AP uses (Talon 6.1) -----------------------------------------------------------
+U_SLIP = 0
+U_TURN = 1
+U_CHARGE = 2        # 3 uses: charge a yellow box of group 0, 1, 2
+U_BATTERY = 5
+U_REINF = 6         # 4 uses: reinforce front, right, left, rear
+U_CHANGE = 10
+U_DEFEND = 11
+N_USES = 12
+
+# -- moves (Talon 7.1) --------------------------------------------------------------
+M_STRAIGHT = 0
+M_TURN_LEFT = 1
+M_TURN_RIGHT = 2
+M_SLIP_LEFT = 3
+M_SLIP_RIGHT = 4
+N_MOVES = 5
+
+# -- critical results (Talon 8.5, table in data/tables.json) -----------------------
+CR_NONE = 0
+CR_SECONDARY = 1
+CR_SHIELDS = 2
+CR_HELM = 3
+CR_WEAPON = 4
+CR_TURN = 5
+CR_POWER = 6
+CR_HULL_FTL = 7
+CR_PLOSS = 8
+CR_BREACH = 9
+
+# -- weapons ----------------------------------------------------------------------
+W_DISRUPTOR = 0
+W_TORPEDO = 1
+W_LASER = 2
+W_FUSION = 3
+W_WAVE = 4
+W_MISSILE = 5
+
+# -- config scalars k[K_*] --------------------------------------------------------
+K_ROWS = 0
+K_COLS = 1
+K_SHIPS = 2          # ship slots per player
+K_N_ACTIONS = 3
+K_A_AP = 4
+K_A_UNREINF = 5
+K_A_MOVE = 6
+K_A_FIRE_SHIP = 7
+K_A_GROUP = 8
+K_A_TARGET = 9
+K_A_SPEED = 10
+K_A_INIT = 11
+K_A_COLLIDE = 12
+K_A_EXPLODE = 13
+K_A_DONE = 14
+K_EDITION = 15       # 2 = 2nd edition (default), 1 = 1st-edition reinforcement rules
+K_ROUNDS = 16
+K_REPAIRABLE = 17    # bitmask over CR_* of markers that can be repaired
+K_REWARD_POINTS = 18 # 1: dense reward from ship points, 0: +1/-1/0 at the end
+K_MAX_DECISIONS = 19
+K_SCENARIO = 20      # 0: fixed template, 1: fleets drawn to a point budget
+K_BUDGET = 21
+K_N_CLASSES = 22
+K_TOTAL_SP = 23      # unused by the kernels (normalisation is per game)
+K_OBS_PLANES = 24
+K_OBS_SHIP = 25      # features per ship in the observation table
+K_OBS_GLOBAL = 26
+K_FIRST_INIT = 27    # who starts with the initiative in the template (-1: die roll)
+N_K = 28
+
+# class table cls[c, CL_*]
+CL_POINTS = 0
+CL_EXPLOSION = 1
+CL_N_CURVES = 2
+CL_START = 3
+CL_N_HULL = 4
+CL_N_GROUPS = 5
+CL_BATTERY = 6
+CL_AFTERBURNERS = 7
+CL_SHIELD = 8        # 4 columns
+CL_PLAYABLE = 12     # 1 if sections 1-10 cover the class (or option advanced_classes="inert")
+CL_RACE = 13
+CL_N_NAMES = 14
+N_CL = 15
+
+# weapon groups grp[c, g, GR_*]
+GR_WEAPON = 0
+GR_COUNT = 1
+GR_ARCS = 2          # bitmask over ARC_*
+GR_RED = 3
+GR_YELLOW = 4
+N_GR = 5
+
+# template tp[p, k, TP_*]
+TP_CLASS = 0
+TP_NAME = 1
+TP_CELL = 2
+TP_FACING = 3
+N_TP = 4
+
+# -- reasons an action is illegal (texts in game.REASONS) --------------------------
+OK = 0
+R_GAME_OVER = 1
+R_STAGE = 2
+R_NO_SHIP = 3
+R_NO_AP = 4
+R_AP_SPENT = 5
+R_SLIP_PLACED = 6
+R_NO_TURN_MARKER = 7
+R_NO_GROUP = 8
+R_BAR_FULL = 9
+R_NO_BATTERY = 10
+R_BATTERY_CHARGED = 11
+R_BATTERY_AP = 12
+R_REINF_PLACED = 13
+R_REINF_LIMIT = 14
+R_SHIELDS_DOWN = 15
+R_ARC_DESTROYED = 16
+R_NO_REINF = 17
+R_NO_MOVE = 18
+R_MOVED = 19
+R_NO_AFTERBURNER = 20
+R_TURN_MARKER = 21
+R_HELM_DOWN = 22
+R_NO_SLIP = 23
+R_MUST_MOVE = 24
+R_FIRED = 25
+R_NOT_CHARGED = 26
+R_NO_TARGET = 27
+R_NOT_ENEMY = 28
+R_OUT_OF_ARC = 29
+R_OUT_OF_RANGE = 30
+R_NO_SUCH_SPEED = 31
+R_NEGATIVE_POWER = 32
+R_POWER_LOSS = 33
+R_NOT_PENDING = 34
+R_UNPLAYABLE_WEAPON = 35
+R_NO_SUCH_ACTION = 36
+R_INIT_MARKED = 37
+
+
+@nb.njit(cache=True, inline="always")
+def other(p):
+    return 1 - p
+
+
+# ---------------------------------------------------------------------------------
+# Borrowed views of the state and the config for the rule functions
+# ---------------------------------------------------------------------------------
+# The rule functions read the state as ``s.sh``/``s.g`` and the config as ``cfg.cls``,
+# ``cfg.grp`` ... through borrow(), so they take either the structs or these views.
+# Callers that ask many of them (the mask, stage_has_choice, action_reason) pass the
+# views: an inlined function's struct arguments would each cost an atomic reference
+# count increment and decrement per call (core/structs.py), borrowed arrays nothing.
+StateView = namedtuple("StateView", ["sh", "g"])
+ConfigView = namedtuple("ConfigView", ["k", "cls", "grp", "curve", "hull", "chart", "wplay", "wmin", "wmax",
+                                       "dist", "arc_of"])
+
+
+@nb.njit(cache=True, inline="always")
+def state_view(s):
+    return StateView(borrow(s.sh), borrow(s.g))
+
+
+@nb.njit(cache=True, inline="always")
+def config_view(cfg):
+    return ConfigView(borrow(cfg.k), borrow(cfg.cls), borrow(cfg.grp), borrow(cfg.curve), borrow(cfg.hull),
+                      borrow(cfg.chart), borrow(cfg.wplay), borrow(cfg.wmin), borrow(cfg.wmax), borrow(cfg.dist),
+                      borrow(cfg.arc_of))

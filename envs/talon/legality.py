@@ -1,0 +1,312 @@
+"""Which actions are legal (rulebook sections 6-9 through their chapter modules).
+
+Each rule's condition is stated once, in its chapter's module, as an inlined function
+returning 0 (legal) or a reason code.  Here they are put together: ``write_mask`` asks
+them for every candidate action of the current stage, ``stage_has_choice`` whether any is
+legal, ``action_reason`` (step_game, why_illegal) for one action.  ``write_mask_ref`` and
+``stage_has_choice_ref`` are the slow statements through ``action_reason`` the tests
+compare against."""
+from __future__ import annotations
+
+import numba as nb
+
+from ..core.structs import borrow
+from .layout import (G_CURRENT, G_DONE, G_GROUP, G_SHIP, G_STAGE, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
+                     K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_SPEED, K_A_TARGET, K_A_UNREINF, K_N_ACTIONS,
+                     N_MOVES, N_USES, OK, R_GAME_OVER, R_MUST_MOVE, R_NOT_PENDING, R_NO_SUCH_ACTION, R_STAGE,
+                     SH_AP_SPENT, SH_REINF, SH_STATUS, SS_ACTIVE, ST_AP, ST_COLLIDE, ST_EXPLODE, ST_FIRE_GROUP,
+                     ST_FIRE_SHIP, ST_FIRE_TARGET, ST_INIT, ST_MOVE, ST_POWER, config_view, state_view)
+from .ships import active
+from .fire import can_fire, explode_reason, group_reason, target_reason
+from .movement import may_move, move_kind_reason, move_reason, must_still_move
+from .power import ap_reason, ap_ship_reason, ap_source, ap_use_reason, speed_reason, unreinforce_reason
+
+
+# ---------------------------------------------------------------------------------
+# Putting the rules together: one action, any action, the mask
+# ---------------------------------------------------------------------------------
+@nb.njit(cache=True, inline="always")
+def done_reason(s, cfg, b, p, st):
+    """May the player end the stage: AP and fire are optional (6.1, 8.2); the move stage
+    ends only when no ship must still move (7.1)."""
+    if st == ST_AP or st == ST_FIRE_SHIP or st == ST_FIRE_GROUP:
+        return OK
+    if st == ST_MOVE:
+        for k in range(borrow(s.sh).shape[2]):
+            if must_still_move(s, cfg, b, p, k):
+                return R_MUST_MOVE
+        return OK
+    return R_STAGE
+
+
+@nb.njit(cache=True, inline="always")
+def action_reason(s_, cfg_, b, a):
+    """Reason code why action ``a`` is illegal in game ``b`` now (0 = legal)."""
+    s = state_view(s_)
+    cfg = config_view(cfg_)
+    g = s.g
+    k_ = cfg.k
+    if g[b, G_DONE]:
+        return R_GAME_OVER
+    if a < 0 or a >= k_[K_N_ACTIONS]:
+        return R_NO_SUCH_ACTION
+    p = g[b, G_CURRENT]
+    st = g[b, G_STAGE]
+    if a < k_[K_A_MOVE]:
+        if st != ST_AP:
+            return R_STAGE
+        if a < k_[K_A_UNREINF]:
+            i = a - k_[K_A_AP]
+            return ap_reason(s, cfg, b, p, i // N_USES, i % N_USES)
+        i = a - k_[K_A_UNREINF]
+        return unreinforce_reason(s, cfg, b, p, i // 4, i % 4)
+    if a < k_[K_A_FIRE_SHIP]:
+        if st != ST_MOVE:
+            return R_STAGE
+        i = a - k_[K_A_MOVE]
+        return move_reason(s, cfg, b, p, i // N_MOVES, i % N_MOVES)
+    if a < k_[K_A_GROUP]:
+        if st != ST_FIRE_SHIP:
+            return R_STAGE
+        return can_fire(s, cfg, b, p, a - k_[K_A_FIRE_SHIP])
+    if a < k_[K_A_TARGET]:
+        if st != ST_FIRE_GROUP:
+            return R_STAGE
+        return group_reason(s, cfg, b, p, g[b, G_SHIP], a - k_[K_A_GROUP])
+    if a < k_[K_A_SPEED]:
+        if st != ST_FIRE_TARGET:
+            return R_STAGE
+        return target_reason(s, cfg, b, p, g[b, G_SHIP], g[b, G_GROUP], a - k_[K_A_TARGET])
+    if a < k_[K_A_INIT]:
+        if st != ST_POWER:
+            return R_STAGE
+        return speed_reason(s, cfg, b, p, a - k_[K_A_SPEED])
+    if a < k_[K_A_COLLIDE]:
+        return OK if st == ST_INIT else R_STAGE
+    if a < k_[K_A_EXPLODE]:
+        return OK if st == ST_COLLIDE else R_STAGE
+    if a < k_[K_A_DONE]:
+        if st != ST_EXPLODE:
+            return R_STAGE
+        k = a - k_[K_A_EXPLODE]
+        return explode_reason(s, b, p, k) if k < borrow(s.sh).shape[2] else R_NOT_PENDING
+    return done_reason(s, cfg, b, p, st)
+
+
+@nb.njit(cache=True, inline="always")
+def _ap_ship_any(s, cfg, b, p, k):
+    """Ship ``k`` may remove a reinforcement or spend its AP on some use (stage ST_AP)."""
+    for a in range(4):
+        if unreinforce_reason(s, cfg, b, p, k, a) == OK:
+            return True
+    if ap_ship_reason(s, cfg, b, p, k) != OK:
+        return False
+    for u in range(N_USES):
+        if ap_use_reason(s, cfg, b, p, k, u) == OK:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def stage_has_choice(s_, cfg_, b):
+    """Is there anything for the player to decide in the current stage: is any action of
+    the stage's families other than "done" legal (stopping at the first)?"""
+    s = state_view(s_)
+    cfg = config_view(cfg_)
+    g = s.g
+    sh = s.sh
+    S = sh.shape[2]
+    p = g[b, G_CURRENT]
+    st = g[b, G_STAGE]
+    if st == ST_AP:
+        for k in range(S):
+            if _ap_ship_any(s, cfg, b, p, k):
+                return True
+        return False
+    if st == ST_MOVE:
+        for k in range(S):
+            if may_move(s, cfg, b, p, k) == OK:
+                return True
+        return False
+    if st == ST_FIRE_SHIP:
+        for k in range(S):
+            if can_fire(s, cfg, b, p, k) == OK:
+                return True
+        return False
+    if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET:
+        k = g[b, G_SHIP]
+        # the firing ship must still be there, and in ST_FIRE_TARGET have weapons left (8.3)
+        if sh[b, p, k, SH_STATUS] != SS_ACTIVE or (st == ST_FIRE_TARGET and g[b, G_WLEFT] <= 0):
+            return False
+        if st == ST_FIRE_GROUP:
+            for gi in range(3):
+                if group_reason(s, cfg, b, p, k, gi) == OK:
+                    return True
+            return False
+        gi = g[b, G_GROUP]
+        for t in range(S):
+            if target_reason(s, cfg, b, p, k, gi, t) == OK:
+                return True
+        return False
+    return True
+
+
+@nb.njit(cache=True)
+def stage_has_choice_ref(s, cfg, b):
+    """Reference statement of stage_has_choice through the per-action reasons (tests)."""
+    p = s.g[b, G_CURRENT]
+    st = s.g[b, G_STAGE]
+    sh = s.sh
+    S = sh.shape[2]
+    if st == ST_AP:
+        for k in range(S):
+            if not active(sh, b, p, k):
+                continue
+            for a in range(4):
+                if sh[b, p, k, SH_REINF + a] > 0:
+                    return True
+            if ap_source(s, cfg, b, p, k) and not sh[b, p, k, SH_AP_SPENT]:
+                for u in range(N_USES):
+                    if ap_reason(s, cfg, b, p, k, u) == OK:
+                        return True
+        return False
+    if st == ST_MOVE:
+        for k in range(S):
+            if may_move(s, cfg, b, p, k) == OK:
+                return True
+        return False
+    if st == ST_FIRE_SHIP:
+        for k in range(S):
+            if can_fire(s, cfg, b, p, k) == OK:
+                return True
+        return False
+    if st == ST_FIRE_GROUP:
+        k = s.g[b, G_SHIP]
+        if not active(sh, b, p, k):
+            return False
+        for gi in range(3):
+            if group_reason(s, cfg, b, p, k, gi) == OK:
+                return True
+        return False
+    if st == ST_FIRE_TARGET:
+        k = s.g[b, G_SHIP]
+        if s.g[b, G_WLEFT] <= 0 or not active(sh, b, p, k):
+            return False
+        for t in range(S):
+            if target_reason(s, cfg, b, p, k, s.g[b, G_GROUP], t) == OK:
+                return True
+        return False
+    return True
+
+
+@nb.njit(cache=True)
+def mask_range(s, cfg, b, mask, lo, hi):
+    for a in range(lo, hi):
+        if action_reason(s, cfg, b, a) == OK:
+            mask[a] = 1
+
+
+@nb.njit(cache=True)
+def write_mask_ref(s, cfg, b, mask):
+    """Reference mask: ``action_reason`` for every action of the current stage's families.
+
+    Slow (one call per action, each decoding its action number); kept for the tests,
+    which check on random-play states that ``write_mask`` gives exactly this."""
+    mask[:] = 0
+    if s.g[b, G_DONE]:
+        return
+    k = cfg.k
+    st = s.g[b, G_STAGE]
+    if st == ST_AP:
+        mask_range(s, cfg, b, mask, k[K_A_AP], k[K_A_MOVE])
+    elif st == ST_MOVE:
+        mask_range(s, cfg, b, mask, k[K_A_MOVE], k[K_A_FIRE_SHIP])
+    elif st == ST_FIRE_SHIP:
+        mask_range(s, cfg, b, mask, k[K_A_FIRE_SHIP], k[K_A_GROUP])
+    elif st == ST_FIRE_GROUP:
+        mask_range(s, cfg, b, mask, k[K_A_GROUP], k[K_A_TARGET])
+    elif st == ST_FIRE_TARGET:
+        mask_range(s, cfg, b, mask, k[K_A_TARGET], k[K_A_SPEED])
+    elif st == ST_POWER:
+        mask_range(s, cfg, b, mask, k[K_A_SPEED], k[K_A_INIT])
+    elif st == ST_INIT:
+        mask_range(s, cfg, b, mask, k[K_A_INIT], k[K_A_COLLIDE])
+    elif st == ST_COLLIDE:
+        mask_range(s, cfg, b, mask, k[K_A_COLLIDE], k[K_A_EXPLODE])
+    elif st == ST_EXPLODE:
+        mask_range(s, cfg, b, mask, k[K_A_EXPLODE], k[K_A_DONE])
+    mask_range(s, cfg, b, mask, k[K_A_DONE], k[K_A_DONE] + 1)
+
+
+@nb.njit(cache=True)
+def write_mask(s_, cfg_, b, mask):
+    """Legal actions of the player to decide: ``action_reason(a) == OK`` for every ``a``,
+    asked of the same per-rule functions ship by ship (only the current stage's families
+    can be legal; the stage is known, so it is not asked again per action)."""
+    s = state_view(s_)
+    cfg = config_view(cfg_)
+    k_ = cfg.k
+    g = s.g
+    sh = s.sh
+    S = sh.shape[2]
+    mask[:] = 0
+    if g[b, G_DONE]:
+        return
+    st = g[b, G_STAGE]
+    p = g[b, G_CURRENT]
+    if st == ST_AP:
+        a_ap = k_[K_A_AP]
+        a_un = k_[K_A_UNREINF]
+        for k in range(S):
+            for a in range(4):
+                if unreinforce_reason(s, cfg, b, p, k, a) == OK:
+                    mask[a_un + 4 * k + a] = 1
+            if ap_ship_reason(s, cfg, b, p, k) == OK:
+                o = a_ap + N_USES * k
+                for u in range(N_USES):
+                    if ap_use_reason(s, cfg, b, p, k, u) == OK:
+                        mask[o + u] = 1
+    elif st == ST_MOVE:
+        a_mv = k_[K_A_MOVE]
+        for k in range(S):
+            if may_move(s, cfg, b, p, k) == OK:
+                o = a_mv + N_MOVES * k
+                for m in range(N_MOVES):
+                    if move_kind_reason(s, cfg, b, p, k, m) == OK:
+                        mask[o + m] = 1
+    elif st == ST_FIRE_SHIP:
+        a_fs = k_[K_A_FIRE_SHIP]
+        for k in range(S):
+            if can_fire(s, cfg, b, p, k) == OK:
+                mask[a_fs + k] = 1
+    elif st == ST_FIRE_GROUP:
+        a_gr = k_[K_A_GROUP]
+        k = g[b, G_SHIP]
+        for gi in range(3):
+            if group_reason(s, cfg, b, p, k, gi) == OK:
+                mask[a_gr + gi] = 1
+    elif st == ST_FIRE_TARGET:
+        a_tg = k_[K_A_TARGET]
+        k = g[b, G_SHIP]
+        gi = g[b, G_GROUP]
+        for t in range(S):
+            if target_reason(s, cfg, b, p, k, gi, t) == OK:
+                mask[a_tg + t] = 1
+    elif st == ST_POWER:
+        a_sp = k_[K_A_SPEED]
+        for d in range(3):
+            if speed_reason(s, cfg, b, p, d) == OK:
+                mask[a_sp + d] = 1
+    elif st == ST_INIT:
+        mask[k_[K_A_INIT]] = 1
+        mask[k_[K_A_INIT] + 1] = 1
+    elif st == ST_COLLIDE:
+        mask[k_[K_A_COLLIDE]] = 1
+        mask[k_[K_A_COLLIDE] + 1] = 1
+    elif st == ST_EXPLODE:
+        a_ex = k_[K_A_EXPLODE]
+        for k in range(S):
+            if explode_reason(s, b, p, k) == OK:
+                mask[a_ex + k] = 1
+    if done_reason(s, cfg, b, p, st) == OK:
+        mask[k_[K_A_DONE]] = 1

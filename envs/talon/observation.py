@@ -1,0 +1,373 @@
+"""What a Talon player observes: hex planes, the ship table and the global features
+(layout in game.OBS_LAYOUT and RULES.md "Observation")."""
+from __future__ import annotations
+
+import numba as nb
+
+from ..core.structs import borrow
+from .layout import (CL_BATTERY, CL_N_GROUPS, CL_N_HULL, CL_POINTS, GR_RED, GR_YELLOW, G_COLL_MOVER, G_CURRENT,
+                     G_GROUP, G_IMPULSE, G_INIT, G_MOVE_PLAYER, G_ROUND, G_ROUNDS, G_SHIP, G_SP0, G_STAGE, G_TURN,
+                     G_WLEFT, K_COLS, K_ROWS, SH_AB_LEFT, SH_AP_SPENT, SH_BATTERY, SH_CELL, SH_CLASS, SH_CURVE,
+                     SH_C_FTL, SH_C_HELM, SH_C_PLOSS, SH_C_POWER, SH_C_SHIELDS, SH_C_TURN, SH_FACING, SH_FIRED,
+                     SH_GROUP_DEAD, SH_HULL_HITS, SH_INIT_MARK, SH_MOVED, SH_POWER, SH_RED, SH_REINF, SH_SHIELD,
+                     SH_SLIP, SH_STATUS, SH_TURN_LEFT, SH_YEL, SS_ACTIVE, ST_COLLIDE, ST_FIRE_GROUP, ST_FIRE_TARGET,
+                     ST_POWER, config_view, other, state_view)
+from .ships import must_move, speed_of, turn_radius
+from .power import ap_source
+from .sequence import turn_player
+
+
+# ---------------------------------------------------------------------------------
+# Observation
+# ---------------------------------------------------------------------------------
+P_OWN_FACING = 0     # 6 planes: own ships by facing
+P_ENEMY_FACING = 6   # 6 planes: enemy ships by facing
+P_OWN_SLOT = 12      # own ship slot + 1
+P_ENEMY_SLOT = 13    # enemy ship slot + 1
+P_ACTIVE = 14        # the active ship (firing / power phase / colliding)
+P_ACTIVE_ARC = 15    # arc of the active ship each hex is in, + 1
+N_PLANES = 16
+
+F_STATUS = 0
+F_CLASS = 1
+F_ROW = 2
+F_COL = 3
+F_FACING = 4
+F_CURVE = 5
+F_POWER = 6
+F_SPEED = 7
+F_TURN_RADIUS = 8
+F_TURN_LEFT = 9
+F_SLIP = 10
+F_AP_NOW = 11
+F_AP_SPENT = 12
+F_MUST_MOVE = 13
+F_MOVED = 14
+F_FIRED = 15
+F_SHIELD = 16        # 4
+F_REINF = 20         # 4
+F_HULL_LEFT = 24
+F_HULL_MOD = 25
+F_HULL_CRIT = 26
+F_GROUP = 27         # 3 x (red charged, red boxes, yellow charged, yellow boxes, destroyed)
+F_HAS_BATTERY = 42
+F_BATTERY = 43
+F_AFTERBURNERS = 44
+F_INIT_MARK = 45
+F_C_SHIELDS = 46
+F_C_HELM = 47
+F_C_TURN = 48
+F_C_POWER = 49
+F_C_FTL = 50
+F_C_PLOSS = 51
+F_POINTS = 52        # ship points / 4
+N_SF = 53
+
+O_ROUND = 0
+O_IMPULSE = 1
+O_HAVE_INIT = 2
+O_MY_TURN = 3
+O_STAGE = 4
+O_SHIP = 5
+O_GROUP = 6
+O_WLEFT = 7
+O_SEAT = 8
+O_SP_MINE = 9        # ship points destroyed by me / 8
+O_SP_THEIRS = 10
+O_ROUNDS = 11
+O_CHANGE_MINE = 12
+O_CHANGE_THEIRS = 13
+O_DEFEND = 14
+O_DECIDER = 15
+N_GLOBAL = 16
+
+
+@nb.njit(cache=True, inline="always")
+def clip8(v):
+    return min(127, max(-128, v))
+
+
+@nb.njit(cache=True)
+def write_obs_ref(s, cfg, b, v, obs):
+    """Observation from player ``v``'s side (layout in game.OBS_LAYOUT / RULES.md), written
+    in full.  Reference statement of ``write_obs``, kept for the tests."""
+    g = s.g
+    sh = s.sh
+    S = sh.shape[2]
+    cols = cfg.k[K_COLS]
+    n = cfg.k[K_ROWS] * cols
+    obs[:] = 0
+    imp = g[b, G_IMPULSE]
+    st = g[b, G_STAGE]
+    act_p = -1
+    act_k = -1
+    if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER:
+        act_p = g[b, G_CURRENT]
+        act_k = g[b, G_SHIP]
+    elif st == ST_COLLIDE:
+        act_p = g[b, G_MOVE_PLAYER]
+        act_k = g[b, G_COLL_MOVER]
+    base_t = N_PLANES * n
+    for side in range(2):
+        p = v if side == 0 else other(v)
+        for k in range(S):
+            o = base_t + (side * S + k) * N_SF
+            stt = sh[b, p, k, SH_STATUS]
+            obs[o + F_STATUS] = stt
+            c = sh[b, p, k, SH_CLASS]
+            if c < 0:
+                continue
+            obs[o + F_CLASS] = c + 1
+            if stt != SS_ACTIVE:
+                obs[o + F_POINTS] = cfg.cls[c, CL_POINTS] // 4
+                continue
+            cell = sh[b, p, k, SH_CELL]
+            f = sh[b, p, k, SH_FACING]
+            plane = P_OWN_FACING if side == 0 else P_ENEMY_FACING
+            obs[(plane + f) * n + cell] += 1
+            slot = P_OWN_SLOT if side == 0 else P_ENEMY_SLOT
+            if obs[slot * n + cell] == 0:
+                obs[slot * n + cell] = k + 1
+            obs[o + F_ROW] = cell // cols
+            obs[o + F_COL] = cell % cols
+            obs[o + F_FACING] = f
+            obs[o + F_CURVE] = sh[b, p, k, SH_CURVE]
+            obs[o + F_POWER] = sh[b, p, k, SH_POWER]
+            obs[o + F_SPEED] = speed_of(sh, cfg, b, p, k)
+            obs[o + F_TURN_RADIUS] = turn_radius(sh, cfg, b, p, k)
+            obs[o + F_TURN_LEFT] = sh[b, p, k, SH_TURN_LEFT]
+            obs[o + F_SLIP] = sh[b, p, k, SH_SLIP]
+            if imp < 6:
+                obs[o + F_AP_NOW] = ap_source(s, cfg, b, p, k)
+                obs[o + F_MUST_MOVE] = must_move(sh, cfg, b, p, k, imp)
+            obs[o + F_AP_SPENT] = sh[b, p, k, SH_AP_SPENT]
+            obs[o + F_MOVED] = sh[b, p, k, SH_MOVED]
+            obs[o + F_FIRED] = sh[b, p, k, SH_FIRED]
+            for a in range(4):
+                obs[o + F_SHIELD + a] = sh[b, p, k, SH_SHIELD + a]
+                obs[o + F_REINF + a] = sh[b, p, k, SH_REINF + a]
+            h = sh[b, p, k, SH_HULL_HITS]
+            obs[o + F_HULL_LEFT] = cfg.cls[c, CL_N_HULL] - h
+            if h < cfg.cls[c, CL_N_HULL]:
+                obs[o + F_HULL_MOD] = cfg.hull[c, h, 0]
+                obs[o + F_HULL_CRIT] = cfg.hull[c, h, 1]
+            for gi in range(cfg.cls[c, CL_N_GROUPS]):
+                og = o + F_GROUP + 5 * gi
+                obs[og] = sh[b, p, k, SH_RED + gi]
+                obs[og + 1] = cfg.grp[c, gi, GR_RED]
+                obs[og + 2] = sh[b, p, k, SH_YEL + gi]
+                obs[og + 3] = cfg.grp[c, gi, GR_YELLOW]
+                obs[og + 4] = (sh[b, p, k, SH_GROUP_DEAD] >> gi) & 1
+            obs[o + F_HAS_BATTERY] = cfg.cls[c, CL_BATTERY]
+            obs[o + F_BATTERY] = sh[b, p, k, SH_BATTERY]
+            obs[o + F_AFTERBURNERS] = sh[b, p, k, SH_AB_LEFT]
+            obs[o + F_INIT_MARK] = sh[b, p, k, SH_INIT_MARK]
+            obs[o + F_C_SHIELDS] = sh[b, p, k, SH_C_SHIELDS] > 0
+            obs[o + F_C_HELM] = sh[b, p, k, SH_C_HELM] > 0
+            obs[o + F_C_TURN] = sh[b, p, k, SH_C_TURN]
+            obs[o + F_C_POWER] = sh[b, p, k, SH_C_POWER]
+            obs[o + F_C_FTL] = sh[b, p, k, SH_C_FTL] > 0
+            obs[o + F_C_PLOSS] = sh[b, p, k, SH_C_PLOSS] > 0
+            obs[o + F_POINTS] = cfg.cls[c, CL_POINTS] // 4
+    if act_k >= 0 and act_k < S and sh[b, act_p, act_k, SH_STATUS] == SS_ACTIVE:
+        ac = sh[b, act_p, act_k, SH_CELL]
+        af = sh[b, act_p, act_k, SH_FACING]
+        obs[P_ACTIVE * n + ac] = 1 if act_p == v else 2
+        for cell in range(n):
+            if cell != ac:
+                obs[P_ACTIVE_ARC * n + cell] = cfg.arc_of[ac, cell, af] + 1
+    o = base_t + 2 * S * N_SF
+    obs[o + O_ROUND] = clip8(g[b, G_ROUND])
+    obs[o + O_IMPULSE] = imp
+    obs[o + O_HAVE_INIT] = g[b, G_INIT] == v
+    obs[o + O_MY_TURN] = turn_player(s, b) == v
+    obs[o + O_STAGE] = st
+    obs[o + O_SHIP] = g[b, G_SHIP]
+    obs[o + O_GROUP] = g[b, G_GROUP]
+    obs[o + O_WLEFT] = g[b, G_WLEFT]
+    obs[o + O_SEAT] = v
+    obs[o + O_SP_MINE] = clip8(g[b, G_SP0 + v] // 8)
+    obs[o + O_SP_THEIRS] = clip8(g[b, G_SP0 + other(v)] // 8)
+    obs[o + O_ROUNDS] = clip8(g[b, G_ROUNDS])
+    ch_m = 0
+    ch_t = 0
+    de = 0
+    for p in range(2):
+        for k in range(S):
+            m = sh[b, p, k, SH_INIT_MARK]
+            if m == 1:
+                if p == v:
+                    ch_m += 1
+                else:
+                    ch_t += 1
+            elif m == 2:
+                de += 1
+    obs[o + O_CHANGE_MINE] = ch_m
+    obs[o + O_CHANGE_THEIRS] = ch_t
+    obs[o + O_DEFEND] = de
+    obs[o + O_DECIDER] = g[b, G_CURRENT] == v
+
+
+@nb.njit(cache=True)
+def write_obs(s, cfg, b, v, obs):
+    """Observation from player ``v``'s side, equal to ``write_obs_ref``.
+
+    ``obs`` must hold zeros or an observation ``write_obs`` wrote earlier (any game,
+    any player, same config), as every buffer of VecGame does: the hex planes are not
+    zeroed in full but only where the previous observation marked ships, which it
+    lists in its own ship table (and the two active-ship planes when it had one).
+    Entries that cannot come from write_obs (cells off the map) make it zero the
+    whole buffer, so a foreign buffer never leads to writes outside it."""
+    s_view = state_view(s)
+    cfg_view = config_view(cfg)
+    g = s_view.g
+    sh = s_view.sh
+    cls = borrow(cfg.cls)
+    grp = borrow(cfg.grp)
+    curve = borrow(cfg.curve)
+    hull = borrow(cfg.hull)
+    k_ = borrow(cfg.k)
+    S = sh.shape[2]
+    rows = k_[K_ROWS]
+    cols = k_[K_COLS]
+    n = rows * cols
+    base_t = N_PLANES * n
+    # -- undo the previous observation's marks on the hex planes
+    clean = True
+    for e in range(2 * S):
+        o = base_t + e * N_SF
+        if obs[o + F_STATUS] != SS_ACTIVE:
+            continue
+        r = obs[o + F_ROW]
+        c = obs[o + F_COL]
+        f = obs[o + F_FACING]
+        if r < 0 or r >= rows or c < 0 or c >= cols or f < 0 or f > 5:
+            clean = False
+            break
+        cell = r * cols + c
+        if e < S:
+            obs[(P_OWN_FACING + f) * n + cell] = 0
+            obs[P_OWN_SLOT * n + cell] = 0
+        else:
+            obs[(P_ENEMY_FACING + f) * n + cell] = 0
+            obs[P_ENEMY_SLOT * n + cell] = 0
+    if not clean:
+        obs[:] = 0
+    elif obs[P_ACTIVE_ARC * n] != 0 or obs[P_ACTIVE_ARC * n + 1] != 0:
+        # the previous observation had an active ship: its arc plane covers every hex but one
+        obs[P_ACTIVE * n:(P_ACTIVE_ARC + 1) * n] = 0
+    obs[base_t:] = 0
+    # -- ships
+    imp = g[b, G_IMPULSE]
+    st = g[b, G_STAGE]
+    act_p = -1
+    act_k = -1
+    if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER:
+        act_p = g[b, G_CURRENT]
+        act_k = g[b, G_SHIP]
+    elif st == ST_COLLIDE:
+        act_p = g[b, G_MOVE_PLAYER]
+        act_k = g[b, G_COLL_MOVER]
+    ch_m = 0
+    ch_t = 0
+    de = 0
+    for side in range(2):
+        p = v if side == 0 else 1 - v
+        plane = P_OWN_FACING if side == 0 else P_ENEMY_FACING
+        slot = P_OWN_SLOT if side == 0 else P_ENEMY_SLOT
+        for k in range(S):
+            m = sh[b, p, k, SH_INIT_MARK]
+            if m == 1:
+                if side == 0:
+                    ch_m += 1
+                else:
+                    ch_t += 1
+            elif m == 2:
+                de += 1
+            o = base_t + (side * S + k) * N_SF
+            stt = sh[b, p, k, SH_STATUS]
+            obs[o + F_STATUS] = stt
+            c = sh[b, p, k, SH_CLASS]
+            if c < 0:
+                continue
+            obs[o + F_CLASS] = c + 1
+            if stt != SS_ACTIVE:
+                obs[o + F_POINTS] = cls[c, CL_POINTS] // 4
+                continue
+            cell = sh[b, p, k, SH_CELL]
+            f = sh[b, p, k, SH_FACING]
+            obs[(plane + f) * n + cell] += 1
+            if obs[slot * n + cell] == 0:
+                obs[slot * n + cell] = k + 1
+            obs[o + F_ROW] = cell // cols
+            obs[o + F_COL] = cell % cols
+            obs[o + F_FACING] = f
+            cv = sh[b, p, k, SH_CURVE]
+            pw = sh[b, p, k, SH_POWER]
+            sp = curve[c, cv, 1]
+            obs[o + F_CURVE] = cv
+            obs[o + F_POWER] = pw
+            obs[o + F_SPEED] = sp
+            obs[o + F_TURN_RADIUS] = curve[c, cv, 2] + sh[b, p, k, SH_C_TURN]
+            obs[o + F_TURN_LEFT] = sh[b, p, k, SH_TURN_LEFT]
+            obs[o + F_SLIP] = sh[b, p, k, SH_SLIP]
+            if imp < 6:
+                obs[o + F_AP_NOW] = ap_source(s_view, cfg_view, b, p, k)
+                obs[o + F_MUST_MOVE] = must_move(sh, cfg_view, b, p, k, imp)
+            obs[o + F_AP_SPENT] = sh[b, p, k, SH_AP_SPENT]
+            obs[o + F_MOVED] = sh[b, p, k, SH_MOVED]
+            obs[o + F_FIRED] = sh[b, p, k, SH_FIRED]
+            for a in range(4):
+                obs[o + F_SHIELD + a] = sh[b, p, k, SH_SHIELD + a]
+                obs[o + F_REINF + a] = sh[b, p, k, SH_REINF + a]
+            h = sh[b, p, k, SH_HULL_HITS]
+            nh = cls[c, CL_N_HULL]
+            obs[o + F_HULL_LEFT] = nh - h
+            if h < nh:
+                obs[o + F_HULL_MOD] = hull[c, h, 0]
+                obs[o + F_HULL_CRIT] = hull[c, h, 1]
+            dead = sh[b, p, k, SH_GROUP_DEAD]
+            for gi in range(cls[c, CL_N_GROUPS]):
+                og = o + F_GROUP + 5 * gi
+                obs[og] = sh[b, p, k, SH_RED + gi]
+                obs[og + 1] = grp[c, gi, GR_RED]
+                obs[og + 2] = sh[b, p, k, SH_YEL + gi]
+                obs[og + 3] = grp[c, gi, GR_YELLOW]
+                obs[og + 4] = (dead >> gi) & 1
+            obs[o + F_HAS_BATTERY] = cls[c, CL_BATTERY]
+            obs[o + F_BATTERY] = sh[b, p, k, SH_BATTERY]
+            obs[o + F_AFTERBURNERS] = sh[b, p, k, SH_AB_LEFT]
+            obs[o + F_INIT_MARK] = m
+            obs[o + F_C_SHIELDS] = sh[b, p, k, SH_C_SHIELDS] > 0
+            obs[o + F_C_HELM] = sh[b, p, k, SH_C_HELM] > 0
+            obs[o + F_C_TURN] = sh[b, p, k, SH_C_TURN]
+            obs[o + F_C_POWER] = sh[b, p, k, SH_C_POWER]
+            obs[o + F_C_FTL] = sh[b, p, k, SH_C_FTL] > 0
+            obs[o + F_C_PLOSS] = sh[b, p, k, SH_C_PLOSS] > 0
+            obs[o + F_POINTS] = cls[c, CL_POINTS] // 4
+    if act_k >= 0 and act_k < S and sh[b, act_p, act_k, SH_STATUS] == SS_ACTIVE:
+        ac = sh[b, act_p, act_k, SH_CELL]
+        af = sh[b, act_p, act_k, SH_FACING]
+        arc_of = borrow(cfg.arc_of)
+        obs[P_ACTIVE * n + ac] = 1 if act_p == v else 2
+        o = P_ACTIVE_ARC * n
+        for cell in range(n):
+            obs[o + cell] = arc_of[ac, cell, af] + 1
+        obs[o + ac] = 0
+    o = base_t + 2 * S * N_SF
+    obs[o + O_ROUND] = clip8(g[b, G_ROUND])
+    obs[o + O_IMPULSE] = imp
+    obs[o + O_HAVE_INIT] = g[b, G_INIT] == v
+    obs[o + O_MY_TURN] = (g[b, G_INIT] if g[b, G_TURN] == 0 else 1 - g[b, G_INIT]) == v
+    obs[o + O_STAGE] = st
+    obs[o + O_SHIP] = g[b, G_SHIP]
+    obs[o + O_GROUP] = g[b, G_GROUP]
+    obs[o + O_WLEFT] = g[b, G_WLEFT]
+    obs[o + O_SEAT] = v
+    obs[o + O_SP_MINE] = clip8(g[b, G_SP0 + v] // 8)
+    obs[o + O_SP_THEIRS] = clip8(g[b, G_SP0 + 1 - v] // 8)
+    obs[o + O_ROUNDS] = clip8(g[b, G_ROUNDS])
+    obs[o + O_CHANGE_MINE] = ch_m
+    obs[o + O_CHANGE_THEIRS] = ch_t
+    obs[o + O_DEFEND] = de
+    obs[o + O_DECIDER] = g[b, G_CURRENT] == v

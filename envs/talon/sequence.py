@@ -1,0 +1,309 @@
+"""Talon's sequence of play and initiative (rulebook sections 3 and 4): turns,
+impulses, the initiative check, the end of the round and of the game; advancing to the
+next decision and applying one."""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..core.structs import borrow
+from .layout import (GR_COUNT, G_COLL_QUEUE, G_CURRENT, G_DONE, G_GROUP, G_IMPULSE, G_INIT, G_MOVE_PLAYER,
+                     G_PENDING_TURN, G_RESUME, G_ROUND, G_ROUNDS, G_SERIAL, G_SHIP, G_SP0, G_SP1, G_STAGE, G_TURN,
+                     G_WINNER, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE, K_A_FIRE_SHIP, K_A_GROUP,
+                     K_A_INIT, K_A_MOVE, K_A_SPEED, K_A_TARGET, K_A_UNREINF, N_MOVES, N_USES, SH_AB_NOW, SH_AP_SPENT,
+                     SH_CLASS, SH_CURVE, SH_FIRED, SH_INIT_MARK, SH_MOVED, SH_PENDING, SH_RED, SH_REINF, SH_STATUS,
+                     SH_YEL, SS_ACTIVE, ST_AP, ST_COLLIDE, ST_EXPLODE, ST_FIRE_GROUP, ST_FIRE_SHIP, ST_FIRE_TARGET,
+                     ST_INIT, ST_MOVE, ST_OVER, ST_POWER, other)
+from .fire import explode, fire_weapon, repairs, resolve_explosions
+from .movement import apply_move, collide, next_collision
+from .power import apply_ap, begin_power_phase, end_power_phase, next_power_ship, set_curve
+from .legality import stage_has_choice
+
+
+# ---------------------------------------------------------------------------------
+# Sequence of play (Talon 3.2): advancing to the next decision
+# ---------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def turn_player(s, b):
+    g = borrow(s.g)
+    return g[b, G_INIT] if g[b, G_TURN] == 0 else other(g[b, G_INIT])
+
+
+@nb.njit(cache=True)
+def check_end(s, cfg, b):
+    """The game ends when a side has no ship left (or after the last round, see end_round)."""
+    sh = borrow(s.sh)
+    alive = 0
+    for p in range(2):
+        for k in range(sh.shape[2]):
+            if sh[b, p, k, SH_STATUS] == SS_ACTIVE:
+                alive |= 1 << p
+                break
+    if alive == 3:
+        return False
+    finish(s, b)
+    return True
+
+
+@nb.njit(cache=True)
+def finish(s, b):
+    """Victory by ship points destroyed (issue 3, RULES.md 'End of the game')."""
+    g = borrow(s.g)
+    g[b, G_DONE] = 1
+    g[b, G_STAGE] = ST_OVER
+    if g[b, G_SP0] > g[b, G_SP1]:
+        g[b, G_WINNER] = 0
+    elif g[b, G_SP1] > g[b, G_SP0]:
+        g[b, G_WINNER] = 1
+    else:
+        g[b, G_WINNER] = 2
+
+
+@nb.njit(cache=True)
+def begin_turn(s, cfg, b):
+    """Start of a player's turn: expire its reinforcements of this letter (Talon 6.2.3)."""
+    g = borrow(s.g)
+    p = turn_player(s, b)
+    sh = borrow(s.sh)
+    letter = g[b, G_IMPULSE] + 1
+    for k in range(sh.shape[2]):
+        if sh[b, p, k, SH_STATUS] == SS_ACTIVE:
+            sh[b, p, k, SH_FIRED] = 0
+            for a in range(4):
+                if sh[b, p, k, SH_REINF + a] == letter:
+                    sh[b, p, k, SH_REINF + a] = 0
+    g[b, G_STAGE] = ST_AP
+    g[b, G_CURRENT] = p
+    g[b, G_PENDING_TURN] = p
+
+
+@nb.njit(cache=True)
+def _calm(s, b):
+    """No explosion is pending and both sides have a ship in play: resolve_explosions and
+    check_end would change nothing (the usual case, tested without calling them)."""
+    sh = borrow(s.sh)
+    alive = 0
+    for p in range(2):
+        for k in range(sh.shape[2]):
+            if sh[b, p, k, SH_PENDING]:
+                return False
+            if sh[b, p, k, SH_STATUS] == SS_ACTIVE:
+                alive |= 1 << p
+    return alive == 3
+
+
+@nb.njit(cache=True)
+def new_impulse(s, cfg, b):
+    g = borrow(s.g)
+    sh = borrow(s.sh)
+    for p in range(2):
+        for k in range(sh.shape[2]):
+            sh[b, p, k, SH_AP_SPENT] = 0
+            sh[b, p, k, SH_MOVED] = 0
+            sh[b, p, k, SH_AB_NOW] = 0
+            sh[b, p, k, SH_INIT_MARK] = 0   # 4.2 markers removed before the next impulse
+    g[b, G_SERIAL] += 1
+    g[b, G_TURN] = 0
+
+
+@nb.njit(cache=True)
+def initiative_check(s, cfg, b):
+    """End of impulse (Talon 4.2): more change than defend markers lets the initiative be turned.
+
+    Only the markers on ships still in play count: a marker leaves the map with its
+    ship (8.6.1, leave_play).  Returns True when a player must decide.  The decision
+    goes to the player who placed more change markers; on a tie, to the player
+    without the initiative."""
+    g = borrow(s.g)
+    sh = borrow(s.sh)
+    ch = np.zeros(2, dtype=np.int64)
+    de = 0
+    for p in range(2):
+        for k in range(sh.shape[2]):
+            if sh[b, p, k, SH_STATUS] == SS_ACTIVE:
+                if sh[b, p, k, SH_INIT_MARK] == 1:
+                    ch[p] += 1
+                elif sh[b, p, k, SH_INIT_MARK] == 2:
+                    de += 1
+    if ch[0] + ch[1] <= de:
+        return False
+    holder = g[b, G_INIT]
+    if ch[0] > ch[1]:
+        chooser = 0
+    elif ch[1] > ch[0]:
+        chooser = 1
+    else:
+        chooser = other(holder)
+    g[b, G_CURRENT] = chooser
+    g[b, G_STAGE] = ST_INIT
+    return True
+
+
+@nb.njit(cache=True)
+def after_impulse(s, cfg, b):
+    """Next impulse, or the power phase after impulse F (Talon 3.2)."""
+    g = borrow(s.g)
+    new_impulse(s, cfg, b)
+    if g[b, G_IMPULSE] >= 5:
+        begin_power_phase(s, cfg, b)
+    else:
+        g[b, G_IMPULSE] += 1
+        begin_turn(s, cfg, b)
+
+
+@nb.njit(cache=True)
+def end_round(s, cfg, b):
+    g = borrow(s.g)
+    g[b, G_ROUND] += 1
+    if g[b, G_ROUND] > g[b, G_ROUNDS]:
+        finish(s, b)
+        return
+    g[b, G_IMPULSE] = 0
+    g[b, G_TURN] = 0
+    begin_turn(s, cfg, b)
+
+
+@nb.njit(cache=True)
+def advance(s, cfg, b):
+    """Resolve everything that needs no choice until the next decision (or the end)."""
+    g = borrow(s.g)
+    for _ in range(10000):
+        if g[b, G_DONE]:
+            return
+        st = g[b, G_STAGE]
+        # interruptions first: pending explosions (8.6.3) and collisions (7.4)
+        if st != ST_EXPLODE and st != ST_INIT and not _calm(s, b):
+            if resolve_explosions(s, cfg, b):
+                if st != ST_EXPLODE:
+                    g[b, G_RESUME] = st
+                g[b, G_STAGE] = ST_EXPLODE
+                return
+            if check_end(s, cfg, b):
+                return
+        if st == ST_COLLIDE:
+            g[b, G_CURRENT] = g[b, G_MOVE_PLAYER]
+            return
+        if st == ST_EXPLODE:
+            # an explosion order was chosen: continue exploding, then resume
+            if resolve_explosions(s, cfg, b):
+                return
+            if check_end(s, cfg, b):
+                return
+            g[b, G_STAGE] = g[b, G_RESUME]
+            g[b, G_CURRENT] = g[b, G_PENDING_TURN]
+            continue
+        if st == ST_INIT:
+            return
+        if st == ST_MOVE and g[b, G_COLL_QUEUE] != 0:
+            if next_collision(s, b):
+                g[b, G_STAGE] = ST_COLLIDE
+                g[b, G_CURRENT] = g[b, G_MOVE_PLAYER]
+                return
+        if st == ST_POWER:
+            if next_power_ship(s, cfg, b):
+                return
+            end_power_phase(s, cfg, b)
+            g[b, G_STAGE] = ST_AP  # the next round begins once the explosions are resolved
+            g[b, G_IMPULSE] = 0
+            g[b, G_TURN] = 0
+            g[b, G_RESUME] = ST_AP
+            if resolve_explosions(s, cfg, b):
+                g[b, G_STAGE] = ST_EXPLODE
+                return
+            if check_end(s, cfg, b):
+                return
+            end_round(s, cfg, b)
+            continue
+        p = turn_player(s, b)
+        g[b, G_CURRENT] = p
+        if stage_has_choice(s, cfg, b):
+            return
+        # nothing to decide here: move on
+        if st == ST_AP:
+            g[b, G_STAGE] = ST_MOVE
+        elif st == ST_MOVE:
+            g[b, G_STAGE] = ST_FIRE_SHIP
+        elif st == ST_FIRE_TARGET:
+            g[b, G_STAGE] = ST_FIRE_GROUP
+        elif st == ST_FIRE_GROUP:
+            g[b, G_STAGE] = ST_FIRE_SHIP
+        elif st == ST_FIRE_SHIP:
+            end_turn(s, cfg, b)
+            if g[b, G_STAGE] == ST_INIT:
+                return
+
+
+@nb.njit(cache=True)
+def end_turn(s, cfg, b):
+    """Repairs close the turn (Talon 3.2); the second player's turn or the end of the impulse follows."""
+    g = borrow(s.g)
+    p = turn_player(s, b)
+    repairs(s, cfg, b, p)
+    if g[b, G_TURN] == 0:
+        g[b, G_TURN] = 1
+        begin_turn(s, cfg, b)
+        return
+    if initiative_check(s, cfg, b):
+        return
+    after_impulse(s, cfg, b)
+
+
+@nb.njit(cache=True)
+def apply_action(s, cfg, b, a):
+    k_ = borrow(cfg.k)
+    sh = borrow(s.sh)
+    grp = borrow(cfg.grp)
+    g = borrow(s.g)
+    p = g[b, G_CURRENT]
+    st = g[b, G_STAGE]
+    if a < k_[K_A_UNREINF]:
+        i = a - k_[K_A_AP]
+        apply_ap(s, cfg, b, p, i // N_USES, i % N_USES)
+    elif a < k_[K_A_MOVE]:
+        i = a - k_[K_A_UNREINF]
+        sh[b, p, i // 4, SH_REINF + i % 4] = 0        # 6.2.3 removed at will
+    elif a < k_[K_A_FIRE_SHIP]:
+        i = a - k_[K_A_MOVE]
+        apply_move(s, cfg, b, p, i // N_MOVES, i % N_MOVES)
+    elif a < k_[K_A_GROUP]:
+        k = a - k_[K_A_FIRE_SHIP]
+        sh[b, p, k, SH_FIRED] = 1                       # 8.2.1 this ship completes its fire now
+        g[b, G_SHIP] = k
+        g[b, G_STAGE] = ST_FIRE_GROUP
+    elif a < k_[K_A_TARGET]:
+        gi = a - k_[K_A_GROUP]
+        k = g[b, G_SHIP]
+        c = sh[b, p, k, SH_CLASS]
+        sh[b, p, k, SH_RED + gi] = 0                    # 8.3 step 3: empty the bar
+        sh[b, p, k, SH_YEL + gi] = 0
+        g[b, G_GROUP] = gi
+        g[b, G_WLEFT] = grp[c, gi, GR_COUNT]
+        g[b, G_STAGE] = ST_FIRE_TARGET
+    elif a < k_[K_A_SPEED]:
+        t = a - k_[K_A_TARGET]
+        fire_weapon(s, cfg, b, p, g[b, G_SHIP], g[b, G_GROUP], t)
+        g[b, G_WLEFT] -= 1
+    elif a < k_[K_A_INIT]:
+        d = a - k_[K_A_SPEED]
+        k = g[b, G_SHIP]
+        set_curve(s, cfg, b, p, k, sh[b, p, k, SH_CURVE] + (1 - d))
+        g[b, G_SHIP] = k + 1
+    elif a < k_[K_A_COLLIDE]:
+        # 4.2 the chooser keeps/takes the initiative, or gives it away
+        g[b, G_INIT] = p if a == k_[K_A_INIT] else other(p)
+        after_impulse(s, cfg, b)
+    elif a < k_[K_A_EXPLODE]:
+        collide(s, cfg, b, a == k_[K_A_COLLIDE])
+        g[b, G_STAGE] = ST_MOVE
+    elif a < k_[K_A_DONE]:
+        explode(s, cfg, b, p, a - k_[K_A_EXPLODE])
+    else:
+        if st == ST_AP:
+            g[b, G_STAGE] = ST_MOVE
+        elif st == ST_MOVE:
+            g[b, G_STAGE] = ST_FIRE_SHIP
+        elif st == ST_FIRE_GROUP:
+            g[b, G_STAGE] = ST_FIRE_SHIP
+        elif st == ST_FIRE_SHIP:
+            end_turn(s, cfg, b)
+    advance(s, cfg, b)

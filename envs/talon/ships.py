@@ -1,0 +1,107 @@
+"""Talon ships and the map (rulebook sections 2.2, 4.1 and 5): hex geometry, the
+impulse chart, a ship's power curve, speed and turn radius, and taking a ship out of play."""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..core.structs import borrow
+from .layout import (CL_N_HULL, SH_CLASS, SH_CURVE, SH_C_POWER, SH_C_TURN, SH_HULL_HITS, SH_INIT_MARK, SH_POWER,
+                     SH_STATUS, SS_ACTIVE)
+
+
+# ---------------------------------------------------------------------------------
+# Geometry on the odd-r hex grid (shared conventions: envs/core/hexgrid.py)
+# ---------------------------------------------------------------------------------
+@nb.njit(cache=True, inline="always")
+def to_axial(cell, cols):
+    r = cell // cols
+    c = cell % cols
+    return c - (r - (r & 1)) // 2, r
+
+
+@nb.njit(cache=True, inline="always")
+def from_axial(q, r, rows, cols):
+    """Cell of axial (q, r), or -1 off the map."""
+    if r < 0 or r >= rows:
+        return -1
+    c = q + (r - (r & 1)) // 2
+    if c < 0 or c >= cols:
+        return -1
+    return r * cols + c
+
+
+# axial step per direction E, NE, NW, W, SW, SE
+DQ = np.array([1, 1, 0, -1, -1, 0], dtype=np.int64)
+DR = np.array([0, -1, -1, 0, 1, 1], dtype=np.int64)
+
+
+@nb.njit(cache=True, inline="always")
+def axial_distance(q1, r1, q2, r2):
+    dq = q1 - q2
+    dr = r1 - r2
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+# ---------------------------------------------------------------------------------
+# Ship helpers
+# ---------------------------------------------------------------------------------
+@nb.njit(cache=True, inline="always")
+def active(sh, b, p, k):
+    return sh[b, p, k, SH_STATUS] == SS_ACTIVE
+
+
+@nb.njit(cache=True, inline="always")
+def hull_modifier(sh, cfg, b, p, k):
+    """Power modifier in the left-most unmarked hull box (Talon 8.4.2)."""
+    c = sh[b, p, k, SH_CLASS]
+    h = sh[b, p, k, SH_HULL_HITS]
+    if h >= borrow(cfg.cls)[c, CL_N_HULL]:
+        return 0
+    return borrow(cfg.hull)[c, h, 0]
+
+
+@nb.njit(cache=True, inline="always")
+def power_at_curve(sh, cfg, b, p, k, curve):
+    """Power a ship would have on ``curve`` with its damage (Talon 5.4.4, 8.4.2, critical 8)."""
+    c = sh[b, p, k, SH_CLASS]
+    return borrow(cfg.curve)[c, curve, 0] + hull_modifier(sh, cfg, b, p, k) - sh[b, p, k, SH_C_POWER]
+
+
+@nb.njit(cache=True, inline="always")
+def speed_of(sh, cfg, b, p, k):
+    return borrow(cfg.curve)[sh[b, p, k, SH_CLASS], sh[b, p, k, SH_CURVE], 1]
+
+
+@nb.njit(cache=True, inline="always")
+def turn_radius(sh, cfg, b, p, k):
+    """Turn radius of the curve plus the Turn +1/+2 critical marker (Talon 5.4, critical 6)."""
+    return cfg.curve[sh[b, p, k, SH_CLASS], sh[b, p, k, SH_CURVE], 2] + sh[b, p, k, SH_C_TURN]
+
+
+@nb.njit(cache=True, inline="always")
+def in_chart(cfg, impulse, value):
+    """Is ``value`` printed in the box of ``impulse`` (Talon 4.1)?"""
+    if value < 1 or value > 6 or impulse > 5:
+        return False
+    return borrow(cfg.chart)[impulse, value] != 0
+
+
+@nb.njit(cache=True, inline="always")
+def chart_ap(sh, cfg, b, p, k, impulse):
+    return in_chart(cfg, impulse, sh[b, p, k, SH_POWER])
+
+
+@nb.njit(cache=True, inline="always")
+def must_move(sh, cfg, b, p, k, impulse):
+    return in_chart(cfg, impulse, speed_of(sh, cfg, b, p, k))
+
+
+@nb.njit(cache=True, inline="always")
+def leave_play(sh, b, p, k, status):
+    """The ship's counter leaves the map: destroyed (Talon 8.6.1 "la nave è immediatamente
+    distrutta. Rimuovere il segnalino") or retreated (7.5.2 "viene rimossa dal gioco").
+    The markers on it leave with it: its initiative marker no longer counts (4.2), and
+    nothing collides with it any more (7.4, next_collision)."""
+    sh[b, p, k, SH_STATUS] = status
+    sh[b, p, k, SH_INIT_MARK] = 0
