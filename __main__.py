@@ -71,7 +71,7 @@ def summary() -> str:
 def _serve_parser(sub) -> None:
     p = sub.add_parser("serve", help="serve the bots to other programs (JSON lines on stdio, or HTTP + WebSocket)",
                        description="Serve wargym's bots as automated opponents: the protocol is in "
-                                   "wargym/serve/PROTOCOL.md.")
+                                   "serve/PROTOCOL.md in the repository.")
     how = p.add_mutually_exclusive_group(required=True)
     how.add_argument("--stdio", action="store_true", help="JSON lines on stdin/stdout (logs on stderr)")
     how.add_argument("--http", action="store_true", help="HTTP + WebSocket server and the browser page "
