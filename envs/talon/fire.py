@@ -50,6 +50,29 @@ def destroy(s, cfg, b, p, k):
 
 
 @nb.njit(cache=True)
+def roll_off(s, b, cand, n):
+    """Among the candidates ``cand`` (a bitmask over 0 .. n-1): a die each, in index order;
+    the highest wins, ties roll again (Talon 8.5 criticals 5/9, 8.6.2).  -1 if there is none."""
+    while cand != 0:
+        if cand & (cand - 1) == 0:          # one left
+            for i in range(n):
+                if (cand >> i) & 1:
+                    return i
+        best = 0
+        nxt = 0
+        for i in range(n):
+            if (cand >> i) & 1:
+                v = roll_die(s.rng, s.dice_script, s.dice, b, 6)
+                if v > best:
+                    best = v
+                    nxt = 1 << i
+                elif v == best:
+                    nxt |= 1 << i
+        cand = nxt
+    return -1
+
+
+@nb.njit(cache=True)
 def destroy_weapon_group(s, cfg, b, p, k):
     """Critical 5/9: a die per intact group, the highest is destroyed, ties re-rolled (Talon 8.5)."""
     sh = s.sh
@@ -58,29 +81,11 @@ def destroy_weapon_group(s, cfg, b, p, k):
     for gi in range(cfg.cls[c, CL_N_GROUPS]):
         if not (sh[b, p, k, SH_GROUP_DEAD] >> gi) & 1:
             cand |= 1 << gi
-    while cand != 0:
-        n = 0
-        for gi in range(3):
-            if (cand >> gi) & 1:
-                n += 1
-        if n == 1:
-            break
-        best = 0
-        nxt = 0
-        for gi in range(3):
-            if (cand >> gi) & 1:
-                v = roll_die(s.rng, s.dice_script, s.dice, b, 6)
-                if v > best:
-                    best = v
-                    nxt = 1 << gi
-                elif v == best:
-                    nxt |= 1 << gi
-        cand = nxt
-    for gi in range(3):
-        if (cand >> gi) & 1:
-            sh[b, p, k, SH_GROUP_DEAD] |= 1 << gi
-            sh[b, p, k, SH_RED + gi] = 0
-            sh[b, p, k, SH_YEL + gi] = 0
+    gi = roll_off(s, b, cand, 3)
+    if gi >= 0:
+        sh[b, p, k, SH_GROUP_DEAD] |= 1 << gi
+        sh[b, p, k, SH_RED + gi] = 0
+        sh[b, p, k, SH_YEL + gi] = 0
 
 
 @nb.njit(cache=True)
@@ -165,27 +170,7 @@ def damage(s, cfg, b, p, k, arc, n):
 @nb.njit(cache=True)
 def random_arc(s, b):
     """Explosion in the same hex: a die per shield arc, the highest is hit, ties re-rolled (Talon 8.6.2)."""
-    cand = 15
-    while True:
-        n = 0
-        last = 0
-        for a in range(4):
-            if (cand >> a) & 1:
-                n += 1
-                last = a
-        if n == 1:
-            return last
-        best = 0
-        nxt = 0
-        for a in range(4):
-            if (cand >> a) & 1:
-                v = roll_die(s.rng, s.dice_script, s.dice, b, 6)
-                if v > best:
-                    best = v
-                    nxt = 1 << a
-                elif v == best:
-                    nxt |= 1 << a
-        cand = nxt
+    return roll_off(s, b, 15, 4)
 
 
 @nb.njit(cache=True)
@@ -315,7 +300,7 @@ def group_reason(s, cfg, b, p, k, gi):
 def fire_ship_reason(s, cfg, b, p, k):
     """Ship ``k`` is in play and has not fired this turn (Talon 8.2.1)."""
     sh = borrow(s.sh)
-    if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
+    if not active(sh, b, p, k):
         return R_NO_SHIP
     if sh[b, p, k, SH_FIRED]:
         return R_FIRED

@@ -9,6 +9,7 @@ compare against."""
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from ..core.structs import borrow
 from .layout import (G_CURRENT, G_DONE, G_GROUP, G_SHIP, G_STAGE, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
@@ -199,6 +200,12 @@ def stage_has_choice_ref(s, cfg, b):
     return True
 
 
+# The first action family of each stage's actions, by stage ST_AP .. ST_EXPLODE: a stage's
+# actions run up to the next entry (ST_AP has two families, AP uses and removals).
+STAGE_FAMILY = np.array([0, K_A_AP, K_A_MOVE, K_A_FIRE_SHIP, K_A_GROUP, K_A_TARGET, K_A_SPEED, K_A_INIT, K_A_COLLIDE,
+                         K_A_EXPLODE, K_A_DONE], dtype=np.int64)
+
+
 @nb.njit(cache=True)
 def mask_range(s, cfg, b, mask, lo, hi):
     for a in range(lo, hi):
@@ -217,24 +224,8 @@ def write_mask_ref(s, cfg, b, mask):
         return
     k = cfg.k
     st = s.g[b, G_STAGE]
-    if st == ST_AP:
-        mask_range(s, cfg, b, mask, k[K_A_AP], k[K_A_MOVE])
-    elif st == ST_MOVE:
-        mask_range(s, cfg, b, mask, k[K_A_MOVE], k[K_A_FIRE_SHIP])
-    elif st == ST_FIRE_SHIP:
-        mask_range(s, cfg, b, mask, k[K_A_FIRE_SHIP], k[K_A_GROUP])
-    elif st == ST_FIRE_GROUP:
-        mask_range(s, cfg, b, mask, k[K_A_GROUP], k[K_A_TARGET])
-    elif st == ST_FIRE_TARGET:
-        mask_range(s, cfg, b, mask, k[K_A_TARGET], k[K_A_SPEED])
-    elif st == ST_POWER:
-        mask_range(s, cfg, b, mask, k[K_A_SPEED], k[K_A_INIT])
-    elif st == ST_INIT:
-        mask_range(s, cfg, b, mask, k[K_A_INIT], k[K_A_COLLIDE])
-    elif st == ST_COLLIDE:
-        mask_range(s, cfg, b, mask, k[K_A_COLLIDE], k[K_A_EXPLODE])
-    elif st == ST_EXPLODE:
-        mask_range(s, cfg, b, mask, k[K_A_EXPLODE], k[K_A_DONE])
+    if ST_AP <= st <= ST_EXPLODE:
+        mask_range(s, cfg, b, mask, k[STAGE_FAMILY[st]], k[STAGE_FAMILY[st + 1]])
     mask_range(s, cfg, b, mask, k[K_A_DONE], k[K_A_DONE] + 1)
 
 

@@ -11,7 +11,7 @@ from .layout import (ARC_FRONT, ARC_LEFT, ARC_RIGHT, G_COLL_ARC, G_COLL_MOVER, G
                      G_COLL_QUEUE, G_IMPULSE, G_MOVE_PLAYER, K_COLS, K_ROWS, M_SLIP_LEFT, M_SLIP_RIGHT, M_STRAIGHT,
                      M_TURN_LEFT, M_TURN_RIGHT, OK, R_HELM_DOWN, R_MOVED, R_NO_AFTERBURNER, R_NO_SHIP, R_NO_SLIP,
                      R_TURN_MARKER, SH_AB_LEFT, SH_AB_NOW, SH_CELL, SH_C_HELM, SH_FACING, SH_MOVED, SH_SLIP,
-                     SH_STATUS, SH_TURN_LEFT, SS_ACTIVE, SS_RETREATED)
+                     SH_TURN_LEFT, SS_RETREATED)
 from .ships import DQ, DR, active, axial_distance, from_axial, leave_play, must_move, to_axial, turn_radius
 from .fire import damage
 
@@ -113,7 +113,7 @@ def forced_withdrawal(s, cfg, b):
 def must_still_move(s, cfg, b, p, k):
     """Ship ``k`` has its speed in this impulse's box and has not moved yet (Talon 7.1)."""
     sh = borrow(s.sh)
-    return (sh[b, p, k, SH_STATUS] == SS_ACTIVE and not sh[b, p, k, SH_MOVED]
+    return (active(sh, b, p, k) and not sh[b, p, k, SH_MOVED]
             and must_move(sh, cfg, b, p, k, borrow(s.g)[b, G_IMPULSE]))
 
 
@@ -121,7 +121,7 @@ def must_still_move(s, cfg, b, p, k):
 def may_move(s, cfg, b, p, k):
     """0 if ship ``k`` may move now: it must (Talon 7.1) or can burn an afterburner (10.2)."""
     sh = borrow(s.sh)
-    if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
+    if not active(sh, b, p, k):
         return R_NO_SHIP
     if sh[b, p, k, SH_MOVED]:
         return R_MOVED

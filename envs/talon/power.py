@@ -11,8 +11,8 @@ from .layout import (CL_BATTERY, CL_N_CURVES, CL_N_GROUPS, GR_COUNT, GR_RED, GR_
                      R_NO_BATTERY, R_NO_GROUP, R_NO_REINF, R_NO_SHIP, R_NO_SUCH_ACTION, R_NO_SUCH_SPEED,
                      R_NO_TURN_MARKER, R_POWER_LOSS, R_REINF_LIMIT, R_REINF_PLACED, R_SHIELDS_DOWN, R_SLIP_PLACED,
                      SH_AP_SPENT, SH_BATTERY, SH_CLASS, SH_CURVE, SH_C_PLOSS, SH_C_SHIELDS, SH_GROUP_DEAD,
-                     SH_INIT_MARK, SH_POWER, SH_RED, SH_REINF, SH_SHIELD, SH_SLIP, SH_STATUS, SH_TURN_LEFT, SH_YEL,
-                     SS_ACTIVE, ST_POWER, U_BATTERY, U_CHANGE, U_CHARGE, U_DEFEND, U_REINF, U_SLIP, U_TURN, other)
+                     SH_INIT_MARK, SH_POWER, SH_RED, SH_REINF, SH_SHIELD, SH_SLIP, SH_TURN_LEFT, SH_YEL, ST_POWER,
+                     U_BATTERY, U_CHANGE, U_CHARGE, U_DEFEND, U_REINF, U_SLIP, U_TURN, other)
 from .ships import active, chart_ap, power_at_curve
 from .fire import destroy
 
@@ -53,7 +53,7 @@ def ap_source(s, cfg, b, p, k):
 def ap_ship_reason(s, cfg, b, p, k):
     """May ship ``k`` spend an AP now at all (Talon 5.1, 6.1, 10.1.2)?"""
     sh = borrow(s.sh)
-    if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
+    if not active(sh, b, p, k):
         return R_NO_SHIP
     if ap_source(s, cfg, b, p, k) == 0:
         return R_NO_AP
@@ -114,7 +114,7 @@ def ap_reason(s, cfg, b, p, k, u):
 def unreinforce_reason(s, cfg, b, p, k, a):
     """The owner may remove a reinforcement before it expires (Talon 6.2.3)."""
     sh = borrow(s.sh)
-    if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
+    if not active(sh, b, p, k):
         return R_NO_SHIP
     return OK if sh[b, p, k, SH_REINF + a] > 0 else R_NO_REINF
 

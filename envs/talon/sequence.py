@@ -219,18 +219,27 @@ def advance(s, cfg, b):
         if stage_has_choice(s, cfg, b):
             return
         # nothing to decide here: move on
-        if st == ST_AP:
-            g[b, G_STAGE] = ST_MOVE
-        elif st == ST_MOVE:
-            g[b, G_STAGE] = ST_FIRE_SHIP
-        elif st == ST_FIRE_TARGET:
-            g[b, G_STAGE] = ST_FIRE_GROUP
-        elif st == ST_FIRE_GROUP:
-            g[b, G_STAGE] = ST_FIRE_SHIP
-        elif st == ST_FIRE_SHIP:
-            end_turn(s, cfg, b)
-            if g[b, G_STAGE] == ST_INIT:
-                return
+        leave_stage(s, cfg, b, st)
+        if st == ST_FIRE_SHIP and g[b, G_STAGE] == ST_INIT:
+            return
+
+
+@nb.njit(cache=True)
+def leave_stage(s, cfg, b, st):
+    """The player is done with stage ``st``, or has nothing to decide in it (Talon 3.2): AP,
+    then movement, then fire; a group's targets lead back to the choice of a group, that to
+    the choice of the next firing ship, and the fire stage ends the turn."""
+    g = borrow(s.g)
+    if st == ST_AP:
+        g[b, G_STAGE] = ST_MOVE
+    elif st == ST_MOVE:
+        g[b, G_STAGE] = ST_FIRE_SHIP
+    elif st == ST_FIRE_TARGET:
+        g[b, G_STAGE] = ST_FIRE_GROUP
+    elif st == ST_FIRE_GROUP:
+        g[b, G_STAGE] = ST_FIRE_SHIP
+    elif st == ST_FIRE_SHIP:
+        end_turn(s, cfg, b)
 
 
 @nb.njit(cache=True)
@@ -298,12 +307,5 @@ def apply_action(s, cfg, b, a):
     elif a < k_[K_A_DONE]:
         explode(s, cfg, b, p, a - k_[K_A_EXPLODE])
     else:
-        if st == ST_AP:
-            g[b, G_STAGE] = ST_MOVE
-        elif st == ST_MOVE:
-            g[b, G_STAGE] = ST_FIRE_SHIP
-        elif st == ST_FIRE_GROUP:
-            g[b, G_STAGE] = ST_FIRE_SHIP
-        elif st == ST_FIRE_SHIP:
-            end_turn(s, cfg, b)
+        leave_stage(s, cfg, b, st)                      # done
     advance(s, cfg, b)
