@@ -63,6 +63,7 @@ def test_cli_battle_force_with_three_players(tmp_path):
     (["--options", "{turns: 3"], "--options is not valid JSON"),
     (["--game", "planetoids", "--options", '{"colour": 3}'], "unknown Planetoids option"),
     (["--timesteps", "0"], "--timesteps must be at least 1"),
+    (["--warm-start-rounds", "-1"], "--warm-start-rounds must be 0 or more"),
 ])
 def test_cli_bad_arguments_one_line_error_exit_2_no_run_folder(args, message, tmp_path):
     done = run_cli(*args, "--out", str(tmp_path / "runs"), cwd=tmp_path)
@@ -180,6 +181,31 @@ def test_warm_start_clones_the_scripted_bot():
     before = clone(model, X, M, A, G, epochs=0)
     after = clone(model, X, M, A, G, epochs=3, batch_size=256)
     assert after > before
+
+
+def test_dagger_round_lets_the_student_play_and_the_teacher_label():
+    """training/imitation.py: in a DAgger round the student's sampled moves drive the games,
+    the scripted bot labels every position reached, and the labels are legal there."""
+    from sb3_contrib import MaskablePPO
+
+    from wargym.training.imitation import collect
+    from wargym.training.networks import policy_kwargs
+    env = WargymVecEnv("talon", n_envs=16, opponent="random", seed=0)
+    student = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=64, seed=0, device="cpu",
+                          policy_kwargs=policy_kwargs("talon"))
+    X, M, A, _ = collect(env, "scripted", 2048)
+    Xs, Ms, As, Gs = collect(WargymVecEnv("talon", n_envs=16, opponent="random", seed=0), "scripted", 2048,
+                             student=student)
+    assert len(Xs) == len(As) == len(Gs) == 2048 and Ms[np.arange(len(As)), As].all()
+    assert not np.array_equal(X, Xs)  # same seeds, other games: the untrained student played them
+
+
+def test_place_reads_first_place_shared_first_and_the_rest_from_the_rank_reward():
+    from wargym.training.evaluate import place
+    assert place([1.0, 0.0, -1.0], 2).tolist() == [1, 0, -1]
+    # 4 players, rank reward: 1, 1/3, -1/3, -1; two tied for first share (1 + 1/3) / 2
+    assert place([1.0, 1 / 3, -1 / 3, -1.0, 2 / 3], 4).tolist() == [1, -1, -1, -1, 0]
+    assert place([0.5, 0.0], 3).tolist() == [0, -1]  # 3 players: shared first 0.5, sole second 0
 
 
 def test_discounted_returns_stop_at_episode_ends():

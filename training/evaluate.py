@@ -20,6 +20,7 @@ def win_rate(model, game="planetoids", opponent="random", n_games: int = 100, se
     options = arena_options(game, {k: v for k, v in (options or {}).items() if k != "reward"})
     env = WargymVecEnv(game, n_envs=n_games, opponent=opponent, seat="rotate", options=options, seed=seed)
     obs = env.reset()
+    players = env.loop.core.num_players
     finished = np.zeros(n_games, dtype=bool)
     outcome = np.zeros(n_games, dtype=np.int8)
     policy = _policy(model, deterministic, seed)
@@ -27,11 +28,21 @@ def win_rate(model, game="planetoids", opponent="random", n_games: int = 100, se
         actions = policy(obs, env.action_masks())
         obs, rewards, dones, _ = env.step(actions)
         new = np.flatnonzero(dones & ~finished)
-        outcome[new] = np.sign(rewards[new])
+        outcome[new] = place(rewards[new], players)
         finished[new] = True
         if progress is not None and len(new):
             progress(len(new))
     return _tally(outcome)
+
+
+def place(final_rewards, players: int) -> np.ndarray:
+    """+1 (won: sole first place), 0 (drew: first place shared) or -1 (lost) from the
+    end-of-game reward that ``arena_options`` sets: +1 / 0 / -1 for two players; Battle
+    Force's ``rank`` reward (+1 for first down to -1 for last, linear, ties sharing the mean)
+    for more, where a shared first place pays more than a sole second place."""
+    r = np.asarray(final_rewards, dtype=np.float64)
+    sole_second = 1.0 - 2.0 / (players - 1)
+    return np.where(r >= 1.0 - 1e-6, 1, np.where(r > sole_second + 1e-6, 0, -1)).astype(np.int8)
 
 
 def _tally(outcome) -> dict:

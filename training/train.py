@@ -43,6 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="behaviour-clone this built-in policy before PPO (default: scripted); 'none' = PPO from scratch")
     ap.add_argument("--warm-start-decisions", type=int, default=200_000)
     ap.add_argument("--warm-start-epochs", type=int, default=3)
+    ap.add_argument("--warm-start-rounds", type=int, default=2,
+                    help="DAgger rounds after cloning: the student plays --warm-start-decisions decisions, the bot "
+                         "labels them, the student is fitted to every label so far (default 2; 0 = cloning only)")
     ap.add_argument("--eval-games", type=int, default=200, help="games of the final evaluation against each opponent")
     ap.add_argument("--curve-points", type=int, default=6, help="evaluations during PPO for the learning curve")
     ap.add_argument("--curve-games", type=int, default=32, help="games per opponent at each point of the curve")
@@ -92,6 +95,8 @@ def check_args(ap, args) -> dict:
     for name in ("timesteps", "n_envs", "n_steps", "batch_size", "epochs", "eval_games"):
         if getattr(args, name) < 1:
             ap.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.warm_start_rounds < 0:
+        ap.error("--warm-start-rounds must be 0 or more")
     return options
 
 
@@ -152,7 +157,8 @@ def main(argv=None) -> dict:
     if args.warm_start != "none":
         agreement, warm_s = warm_start(model, args, options, bars)
         print(f"warm start: behaviour cloning of the {args.warm_start} bot on {args.warm_start_decisions:,} of its "
-              f"decisions in {warm_s:.0f} s (agreement {agreement:.0%})", flush=True)
+              f"decisions and {args.warm_start_rounds} DAgger rounds in {warm_s:.0f} s (agreement {agreement:.0%})",
+              flush=True)
 
     curve = ScheduledEvaluation(args.game, options, every=max(1, args.timesteps // max(1, args.curve_points)),
                                 games=args.curve_games, seed=args.seed + 500)
@@ -189,7 +195,9 @@ def main(argv=None) -> dict:
                             f"{args.game}: MaskablePPO vs {Path(args.opponent).name}", reference)
     total_s = time.perf_counter() - t_start
     summary = {"game": args.game, "options": options, "opponent": args.opponent, "timesteps": model.num_timesteps,
-               "n_envs": args.n_envs, "warm_start": args.warm_start, "warm_start_agreement": agreement,
+               "n_envs": args.n_envs, "warm_start": args.warm_start,
+               "warm_start_rounds": args.warm_start_rounds if args.warm_start != "none" else 0,
+               "warm_start_agreement": agreement,
                "compile_seconds": round(compile_s, 1), "warm_start_seconds": round(warm_s, 1),
                "ppo_seconds": round(ppo_s, 1), "ppo_decisions_per_second": round(model.num_timesteps / ppo_s),
                "evaluation_seconds_during_training": round(curve.seconds, 1), "total_seconds": round(total_s, 1),
@@ -226,19 +234,29 @@ def make_model(env, args, options):
 
 
 def warm_start(model, args, options, bars) -> tuple[float, float]:
-    """Behaviour cloning of the ``--warm-start`` bot; returns (agreement, seconds)."""
+    """Behaviour cloning of the ``--warm-start`` bot, then ``--warm-start-rounds`` rounds of
+    DAgger (``training/imitation.py`` says why); returns (agreement, seconds)."""
+    import numpy as np
+
     from ..wrappers.sb3 import WargymVecEnv
     from .imitation import clone, collect
     t0 = time.perf_counter()
-    teacher_env = WargymVecEnv(args.game, n_envs=args.n_envs, opponent=fixed_opponent(args), options=options,
-                               seed=args.seed + 7)
-    bar = bars(args.warm_start_decisions, f"warm start: playing as {args.warm_start}", "decision")
-    X, M, A, G = collect(teacher_env, args.warm_start, args.warm_start_decisions, gamma=model.gamma,
-                         progress=bar.update)
-    bar.close()
-    bar = bars(len(A) * args.warm_start_epochs, "warm start: cloning", "sample")
-    agreement = clone(model, X, M, A, G, epochs=args.warm_start_epochs, seed=args.seed, progress=bar.update)
-    bar.close()
+    data = None
+    agreement = 0.0
+    for round_ in range(args.warm_start_rounds + 1):
+        env = WargymVecEnv(args.game, n_envs=args.n_envs, opponent=fixed_opponent(args), options=options,
+                           seed=args.seed + 7 + round_)
+        who = args.warm_start if round_ == 0 else f"the student (DAgger round {round_})"
+        bar = bars(args.warm_start_decisions, f"warm start: {who} playing", "decision")
+        new = collect(env, args.warm_start, args.warm_start_decisions, gamma=model.gamma, progress=bar.update,
+                      student=model if round_ else None)
+        bar.close()
+        data = new if data is None else tuple(np.concatenate(pair) for pair in zip(data, new))
+        X, M, A, G = data
+        bar = bars(len(A) * args.warm_start_epochs, "warm start: cloning", "sample")
+        agreement = clone(model, X, M, A, G, epochs=args.warm_start_epochs, seed=args.seed + round_,
+                          progress=bar.update)
+        bar.close()
     return agreement, time.perf_counter() - t0
 
 
