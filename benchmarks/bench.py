@@ -115,12 +115,36 @@ def compiled_self_play(batch: int, game=None, bot=None, options=None, decisions_
     return float(core.state.g[:, col].sum()) / dt
 
 
+def union_wars_rows(secs: float) -> list:
+    """UnionWars First Contact: state size, AEC random play, the batched core, compiled self-play."""
+    from wargym.envs import union_wars_v0
+    from wargym.envs.core.vec import VecGame
+    from wargym.envs.union_wars import bot as uw_bot
+    from wargym.envs.union_wars import game as uw
+    from wargym.envs.union_wars import layout as uw_layout
+    ucore = VecGame(uw, 1)
+    rows = [("union_wars_v0 state bytes per game", ucore.state.nbytes_per_game(), "B"),
+            ("union_wars_v0 observation + mask bytes per step", ucore.obs[0].nbytes + ucore.mask[0].nbytes, "B"),
+            ("union_wars_v0 AEC env, random masked play", aec_random_play(lambda: union_wars_v0.env(), secs), "steps/s")]
+    print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} steps/s", flush=True)
+    for batch in (1, 64, 1024, 4096):
+        rows.append((f"union_wars_v0 batched core B={batch}, obs+mask each step", batched_core(batch, secs, uw),
+                     "decisions/s"))
+        print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
+    rows.append(("union_wars_v0 compiled random self-play, B=256 whole games",
+                 compiled_self_play(256, uw, uw_bot, None, uw_layout.G_DECISIONS), "decisions/s"))
+    print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
+    return rows
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--skip-cold", action="store_true", help="skip the cold-compile measurement")
     ap.add_argument("--planetoids-only", action="store_true", help="skip the Talon and Battle Force measurements")
+    ap.add_argument("--union-wars-only", action="store_true",
+                    help="with --planetoids-only --skip-cold: measure only UnionWars (and the start-up rows)")
     args = ap.parse_args(argv)
     secs = 2.0 if args.quick else 6.0
     import numba
@@ -182,6 +206,8 @@ def main(argv=None):
         rows.append(("battle_force_v0 compiled random self-play, B=64 whole games (20 game turns)",
                      compiled_self_play(64, bf, bf_bot, {"end_turns": 20}, bf_rules.G_DECISIONS), "decisions/s"))
         print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
+    if not args.planetoids_only or args.union_wars_only:
+        rows += union_wars_rows(secs)
     print("\n| measurement | value |\n|---|---|")
     for name, value, unit in rows:
         v = f"{value:,.2f} {unit}" if unit == "s" else f"{value:,.0f} {unit}"
