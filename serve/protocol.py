@@ -39,6 +39,7 @@ ERROR_STATUS = {
     "match_closed": 410,        # closed by the client, or idle past the timeout
     "stale_seq": 409,           # seq is not the match's current sequence number
     "hash_mismatch": 409,       # state_hash does not match the state the server holds
+    "busy": 409,                # another request for the same match is being answered
     "too_many_matches": 429,
     "timeout": 504,             # the bot did not move within time_limit_ms and the client asked for an error
     "internal": 500,

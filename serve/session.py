@@ -25,6 +25,7 @@ from __future__ import annotations
 import base64
 import binascii
 import concurrent.futures as cf
+import contextlib
 import hashlib
 import importlib
 import json
@@ -384,7 +385,7 @@ class Server:
                       [0.0] * n, state_hash(slot.core), **self._clock(msg, None))
             m.bot_moves = msg.get("bot_moves", "all")
             self._matches[mid] = m
-        with m.lock:
+        with m.lock:  # (nobody else knows the match yet)
             try:
                 reply = self._advance_locked(m, slot, msg, received, [], first=True)
             except ProtocolError:
@@ -395,7 +396,7 @@ class Server:
 
     def _req_move(self, msg, client, received) -> dict:
         m = self._match(msg["match"])
-        with m.lock:
+        with self._turn(m):
             slot = self._load_match(m)
             action = self._action_id(slot, msg["action"], "action")
             if m.last_move is not None and msg["seq"] == m.last_move[0] and action == m.last_move[1] \
@@ -420,7 +421,7 @@ class Server:
 
     def _req_advance(self, msg, client, received) -> dict:
         m = self._match(msg["match"])
-        with m.lock:
+        with self._turn(m):
             slot = self._load_match(m)
             self._check_seq(m, msg)
             self._check_not_over(slot.core)
@@ -432,7 +433,7 @@ class Server:
 
     def _req_state(self, msg, client, received) -> dict:
         m = self._match(msg["match"])
-        with m.lock:
+        with self._turn(m):
             slot = self._load_match(m)
             reply = self._match_reply(m, slot, msg, [])
             if msg.get("history"):
@@ -464,8 +465,7 @@ class Server:
             played += 1
             received = time.monotonic()  # the next bot decision has its own time limit
         # all went well: the match takes the new state
-        m.state = slot.env.clone_state()
-        m.history.extend(e["action"] for e in events)
+        m.state, m.history = slot.env.clone_state(), m.history + [e["action"] for e in events]
         m.returns = returns
         m.hash = state_hash(core)
         m.last_active = time.monotonic()
@@ -524,10 +524,23 @@ class Server:
             while len(self._closed) > 10_000:
                 self._closed.popitem(last=False)
 
-    def _load_match(self, m: Match) -> _Slot:
+    def _load_match(self, m: Match, state=None) -> _Slot:
         slot = self._slots.get(m.entry, m.options, m.options_key)
-        slot.env.set_state(m.state)
+        slot.env.set_state(m.state if state is None else state)
         return slot
+
+    @staticmethod
+    @contextlib.contextmanager
+    def _turn(m: Match):
+        """One request per match at a time; another one meanwhile is refused at once rather than
+        holding a worker thread (a client flooding one match cannot stall the others)."""
+        if not m.lock.acquire(blocking=False):
+            raise ProtocolError("busy", f"another request for match {m.id} is being answered: send this one "
+                                        "again after its reply (a resent move gets the same reply)", field="match")
+        try:
+            yield
+        finally:
+            m.lock.release()
 
     def _check_seq(self, m: Match, msg) -> None:
         if msg["seq"] != m.seq:
@@ -707,23 +720,24 @@ class Server:
         return slot.core.clone_state().to_bytes(meta=meta)
 
     # -- for the HTTP transport's board and save downloads ---------------------------------------------
+    # (these read the match without its lock: a commit replaces state and history, never changes them,
+    # so a picture drawn while a request is answered shows the position before it)
     def match_file(self, mid: str) -> tuple[str, bytes]:
         m = self._match(mid)
-        with m.lock:
-            slot = self._load_match(m)
-            log = {**m.start, "actions": list(m.history), "bots": {str(s): b.to_json() for s, b in m.bots.items()}}
-            return f"{m.entry.name}-{mid}.wargym", self.save_bytes(slot, m.options, log)
+        state, history = m.state, m.history
+        slot = self._load_match(m, state)
+        log = {**m.start, "actions": list(history), "bots": {str(s): b.to_json() for s, b in m.bots.items()}}
+        return f"{m.entry.name}-{mid}.wargym", self.save_bytes(slot, m.options, log)
 
     def match_board(self, mid: str, viewer: int | None, fmt: str = "png"):
         m = self._match(mid)
-        with m.lock:
-            slot = self._load_match(m)
-            if viewer is None or not 0 <= viewer < slot.num_players:
-                viewer = m.client_seats[0]
-            renderer = slot.env.renderer
-            if fmt == "ansi":
-                return renderer(slot.core, 0, "ansi", viewer)
-            frame = renderer(slot.core, 0, "rgb_array", viewer)
+        slot = self._load_match(m, m.state)
+        if viewer is None or not 0 <= viewer < slot.num_players:
+            viewer = m.client_seats[0]
+        renderer = slot.env.renderer
+        if fmt == "ansi":
+            return renderer(slot.core, 0, "ansi", viewer)
+        frame = renderer(slot.core, 0, "rgb_array", viewer)
         import io
 
         from PIL import Image

@@ -107,3 +107,15 @@ def test_total_match_limit_and_closing():
         "too_many_matches"
     assert server.handle({"v": 1, "type": "close", "match": ids[0]})["closed"]
     assert server.handle({"v": 1, "type": "new_match", "game": "talon_v0"}, client="c")["ok"]
+
+
+def test_a_second_request_for_a_busy_match_is_refused_at_once():
+    server = Server()
+    match = server.handle({"v": 1, "type": "new_match", "game": "talon_v0", "seed": 1, "legal": True})
+    held = server._matches[match["match"]].lock
+    move = {"v": 1, "type": "move", "match": match["match"], "seq": match["seq"],
+            "action": match["legal"][0]["action"]}
+    with held:  # as if another request for it were being answered
+        assert server.handle(move)["error"]["code"] == "busy"
+        assert server.match_board(match["match"], None, "ansi")  # the board is drawn meanwhile
+    assert server.handle(move)["ok"]
