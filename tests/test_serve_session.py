@@ -119,3 +119,15 @@ def test_a_second_request_for_a_busy_match_is_refused_at_once():
         assert server.handle(move)["error"]["code"] == "busy"
         assert server.match_board(match["match"], None, "ansi")  # the board is drawn meanwhile
     assert server.handle(move)["ok"]
+
+
+def test_command_line_keeps_the_summary_and_adds_serve(capsys):
+    from wargym.__main__ import main
+    assert main([]) == 0
+    assert "wargym serve --stdio | --http" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--help"])
+    assert exit_.value.code == 0 and "--idle-timeout" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve"])  # --stdio or --http is required
+    assert exit_.value.code == 2
