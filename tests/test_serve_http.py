@@ -199,3 +199,15 @@ def test_shipped_checkpoint_plays_by_name(base):
         # a path is never a bot
         r = client.post("/v1/bot_move", json={"v": 1, "game": game, "state": {"seed": 1}, "bot": "/tmp/model.zip"})
         assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_bot"
+
+
+def test_websocket_size_limit(base):
+    from websockets.exceptions import ConnectionClosed
+    with connect(base.replace("http", "ws") + "/v1/ws", max_size=None) as ws:
+        call = ws_call(ws)
+        big = call({"type": "info", "id": "x" * 70000})  # over the server's 65,536 bytes
+        assert big["error"]["code"] == "message_too_large"
+        assert call({"type": "info"})["ok"]  # the connection goes on
+        ws.send(json.dumps({"v": 1, "type": "info", "pad": "x" * 300_000}))  # far over: the server hangs up
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=RECV_TIMEOUT)
