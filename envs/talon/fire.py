@@ -247,26 +247,31 @@ def resolve_explosions(s, cfg, b):
 # Who may fire, with which group, at which target (Talon 8.2, 8.3)
 # ---------------------------------------------------------------------------------
 @nb.njit(cache=True, inline="always")
+def reach_reason(cfg, w, arcs, fc, facing, tc):
+    """Is hex ``tc`` in range of weapon ``w`` fired from hex ``fc`` (not its own hex) and in
+    one of the arcs ``arcs`` of a ship facing ``facing`` (Talon 8.2.2, 5.3)?"""
+    d = borrow(cfg.dist)[fc, tc]
+    if d < borrow(cfg.wmin)[w] or d > borrow(cfg.wmax)[w] or d == 0:
+        return R_OUT_OF_RANGE
+    if not (arcs >> borrow(cfg.arc_of)[fc, tc, facing]) & 1:
+        return R_OUT_OF_ARC
+    return OK
+
+
+@nb.njit(cache=True, inline="always")
 def target_reason(s, cfg, b, p, k, gi, t):
-    """May weapon group ``gi`` of ship ``k`` fire at enemy ship ``t`` (Talon 8.2.2, 8.3 step 2)?"""
+    """May weapon group ``gi`` of ship ``k`` fire at enemy ship ``t``: an enemy in play, in
+    reach of a playable weapon (Talon 8.2.2, 8.3 step 2)?"""
     sh = borrow(s.sh)
     grp = borrow(cfg.grp)
     e = other(p)
-    if sh[b, e, t, SH_STATUS] != SS_ACTIVE:
+    if not active(sh, b, e, t):
         return R_NOT_ENEMY
     c = sh[b, p, k, SH_CLASS]
     w = grp[c, gi, GR_WEAPON]
     if not borrow(cfg.wplay)[w]:
         return R_UNPLAYABLE_WEAPON
-    fc = sh[b, p, k, SH_CELL]
-    tc = sh[b, e, t, SH_CELL]
-    d = borrow(cfg.dist)[fc, tc]
-    if d < borrow(cfg.wmin)[w] or d > borrow(cfg.wmax)[w] or d == 0:
-        return R_OUT_OF_RANGE
-    arc = borrow(cfg.arc_of)[fc, tc, sh[b, p, k, SH_FACING]]
-    if not (grp[c, gi, GR_ARCS] >> arc) & 1:
-        return R_OUT_OF_ARC
-    return OK
+    return reach_reason(cfg, w, grp[c, gi, GR_ARCS], sh[b, p, k, SH_CELL], sh[b, p, k, SH_FACING], sh[b, e, t, SH_CELL])
 
 
 @nb.njit(cache=True, inline="always")
@@ -286,12 +291,21 @@ def group_ready_reason(s, cfg, b, p, k, gi):
 
 @nb.njit(cache=True, inline="always")
 def group_reason(s, cfg, b, p, k, gi):
-    """May ship ``k`` fire group ``gi`` now: ready, with a target (Talon 8.3 steps 1-2)?"""
+    """May ship ``k`` fire group ``gi`` now: ready, with a target (Talon 8.3 steps 1-2)?
+    target_reason for every enemy ship, with what depends only on the group read once."""
     r = group_ready_reason(s, cfg, b, p, k, gi)
     if r != OK:
         return r
-    for t in range(borrow(s.sh).shape[2]):
-        if target_reason(s, cfg, b, p, k, gi, t) == OK:
+    sh = borrow(s.sh)
+    grp = borrow(cfg.grp)
+    c = sh[b, p, k, SH_CLASS]
+    w = grp[c, gi, GR_WEAPON]
+    arcs = grp[c, gi, GR_ARCS]
+    fc = sh[b, p, k, SH_CELL]
+    facing = sh[b, p, k, SH_FACING]
+    e = other(p)
+    for t in range(sh.shape[2]):
+        if active(sh, b, e, t) and reach_reason(cfg, w, arcs, fc, facing, sh[b, e, t, SH_CELL]) == OK:
             return OK
     return R_NO_TARGET
 

@@ -40,7 +40,7 @@ def done_reason(s, cfg, b, p, st):
     return R_STAGE
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def action_reason(s_, cfg_, b, a):
     """Reason code why action ``a`` is illegal in game ``b`` now (0 = legal)."""
     s = state_view(s_)

@@ -219,27 +219,29 @@ def advance(s, cfg, b):
         if stage_has_choice(s, cfg, b):
             return
         # nothing to decide here: move on
-        leave_stage(s, cfg, b, st)
-        if st == ST_FIRE_SHIP and g[b, G_STAGE] == ST_INIT:
+        nxt = stage_after(st)
+        if nxt != 0:
+            g[b, G_STAGE] = nxt
+            continue
+        end_turn(s, cfg, b)
+        if g[b, G_STAGE] == ST_INIT:
             return
 
 
-@nb.njit(cache=True)
-def leave_stage(s, cfg, b, st):
-    """The player is done with stage ``st``, or has nothing to decide in it (Talon 3.2): AP,
-    then movement, then fire; a group's targets lead back to the choice of a group, that to
-    the choice of the next firing ship, and the fire stage ends the turn."""
-    g = borrow(s.g)
+@nb.njit(cache=True, inline="always")
+def stage_after(st):
+    """The stage that follows ``st`` when the player is done with it or has nothing to decide
+    in it (Talon 3.2): AP, then movement, then fire; a group's targets lead back to the choice
+    of a group, that to the choice of the next firing ship.  0 after the fire stage: the
+    turn ends (end_turn).  (A function of the stage alone, so the loop in advance calls
+    nothing that takes the state structs.)"""
     if st == ST_AP:
-        g[b, G_STAGE] = ST_MOVE
-    elif st == ST_MOVE:
-        g[b, G_STAGE] = ST_FIRE_SHIP
-    elif st == ST_FIRE_TARGET:
-        g[b, G_STAGE] = ST_FIRE_GROUP
-    elif st == ST_FIRE_GROUP:
-        g[b, G_STAGE] = ST_FIRE_SHIP
-    elif st == ST_FIRE_SHIP:
-        end_turn(s, cfg, b)
+        return ST_MOVE
+    if st == ST_MOVE or st == ST_FIRE_GROUP:
+        return ST_FIRE_SHIP
+    if st == ST_FIRE_TARGET:
+        return ST_FIRE_GROUP
+    return 0
 
 
 @nb.njit(cache=True)
@@ -306,6 +308,8 @@ def apply_action(s, cfg, b, a):
         g[b, G_STAGE] = ST_MOVE
     elif a < k_[K_A_DONE]:
         explode(s, cfg, b, p, a - k_[K_A_EXPLODE])
+    elif stage_after(st) != 0:                          # done
+        g[b, G_STAGE] = stage_after(st)
     else:
-        leave_stage(s, cfg, b, st)                      # done
+        end_turn(s, cfg, b)
     advance(s, cfg, b)
