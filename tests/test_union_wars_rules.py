@@ -284,3 +284,89 @@ def test_bad_armylist_file_is_refused(tmp_path):
     bad.write_text('{"faction": "umanita", "models": [{"name": "x"}]}')
     with pytest.raises(ValueError, match="missing field"):
         union_wars_v0.raw_env(army_files={"umanita": str(bad)})
+
+
+# -- REGOLE SPECIALI ARSENALE ------------------------------------------------------------------------
+def test_raffica_adds_a_shot_within_half_range():
+    # mitragliatrice: CADENZA 4, RAFFICA +1 within half range (40 cm): five hit dice
+    env = start(new_env(), [model(0, 4, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=[1, 1, 1, 1, 6, 2])
+    act(env, 4, L.AK_FIRE0, 2)
+    assert md(env, 1, 2, L.MD_WOUNDS) == 1          # the fifth die (6) hit, armour 2 failed
+
+
+def test_frammentazione_hits_every_model_within_3_cm():
+    # granata a frammentazione (DA LANCIO): thrown COS x 10 + 2D6; one hit on the target and its neighbour
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 45, 270, car=0), model(1, 3, 63.5, 45, 270, car=0)],
+                dice=[5, 3, 4, 2, 2])
+    act(env, 2, L.AK_FIRE1, 2)       # weapon 2 of the fante: the grenade (reach 30 + 5 + 3, hit 4)
+    assert md(env, 1, 2, L.MD_WOUNDS) == 1 and md(env, 1, 3, L.MD_WOUNDS) == 1
+
+
+def test_impulso_makes_the_target_repeat_a_successful_armour_roll():
+    # fucile a impulsi (mimetico, ADT 4, CADENZA 2): hits 4, 1; the fante's armour 4+ saves (5), repeated: 2 fails
+    env = start(new_env(), [model(0, 2, 60, 50, 270, car=0), model(1, 4, 60, 20)], dice=[4, 1, 5, 2], active=1)
+    act(env, 4, L.AK_FIRE0, 2)
+    assert md(env, 0, 2, L.MD_WOUNDS) == 1
+
+
+def test_binata_repeats_failed_hit_rolls():
+    # cannone binato (torretta, ADT 4, CADENZA 3): 2->4 hit, 2->4 hit, 2->1 miss; the fante's armour 4+: 3, 3
+    env = new_env(armies=["umanita:default_250", ["xeno", ["mente dell'alveare", "torretta biomeccanica"]]])
+    start(env, [model(0, 2, 60, 20, car=0), model(1, 1, 60, 50, 270)], active=1, dice=[2, 4, 2, 4, 2, 1, 3, 3])
+    act(env, 1, L.AK_FIRE0, 2)
+    assert md(env, 0, 2, L.MD_WOUNDS) == 2
+    assert md(env, 0, 2, L.MD_STATUS) == L.OOC         # FS 2: fuori combattimento
+
+
+def test_inceppamento_jams_and_disinceppare_clears():
+    # option jamming: as many 1s as a third of CADENZA (2 -> 1): jammed; DISINCEPPARE (1 point) clears it
+    env = start(new_env(jamming=True), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=[1, 3])
+    act(env, 2, L.AK_FIRE0, 2)
+    assert md(env, 0, 2, L.MD_JAMMED) == 1
+    env.step(A(env, "A_MODEL") + 2)
+    assert "jammed" in env.why_illegal(A(env, "A_ACT") + L.AK_FIRE0)
+    env.step(A(env, "A_ACT") + L.AK_UNJAM)
+    assert md(env, 0, 2, L.MD_JAMMED) == 0
+
+
+def test_limited_ammunition_is_spent_per_fire_action():
+    # MUNIZIONI LIMITATE: the pool is the CAR of models with shooting weapons + the commander's bonus
+    env = start(new_env(ammo=True), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=[1, 1])
+    before = g(env, L.G_AMMO0)
+    act(env, 2, L.AK_FIRE0, 2)
+    assert g(env, L.G_AMMO0) == before - 1
+
+
+# -- IN BATTAGLIA ----------------------------------------------------------------------------------
+def test_deployment_spots_respect_the_zone_and_the_30_cm_gap():
+    env = union_wars_v0.raw_env(table="open_field", mission=1)
+    env.reset(seed=5)
+    rng_steps = 0
+    while g(env, L.G_STAGE) != L.ST_DEPLOY and rng_steps < 20:
+        env.step(int(env.legal_actions()[0]))
+        rng_steps += 1
+    assert g(env, L.G_STAGE) == L.ST_DEPLOY
+    spots = env.legal_actions() - A(env, "A_SPOT")
+    spots = spots[(spots >= 0) & (spots < L.N_SPOTS)]
+    ys = {5 + 10 * (s // L.LATTICE) for s in spots}
+    assert ys in ({5, 15}, {105, 115})               # SCHIERAMENTO: within 20 cm of the own edge
+
+
+def test_command_test_failure_ends_the_game():
+    # IL TEST DI COMANDO: more than half lost -> the commander tests at the command phase: 1 + 1 fails twice
+    env = start(new_env(), [model(0, 0, 60, 20), model(0, 2, 30, 20, status="out_of_combat", wounds=2),
+                            model(0, 3, 90, 20, status="out_of_combat", wounds=2),
+                            model(1, 2, 60, 100, 270)], active=1, dice=[1, 1, 1, 1])
+    env.step(A(env, "A_PASS"))      # player 1 ends its turn; player 0's command phase: the test
+    assert env.terminations["player_0"] and g(env, L.G_WINNER) == 1
+
+
+def test_twelve_turns_of_each_player_then_the_mission_decides():
+    env = start(new_env(turns=1), [model(0, 2, 60, 20), model(1, 2, 60, 100, 270)])
+    env.step(A(env, "A_PASS"))
+    assert not env.terminations["player_0"]
+    env.step(A(env, "A_PASS"))      # the second player's turn ends the one turn each: a draw
+    assert env.terminations["player_0"] and g(env, L.G_WINNER) == 2
+    env2 = start(new_env(turns=1, turn_count="total"), [model(0, 2, 60, 20), model(1, 2, 60, 100, 270)])
+    env2.step(A(env2, "A_PASS"))
+    assert env2.terminations["player_0"]

@@ -17,6 +17,8 @@ Functions:
 * ``segment_crosses_polygon``: does a segment meet a polygon (inside or across);
 * ``swept_circle_touches_polygon`` / ``swept_circle_hits_circle``: does a base
   moving along a segment meet a polygon or another base;
+* ``bbox_gap``, ``segment_polygon_within``, ``point_polygon_within``: the same
+  questions as thresholds, with a bounding-box rejection first (the hot paths);
 * ``segment_polygon_span``: the part (parameters t0..t1 in 0..1) of a segment
   inside a convex polygon, for "enters, leaves or crosses" tests;
 * ``ray_hits_circle``: does a sight line pass through a base.
@@ -104,8 +106,39 @@ def point_polygon_distance(px, py, poly, n):
 
 
 @nb.njit(cache=True)
+def point_polygon_within(px, py, poly, n, d):
+    """Is the point closer than ``d`` to the polygon (inside counts as 0)?  Boxes first."""
+    if bbox_gap(px, py, px, py, poly, n) >= d:
+        return False
+    return point_polygon_distance(px, py, poly, n) < d
+
+
+@nb.njit(cache=True)
 def circle_touches_polygon(cx, cy, r, poly, n):
     return point_polygon_distance(cx, cy, poly, n) <= r + EPS
+
+
+@nb.njit(cache=True, inline="always")
+def bbox_gap(ax, ay, bx, by, poly, n):
+    """A lower bound of the distance between segment a-b and the polygon: the gap between
+    their bounding boxes (0 when the boxes overlap).  Cheap rejection for the exact tests."""
+    px0, px1, py0, py1 = poly[0, 0], poly[0, 0], poly[0, 1], poly[0, 1]
+    for i in range(1, n):
+        px0 = min(px0, poly[i, 0])
+        px1 = max(px1, poly[i, 0])
+        py0 = min(py0, poly[i, 1])
+        py1 = max(py1, poly[i, 1])
+    gx = max(0.0, max(min(ax, bx) - px1, px0 - max(ax, bx)))
+    gy = max(0.0, max(min(ay, by) - py1, py0 - max(ay, by)))
+    return math.hypot(gx, gy)
+
+
+@nb.njit(cache=True)
+def segment_polygon_within(ax, ay, bx, by, poly, n, d):
+    """Is the segment closer than ``d`` to the polygon (distance < d)?  Boxes first."""
+    if bbox_gap(ax, ay, bx, by, poly, n) >= d:
+        return False
+    return segment_polygon_distance(ax, ay, bx, by, poly, n) < d
 
 
 @nb.njit(cache=True)
@@ -127,6 +160,8 @@ def segment_polygon_distance(ax, ay, bx, by, poly, n):
 
 @nb.njit(cache=True)
 def segment_crosses_polygon(ax, ay, bx, by, poly, n):
+    if bbox_gap(ax, ay, bx, by, poly, n) > EPS:
+        return False
     return segment_polygon_distance(ax, ay, bx, by, poly, n) <= EPS
 
 

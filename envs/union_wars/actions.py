@@ -184,10 +184,10 @@ def target_reason(s, cfg, b, side, i, ak, ts, tj):
         return R_NO_TARGET
     if ak == AK_CHARGE:
         # CARICA: "un bersaglio in vista o un bersaglio entro l'area di controllo (anche se non in vista)"
-        if not can_see_any(s, cfg, b, side, i, ts, tj):
-            return R_NOT_IN_SIGHT
         if model_distance(s, cfg, b, side, i, ts, tj) > stat(s, cfg, b, side, i, PF_M) + 12:
             return R_TOO_FAR
+        if not can_see_any(s, cfg, b, side, i, ts, tj):
+            return R_NOT_IN_SIGHT
         return OK
     if ak == AK_AID:
         if ts != side or s.md[b, ts, tj, MD_WOUNDS] <= 0:

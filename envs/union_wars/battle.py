@@ -7,7 +7,7 @@ import math
 
 import numba as nb
 
-from ..core.geometry import point_polygon_distance
+from ..core.geometry import point_polygon_distance, point_polygon_within
 from ..core.rng import draw_int
 from .general import is_active, on_table, radius, stat
 from .layout import (ACTIVE, G_ASSASSIN0, G_BASE0, G_CMD0, G_EDGE0, G_MISSION, G_NOBJ, G_RESERVE_PLACING, K_FIXED_TABLE,
@@ -134,7 +134,7 @@ def spot_reason(s, cfg, b, side, i, x, y):
         return R_DEPLOY_ZONE
     for t in range(T_MAX):
         if s.tinfo[b, t, TI_KIND] == T_IMPASSABLE and \
-                point_polygon_distance(x, y, s.terr[b, t], s.tinfo[b, t, TI_NVERT]) < r:
+                point_polygon_within(x, y, s.terr[b, t], s.tinfo[b, t, TI_NVERT], r):
             return R_IMPASSABLE
     for os in range(2):
         for j in range(N_SLOTS):

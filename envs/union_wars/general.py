@@ -9,7 +9,7 @@ import math
 import numba as nb
 
 from ..core.rng import roll_die
-from .layout import (ACTIVE, F_ENGAGED, G_BANK0, G_CMD0, K_BANK, K_MORALE_EACH, MD_CAR, MD_FLAGS, MD_MORALE,
+from .layout import (ACTIVE, F_ENGAGED, G_BANK0, G_CMD0, G_TURN, MD_FLASH_UNTIL, K_BANK, K_MORALE_EACH, MD_CAR, MD_FLAGS, MD_MORALE,
                      MD_PROFILE, MD_STATUS, N_SLOTS, OOC, PF_CAR, PF_HEIGHT_MM, PF_PSI, PF_RADIUS_MM, PF_SN)
 
 
@@ -117,6 +117,8 @@ def control_range(s, cfg, b, side, i):
     """AREA DI CONTROLLO: SN x 2 from the base edge; off while engaged in melee."""
     if has_flag(s, b, side, i, F_ENGAGED) or not is_active(s, b, side, i):
         return -1.0
+    if s.md[b, side, i, MD_FLASH_UNTIL] >= s.g[b, G_TURN]:
+        return -1.0   # FLASHBANG: "l'area di controllo non ha efficacia"
     return 2.0 * stat(s, cfg, b, side, i, PF_SN)
 
 

@@ -11,7 +11,7 @@ import math
 
 import numba as nb
 
-from ..core.geometry import segment_polygon_distance, point_polygon_distance
+from ..core.geometry import point_polygon_within, segment_polygon_distance, segment_polygon_within
 from .general import d6, discipline_test, has_flag, is_active, on_table, radius, stat
 from .layout import (ACTIVE, F_ALERT, F_ENGAGED, F_HIDDEN, MD_FATIGUE, MD_FLAGS, MD_STATUS, N_DIRS, N_DIST,
                      N_SLOTS, OK, PF_FLY, PF_M, PF_RULES, R_BASES_CROSS, R_IMPASSABLE, R_NEAR_ENEMY, R_OFF_TABLE,
@@ -39,9 +39,9 @@ def path_reason(s, cfg, b, side, i, x0, y0, x1, y1, flying, ignore_side, ignore_
         n = s.tinfo[b, t, TI_NVERT]
         if flying:
             # VOLANTE / TERRENI: impassable terrain "può essere sorvolato"; it may not land there
-            if point_polygon_distance(x1, y1, s.terr[b, t], n) < r - TOUCH:
+            if point_polygon_within(x1, y1, s.terr[b, t], n, r - TOUCH):
                 return R_IMPASSABLE
-        elif segment_polygon_distance(x0, y0, x1, y1, s.terr[b, t], n) < r - TOUCH:
+        elif segment_polygon_within(x0, y0, x1, y1, s.terr[b, t], n, r - TOUCH):
             return R_IMPASSABLE
     for os in range(2):
         for j in range(N_SLOTS):
@@ -69,7 +69,7 @@ def touches_rough(s, cfg, b, side, i, x0, y0, x1, y1):
     r = radius(s, cfg, b, side, i)
     for t in range(T_MAX):
         if s.tinfo[b, t, TI_KIND] == T_ROUGH and \
-                segment_polygon_distance(x0, y0, x1, y1, s.terr[b, t], s.tinfo[b, t, TI_NVERT]) < r - TOUCH:
+                segment_polygon_within(x0, y0, x1, y1, s.terr[b, t], s.tinfo[b, t, TI_NVERT], r - TOUCH):
             return True
     return False
 
@@ -80,7 +80,7 @@ def in_rough(s, cfg, b, side, i):
     x, y = s.pos[b, side, i, 0], s.pos[b, side, i, 1]
     for t in range(T_MAX):
         if s.tinfo[b, t, TI_KIND] == T_ROUGH and \
-                point_polygon_distance(x, y, s.terr[b, t], s.tinfo[b, t, TI_NVERT]) < r - TOUCH:
+                point_polygon_within(x, y, s.terr[b, t], s.tinfo[b, t, TI_NVERT], r - TOUCH):
             return True
     return False
 
@@ -130,7 +130,7 @@ def mark_explored(s, cfg, b, side, x0, y0, x1, y1):
     for t in range(T_MAX):
         if s.tinfo[b, t, TI_KIND] == T_NONE:
             continue
-        if segment_polygon_distance(x0, y0, x1, y1, s.terr[b, t], s.tinfo[b, t, TI_NVERT]) <= 0.0:
+        if segment_polygon_within(x0, y0, x1, y1, s.terr[b, t], s.tinfo[b, t, TI_NVERT], 1e-6):
             s.tinfo[b, t, TI_EXPLORED] = side + 1
 
 

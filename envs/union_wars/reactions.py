@@ -79,10 +79,10 @@ def reactor_reason(s, cfg, b, rs, j):
         return R_FATIGUED             # LA FATICA: "non potrà reagire in nessun modo"
     if s.md[b, rs, j, MD_REACTED] and cfg.k[K_REACT_ONCE]:
         return R_ALREADY_REACTED
+    if s.md[b, rs, j, MD_CAR] < reaction_cost(s, cfg, b, rs, j):
+        return R_NO_CHARISMA          # (before the sight lines: counting points is cheap)
     if not can_see_any(s, cfg, b, rs, j, a_side, a):
         return R_NOT_IN_SIGHT         # "con uno o più modelli in vista"
-    if s.md[b, rs, j, MD_CAR] < reaction_cost(s, cfg, b, rs, j):
-        return R_NO_CHARISMA
     return OK
 
 
@@ -91,6 +91,23 @@ def reaction_reason(s, cfg, b, rs, j, rk):
     code = reactor_reason(s, cfg, b, rs, j)
     if code != OK:
         return code
+    return reaction_kind_reason(s, cfg, b, rs, j, rk)
+
+
+@nb.njit(cache=True)
+def reactor_can(s, cfg, b, rs, j):
+    """May (rs, j) declare some reaction now?"""
+    if reactor_reason(s, cfg, b, rs, j) != OK:
+        return False
+    for rk in range(7):
+        if reaction_kind_reason(s, cfg, b, rs, j, rk) == OK:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def reaction_kind_reason(s, cfg, b, rs, j, rk):
+    """The part of reaction_reason that depends on the reaction (the reactor may react)."""
     a_side, a = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
     rules = stat(s, cfg, b, rs, j, PF_RULES)
     if (rk == RK_COUNTERMOVE or rk == RK_FALLBACK or rk == RK_COUNTERCHARGE) and (rules & SR_IMMOBILE):

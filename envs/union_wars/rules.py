@@ -25,8 +25,8 @@ from .layout import (config_view, outputs_view, state_view)
 from .melee import melee_phase, update_engagement
 from .movement import execute_move, move_reason
 from .psychology import choose_commander, command_test, command_test_needed, control_phase, losses
-from .reactions import (REACTION_GROUP0, apply_prone, declare_reaction, execute_reaction, reaction_reason,
-                        reactor_reason)
+from .reactions import (REACTION_GROUP0, apply_prone, declare_reaction, execute_reaction, reaction_kind_reason,
+                        reaction_reason, reactor_can, reactor_reason)
 from .sight import reveal_hidden
 
 OPT_NIGHT_OFF, OPT_NIGHT_ON, OPT_NIGHT_CHOOSE = 0, 1, 2
@@ -315,16 +315,6 @@ def any_reactor(s, cfg, b):
 
 
 @nb.njit(cache=True)
-def reactor_can(s, cfg, b, rs, j):
-    if reactor_reason(s, cfg, b, rs, j) != OK:
-        return False
-    for rk in range(N_RK):
-        if reaction_reason(s, cfg, b, rs, j, rk) == OK:
-            return True
-    return False
-
-
-@nb.njit(cache=True)
 def declare_action(s, cfg, b):
     side, i, ak = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR], s.g[b, G_ACT]
     pay(s, b, side, i, action_cost(s, cfg, b, side, i, ak))
@@ -538,11 +528,9 @@ def _move(s, cfg, b, st, me, choice, apply):
 def _reactor(s, cfg, b, me, j, apply):
     if s.g[b, G_NREACT] >= MAX_REACT:
         return R_NOT_AVAILABLE
-    code = reactor_reason(s, cfg, b, me, j)
-    if code != OK:
-        return code
     if not reactor_can(s, cfg, b, me, j):
-        return R_NOT_AVAILABLE
+        code = reactor_reason(s, cfg, b, me, j)
+        return code if code != OK else R_NOT_AVAILABLE
     if apply:
         s.g[b, G_RSLOT] = j
         s.g[b, G_STAGE] = ST_REACT_KIND
@@ -750,6 +738,14 @@ def write_mask(s, cfg, b, mask):
     else:
         lo[0], hi[0] = k[K_A_CHOICE], k[K_A_CHOICE] + N_CHOICES
         n = 1
+    if st == ST_REACT_KIND:
+        # the same test as decide -> _react_kind, with the reactor's part (its sight lines) done once
+        me, j = s.g[b, G_DECIDER], s.g[b, G_RSLOT]
+        if reactor_reason(s, cfg, b, me, j) == OK:
+            for rk in range(N_RK):
+                if reaction_kind_reason(s, cfg, b, me, j, rk) == OK:
+                    mask[k[K_A_REACT] + rk] = 1
+        return
     for r in range(n):
         for a in range(lo[r], hi[r]):
             if decide(s, cfg, b, a, False) == OK:

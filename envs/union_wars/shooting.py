@@ -49,6 +49,12 @@ def fire_reason(s, cfg, b, side, i, w, ts, ti):
         return R_NO_AMMO
     if not on_table(s, b, ts, ti) or (ts == side and ti == i):
         return R_NO_TARGET
+    if has_flag(s, b, ts, ti, F_HIDDEN):
+        return R_NOT_IN_SIGHT
+    # range before sight: measuring is cheap, sight lines are not
+    out_of_range = model_distance(s, cfg, b, side, i, ts, ti) > max_range(s, cfg, b, side, i, wpn)
+    if out_of_range:
+        return R_OUT_OF_RANGE
     vis = sight(s, cfg, b, side, i, ts, ti, True)
     coord = s.g[b, G_COORD0 + side] == ti + 1 and ts != side
     if (cfg.wp[wpn, WP_RULES] & WR_INDIRECT) and coord and not has_flag(s, b, ts, ti, F_HIDDEN):
@@ -58,8 +64,6 @@ def fire_reason(s, cfg, b, side, i, w, ts, ti):
             return R_ALLY_BLOCKS
         if not vis & SEEN:
             return R_NOT_IN_SIGHT
-    if model_distance(s, cfg, b, side, i, ts, ti) > max_range(s, cfg, b, side, i, wpn):
-        return R_OUT_OF_RANGE
     return OK
 
 

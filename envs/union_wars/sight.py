@@ -14,7 +14,7 @@ import math
 
 import numba as nb
 
-from ..core.geometry import point_polygon_distance, ray_hits_circle, segment_crosses_polygon, point_segment_distance
+from ..core.geometry import point_polygon_within, ray_hits_circle, segment_crosses_polygon, point_segment_distance
 from .general import has_flag, height, in_control_area, is_active, radius
 from .layout import (F_HIDDEN, MD_FLAGS, N_SLOTS, T_IMPASSABLE, T_NONE, T_MAX, TI_HEIGHT, TI_KIND, TI_NVERT, MAX_SMOKE)
 
@@ -41,7 +41,7 @@ def touches_terrain(s, b, t, x, y, r):
     k = s.tinfo[b, t, TI_KIND]
     if k == T_NONE:
         return False
-    return point_polygon_distance(x, y, s.terr[b, t], s.tinfo[b, t, TI_NVERT]) <= r + CONTACT_TOL
+    return point_polygon_within(x, y, s.terr[b, t], s.tinfo[b, t, TI_NVERT], r + CONTACT_TOL + 1e-6)
 
 
 @nb.njit(cache=True)
@@ -64,7 +64,7 @@ def _line(s, cfg, b, side, i, ts, ti, ax, ay, bx, by, low):
         n = s.tinfo[b, t, TI_NVERT]
         if not segment_crosses_polygon(ax, ay, bx, by, s.terr[b, t], n):
             continue
-        if point_polygon_distance(ax, ay, s.terr[b, t], n) <= vr + CONTACT_TOL:
+        if point_polygon_within(ax, ay, s.terr[b, t], n, vr + CONTACT_TOL + 1e-6):
             continue  # the viewer's own cover
         if kind == T_IMPASSABLE and s.tinfo[b, t, TI_HEIGHT] >= low:
             return 2
