@@ -177,3 +177,18 @@ def start_http(*server_args: str, timeout: float = 120.0):
         if not line:
             proc.kill()
             raise RuntimeError("wargym serve --http did not start:\n" + "".join(seen))
+
+
+def warm_up(games) -> None:
+    """Compile (or load from Numba's cache) what a server needs for ``games``, in this process: a
+    server started afterwards finds everything in the cache instead of compiling while its client
+    waits (the first compile of a game takes minutes on a small machine)."""
+    from .session import Server
+    server = Server()
+    info = {g["game"]: g for g in server.handle({"v": VERSION, "type": "info"})["games"]}
+    for game in games:
+        for bot in info[game]["bots"]:
+            if not bot.startswith(("model:", "test:")):
+                reply = server.handle({"v": VERSION, "type": "bot_move", "game": game, "state": {"seed": 0},
+                                       "bot": bot, "until": "turn", "observe": True})
+                assert reply["ok"], reply

@@ -10,13 +10,14 @@ import tempfile
 import numpy as np
 import pytest
 
-from wargym.serve.client import start_http
+from wargym.serve.client import start_http, warm_up
 from wargym.serve.protocol import state_hash
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 WAIT_MS = 60_000
+WARM = ("talon_v0", "battle_force_v0")
 
 
 @pytest.fixture(scope="module")
@@ -29,6 +30,12 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def kernels():
+    """The games' kernels compiled here first: the server subprocesses then load them from the cache."""
+    warm_up(WARM)
 
 
 @pytest.fixture(scope="module")

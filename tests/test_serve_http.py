@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from websockets.sync.client import connect
 
-from wargym.serve.client import check_against_env, play_match, start_http
+from wargym.serve.client import check_against_env, play_match, start_http, warm_up
 from wargym.serve.protocol import state_hash
 
 GAMES = [("planetoids_v0", {}, None),
@@ -25,6 +25,13 @@ GAMES = [("planetoids_v0", {}, None),
          ("battle_force_v0", {"solitaire": True}, None)]
 IDS = [f"{g}{'-' + str(o) if o else ''}" for g, o, _ in GAMES]
 RECV_TIMEOUT = 120  # every receive is bounded: a test must fail, not hang
+WARM = ("planetoids_v0", "talon_v0", "battle_force_v0")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def kernels():
+    """The games' kernels compiled here first: the server subprocesses then load them from the cache."""
+    warm_up(WARM)
 
 
 @pytest.fixture(scope="module")

@@ -11,13 +11,20 @@ import time
 import numpy as np
 import pytest
 
-from wargym.serve.client import StdioClient, check_against_env, play_match
+from wargym.serve.client import StdioClient, check_against_env, play_match, warm_up
 from wargym.serve.protocol import state_hash
 
 GAMES = [("planetoids_v0", {}, None),
          ("talon_v0", {}, {"1": "random"}),
          ("battle_force_v0", {"players": 3}, {"1": "heuristic", "2": "random"}),
          ("battle_force_v0", {"solitaire": True}, None)]
+WARM = ("planetoids_v0", "talon_v0", "battle_force_v0")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def kernels():
+    """The games' kernels compiled here first: the server subprocesses then load them from the cache."""
+    warm_up(WARM)
 
 
 @pytest.fixture(scope="module")
