@@ -353,10 +353,11 @@ class Server:
             seq = None if start_seq is None else start_seq + len(events)
             a, fallback = self._think(entry, slot, bot, seq, clock, received)
             events.append(self._step(slot, a, "bot", seq, returns, fallback))
+            received = time.monotonic()  # the next decision has its own time limit
             if (msg.get("until", "one") == "one" or self._over(core) or int(core.current_player[0]) != seat
                     or len(events) >= MAX_BOT_RUN):
                 break
-        reply = {"actions": events, **self._position(slot, entry, options, msg, seats=None)}
+        reply = {"actions": events, **self._position(slot, entry, options, msg)}
         reply["seq"] = start_seq + len(events) if start_seq is not None else None
         return reply
 
@@ -387,7 +388,7 @@ class Server:
             self._matches[mid] = m
         with m.lock:  # (nobody else knows the match yet)
             try:
-                reply = self._advance_locked(m, slot, msg, received, [], first=True)
+                reply = self._advance_locked(m, slot, msg, received, [])
             except ProtocolError:
                 with self._lock:
                     self._matches.pop(mid, None)
@@ -447,7 +448,7 @@ class Server:
         return {"match": m.id, "closed": True}
 
     # -- match helpers ----------------------------------------------------------------------------
-    def _advance_locked(self, m: Match, slot: _Slot, msg, received, events, returns=None, first=False) -> dict:
+    def _advance_locked(self, m: Match, slot: _Slot, msg, received, events, returns=None) -> dict:
         """Bots play from here (all their decisions, or one); then the match takes the result."""
         returns = list(m.returns) if returns is None else returns
         clock = self._clock(msg, m)
@@ -474,7 +475,7 @@ class Server:
     def _match_reply(self, m: Match, slot: _Slot, msg, events) -> dict:
         reply = {"match": m.id, "seq": m.seq, "events": events,
                  "seats": {"client": m.client_seats, "bots": {str(s): b.to_json() for s, b in m.bots.items()}},
-                 **self._position(slot, m.entry, m.options, msg, seats=m.client_seats)}
+                 **self._position(slot, m.entry, m.options, msg)}
         if "seed" in m.start:
             reply["seed"] = m.start["seed"]
         reply["your_turn"] = reply["to_move"] is not None and reply["to_move"] in m.client_seats
@@ -692,7 +693,7 @@ class Server:
                                            "changed", field="time_limit_ms")
         return _builtin_action(entry, slot.core, entry.fallback_policy()), True
 
-    def _position(self, slot: _Slot, entry: GameEntry, options: dict, msg, seats) -> dict:
+    def _position(self, slot: _Slot, entry: GameEntry, options: dict, msg) -> dict:
         """What a reply says about the position: hash, whose decision, the end, and what was asked for."""
         core, env = slot.core, slot.env
         over = self._over(core)
