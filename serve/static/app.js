@@ -54,8 +54,9 @@ function seatsWanted() {
 
 function updateSetup() {
   const entry = gameEntry();
-  $("players-box").hidden = !("players" in entry.options);
   $("solitaire-box").hidden = !("solitaire" in entry.options);
+  // the solitaire game is for two (the person and the rulebook's automaton)
+  $("players-box").hidden = !("players" in entry.options) || (!$("solitaire-box").hidden && $("solitaire").checked);
   const n = seatsWanted();
   const seat = Math.min(+$("seat").value || 0, n - 1);
   $("seat").replaceChildren(...Array.from({ length: n }, (_, s) => new Option(`player ${s}`, s, false, s === seat)));
