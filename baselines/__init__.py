@@ -1,0 +1,85 @@
+"""Trained agents shipped with wargym, loaded by name.
+
+    import wargym.baselines as baselines
+    baselines.available("talon")              # ['ppo-dagger', ...]
+    model = baselines.load("talon", "ppo-dagger")
+    actions, _ = model.predict(obs_batch, action_masks=mask_batch, deterministic=False)
+
+A checkpoint is a MaskablePPO model (sb3-contrib, the ``train`` extra) with the
+game's compact network (``training/networks.py``), saved without its optimiser
+state.  ``index.json`` beside this file describes each one: the command that
+trained it, its training decisions and wall time, the commit, its size, and its
+measured win rates; ``BASELINES.md`` at the top of the repository is the table
+that ``python -m wargym.benchmarks.baselines`` generated with it.
+
+Only files listed in ``index.json`` are ever loaded (SB3 zips unpickle code, so
+a name never becomes a path chosen by a caller).
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+INDEX = HERE / "index.json"
+
+
+def game_key(game: str) -> str:
+    """``"talon"`` for ``"talon"``, ``"talon_v0"`` or ``"wargym/talon_v0"``."""
+    key = str(game).rsplit("/", 1)[-1]
+    return key[:-3] if key.endswith("_v0") else key
+
+
+@lru_cache(maxsize=1)
+def _index() -> dict:
+    if not INDEX.is_file():
+        return {}
+    return json.loads(INDEX.read_text())
+
+
+def available(game: str | None = None) -> dict[str, list[str]] | list[str]:
+    """Names of the shipped checkpoints of ``game`` (a list), or of every game (a dict)."""
+    index = _index()
+    if game is None:
+        return {g: sorted(entries) for g, entries in index.items()}
+    return sorted(index.get(game_key(game), {}))
+
+
+def describe(game: str, name: str) -> dict:
+    """The index entry of one checkpoint (how it was trained and how strong it is)."""
+    entries = _index().get(game_key(game), {})
+    if name not in entries:
+        known = ", ".join(sorted(entries)) or "none"
+        raise KeyError(f"no shipped baseline {name!r} for {game_key(game)!r}; available: {known}")
+    return dict(entries[name])
+
+
+def path(game: str, name: str) -> Path:
+    """The file of a shipped checkpoint (a KeyError naming the available ones if unknown)."""
+    return HERE / describe(game, name)["file"]
+
+
+def load(game: str, name: str):
+    """The shipped checkpoint ``name`` of ``game`` as a MaskablePPO model on the CPU."""
+    file = path(game, name)
+    try:
+        from sb3_contrib import MaskablePPO
+    except ImportError as e:
+        raise ImportError("shipped baselines are MaskablePPO models: pip install 'wargym[train]'") from e
+    return MaskablePPO.load(file, device="cpu")
+
+
+def save_compact(model, file) -> int:
+    """Save ``model`` with a fresh optimiser (Adam's moment estimates are two thirds of a
+    checkpoint and are not needed to play; fine-tuning starts them again), restoring the
+    model's own afterwards; returns the file's size in bytes."""
+    file = Path(file)
+    policy = model.policy
+    optimizer = policy.optimizer
+    try:
+        policy.optimizer = type(optimizer)(policy.parameters(), **optimizer.defaults)
+        model.save(file)
+    finally:
+        policy.optimizer = optimizer
+    return file.stat().st_size
