@@ -19,7 +19,7 @@ from .protocol import VERSION
 
 
 class StdioClient:
-    def __init__(self, *server_args: str, timeout: float = 120.0):
+    def __init__(self, *server_args: str, timeout: float = 300.0):
         self.timeout = timeout
         self.proc = subprocess.Popen([sys.executable, "-m", "wargym", "serve", "--stdio", *server_args],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -16,7 +16,7 @@ from wargym.serve.protocol import state_hash
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-WAIT_MS = 60_000
+WAIT_MS = 300_000  # bounded, but generous: a loaded machine may still be loading kernels
 WARM = ("talon_v0", "battle_force_v0")
 
 

@@ -24,7 +24,7 @@ GAMES = [("planetoids_v0", {}, None),
          ("battle_force_v0", {"players": 3}, {"1": "heuristic", "2": "random"}),
          ("battle_force_v0", {"solitaire": True}, None)]
 IDS = [f"{g}{'-' + str(o) if o else ''}" for g, o, _ in GAMES]
-RECV_TIMEOUT = 120  # every receive is bounded: a test must fail, not hang
+RECV_TIMEOUT = 300  # every receive is bounded: a test must fail, not hang
 WARM = ("planetoids_v0", "talon_v0", "battle_force_v0")
 
 
