@@ -11,7 +11,7 @@ from .layout import (ARC_FRONT, ARC_LEFT, ARC_RIGHT, G_COLL_ARC, G_COLL_MOVER, G
                      G_COLL_QUEUE, G_IMPULSE, G_MOVE_PLAYER, K_COLS, K_ROWS, M_SLIP_LEFT, M_SLIP_RIGHT, M_STRAIGHT,
                      M_TURN_LEFT, M_TURN_RIGHT, OK, R_HELM_DOWN, R_MOVED, R_NO_AFTERBURNER, R_NO_SHIP, R_NO_SLIP,
                      R_TURN_MARKER, SH_AB_LEFT, SH_AB_NOW, SH_CELL, SH_C_HELM, SH_FACING, SH_MOVED, SH_SLIP,
-                     SH_TURN_LEFT, SS_RETREATED)
+                     SH_TURN_LEFT, SS_RETREATED, config_view)
 from .ships import DQ, DR, active, axial_distance, from_axial, leave_play, must_move, to_axial, turn_radius
 from .fire import damage
 
@@ -166,7 +166,7 @@ def apply_move(s, cfg, b, p, k, m):
     sh = borrow(s.sh)
     rows = k_[K_ROWS]
     cols = k_[K_COLS]
-    if not must_move(sh, cfg, b, p, k, g[b, G_IMPULSE]):
+    if not must_move(sh, config_view(cfg), b, p, k, g[b, G_IMPULSE]):   # views: see layout.py
         sh[b, p, k, SH_AB_LEFT] -= 1                  # 10.2.2 afterburner
         sh[b, p, k, SH_AB_NOW] = 1
     sh[b, p, k, SH_MOVED] = 1
@@ -209,7 +209,7 @@ def apply_move(s, cfg, b, p, k, m):
     # 7.2.2 turn marker: placed turn-radius hexes ahead after a turn; each
     # straight move or side slip brings it one hex closer (7.3.2).
     if m == M_TURN_LEFT or m == M_TURN_RIGHT:
-        sh[b, p, k, SH_TURN_LEFT] = turn_radius(sh, cfg, b, p, k)
+        sh[b, p, k, SH_TURN_LEFT] = turn_radius(sh, config_view(cfg), b, p, k)
     elif sh[b, p, k, SH_TURN_LEFT] > 0:
         sh[b, p, k, SH_TURN_LEFT] -= 1
     sh[b, p, k, SH_SLIP] = 0                          # 7.3.2 removed at the next move, used or not

@@ -12,7 +12,8 @@ from .layout import (CL_BATTERY, CL_N_CURVES, CL_N_GROUPS, GR_COUNT, GR_RED, GR_
                      R_NO_TURN_MARKER, R_POWER_LOSS, R_REINF_LIMIT, R_REINF_PLACED, R_SHIELDS_DOWN, R_SLIP_PLACED,
                      SH_AP_SPENT, SH_BATTERY, SH_CLASS, SH_CURVE, SH_C_PLOSS, SH_C_SHIELDS, SH_GROUP_DEAD,
                      SH_INIT_MARK, SH_POWER, SH_RED, SH_REINF, SH_SHIELD, SH_SLIP, SH_TURN_LEFT, SH_YEL, ST_POWER,
-                     U_BATTERY, U_CHANGE, U_CHARGE, U_DEFEND, U_REINF, U_SLIP, U_TURN, other)
+                     U_BATTERY, U_CHANGE, U_CHARGE, U_DEFEND, U_REINF, U_SLIP, U_TURN, config_view, other,
+                     state_view)
 from .ships import active, chart_ap, power_at_curve
 from .fire import destroy
 
@@ -145,7 +146,7 @@ def apply_ap(s, cfg, b, p, k, u):
     """Spend the ship's AP of this impulse (Talon 6.1); from the battery if the chart gives none (10.1.2)."""
     g = borrow(s.g)
     sh = borrow(s.sh)
-    if ap_source(s, cfg, b, p, k) == 2:
+    if ap_source(state_view(s), config_view(cfg), b, p, k) == 2:   # views: see layout.py
         sh[b, p, k, SH_BATTERY] = 0
     sh[b, p, k, SH_AP_SPENT] = 1
     if u == U_SLIP:
@@ -190,12 +191,14 @@ def set_curve(s, cfg, b, p, k, curve):
     """Write the new curve and the Power it gives with the hull modifier (Talon 9.3)."""
     sh = borrow(s.sh)
     sh[b, p, k, SH_CURVE] = curve
-    sh[b, p, k, SH_POWER] = power_at_curve(sh, cfg, b, p, k, curve)
+    sh[b, p, k, SH_POWER] = power_at_curve(sh, config_view(cfg), b, p, k, curve)
 
 
 @nb.njit(cache=True)
 def next_power_ship(s, cfg, b):
     """Find the next ship that has a speed to choose; ships with one option are set directly."""
+    s_view = state_view(s)
+    cfg_view = config_view(cfg)
     g = borrow(s.g)
     cls = borrow(cfg.cls)
     sh = borrow(s.sh)
@@ -210,7 +213,7 @@ def next_power_ship(s, cfg, b):
                 n_ok = 0
                 last = 1
                 for d in range(3):
-                    if speed_reason(s, cfg, b, p, d) == OK:
+                    if speed_reason(s_view, cfg_view, b, p, d) == OK:
                         n_ok += 1
                         last = d
                 if n_ok > 1:
