@@ -161,11 +161,11 @@ def test_illegal_action_error_names_the_rule_and_changes_nothing():
 def test_hidden_enemy_models_are_not_in_the_observation():
     env = union_wars_v0.raw_env(table="open_field", mission=1)
     env.reset(seed=0, options={"scenario": {"models": [
-        {"player": 0, "slot": 2, "x": 60, "y": 20}, {"player": 1, "slot": 4, "x": 60, "y": 80, "flags": ["hidden"]}]}})
+        {"player": 0, "slot": 2, "x": 60, "y": 20}, {"player": 1, "slot": 6, "x": 60, "y": 80, "flags": ["hidden"]}]}})
     parts = game.split_obs(env.core.cfg, env.observe("player_0")["observation"])
-    assert parts["models"][L.N_SLOTS + 4].sum() == 0
+    assert parts["models"][L.N_SLOTS + 6].sum() == 0
     parts1 = game.split_obs(env.core.cfg, env.observe("player_1")["observation"])
-    assert parts1["models"][4, 0] == 1 and parts1["models"][4, 11] == 1   # its owner sees it, hidden
+    assert parts1["models"][6, 0] == 1 and parts1["models"][6, 11] == 1   # its owner sees it, hidden
 
 
 def test_scripted_bot_beats_random_in_both_seats():

@@ -1,7 +1,7 @@
 """UnionWars First Contact rules with scripted dice, each test citing the seed's heading
 (seed 003, rules 3.0).  Armies are the default ones: humanity slots 0 capitano, 1 psionico,
 2 fante, 3 fante, 4 mitragliere, 5 tiratore scelto; xeno 0 signore dello sciame, 1 mente
-dell'alveare, 2 guerriero, 3 guerriero, 4 mimetico, 5 predatore alato."""
+dell'alveare, 2-5 guerriero, 6 mimetico, 7 predatore alato."""
 from __future__ import annotations
 
 import pytest
@@ -49,7 +49,7 @@ def move_choice(direction, quarters):
 
 # -- FUOCO, tiri protezione, LE FERITE -------------------------------------------------------
 def test_fire_hits_on_adt_armour_fails_wound_and_morale_marker():
-    # FUOCO: 2 dice (CADENZA 2) vs ADT 4: 4 hits, 3 misses; the guerriero's armour 5+: 2 fails
+    # FUOCO: 2 dice (CADENZA 2) vs ADT 4: 4 hits, 3 misses; the guerriero's armour 4+: 2 fails
     env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=[4, 3, 2])
     act(env, 2, L.AK_FIRE0, 2)
     assert md(env, 1, 2, L.MD_WOUNDS) == 1
@@ -130,8 +130,8 @@ def test_moving_within_one_cm_of_an_enemy_is_illegal():
 
 def test_impassable_terrain_cannot_be_crossed_but_flyers_cross_it():
     wall = {"kind": "impassable", "height_cm": 5, "vertices": [[0, 20], [120, 20], [120, 22], [0, 22]]}
-    env = start(new_env(), [model(0, 2, 60, 10), model(1, 5, 60, 100, 270)], terrain=[wall], active=1)
-    env.step(A(env, "A_MODEL") + 5)   # the predatore alato (VOLANTE 20)
+    env = start(new_env(), [model(0, 2, 60, 10), model(1, 7, 60, 100, 270)], terrain=[wall], active=1)
+    env.step(A(env, "A_MODEL") + 7)   # the predatore alato (VOLANTE 20)
     assert env.core.mask[0, A(env, "A_ACT") + L.AK_FLY]
     env.step(A(env, "A_ACT") + L.AK_FLY)
     assert env.core.mask[0, A(env, "A_MOVE") + move_choice(12, 4)]   # south 20 cm: over open ground
@@ -185,7 +185,7 @@ def test_fall_back_reaching_the_table_edge_removes_the_model():
 def test_charge_reaches_with_m_plus_2d6_and_melee_is_won_by_more_wounds():
     # CARICA: 12 + 1 + 1 >= 12.25 cm: contact; +1D3 (6 -> 3) attacks and +1 to hit
     # LA MISCHIA: fante 4 attacks (3, 3, 1, 6 -> 3 hits at ADM 4 with +1), guerriero 2 (2, 2: none);
-    # armour 5+: 5 saves, 3 and 3 wound: the guerriero goes out of combat and loses; removed
+    # armour 4+: 5 saves, 3 and 3 wound: the guerriero goes out of combat and loses; removed
     env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 35, 270, car=0)],
                 dice=[1, 1, 6, 3, 3, 1, 6, 2, 2, 5, 3, 3])
     act(env, 2, L.AK_CHARGE, 2)
@@ -303,14 +303,14 @@ def test_frammentazione_hits_every_model_within_3_cm():
 
 
 def test_impulso_makes_the_target_repeat_a_successful_armour_roll():
-    # fucile a impulsi (mimetico, ADT 4, CADENZA 2): hits 4, 1; the fante's armour 4+ saves (5), repeated: 2 fails
-    env = start(new_env(), [model(0, 2, 60, 50, 270, car=0), model(1, 4, 60, 20)], dice=[4, 1, 5, 2], active=1)
-    act(env, 4, L.AK_FIRE0, 2)
+    # fucile a impulsi (mimetico, ADT 4, CADENZA 2): hits 4, 1; the fante's armour 5+ saves (5), repeated: 2 fails
+    env = start(new_env(), [model(0, 2, 60, 50, 270, car=0), model(1, 6, 60, 20)], dice=[4, 1, 5, 2], active=1)
+    act(env, 6, L.AK_FIRE0, 2)
     assert md(env, 0, 2, L.MD_WOUNDS) == 1
 
 
 def test_binata_repeats_failed_hit_rolls():
-    # cannone binato (torretta, ADT 4, CADENZA 3): 2->4 hit, 2->4 hit, 2->1 miss; the fante's armour 4+: 3, 3
+    # cannone binato (torretta, ADT 4, CADENZA 3): 2->4 hit, 2->4 hit, 2->1 miss; the fante's armour 5+: 3, 3
     env = new_env(armies=["umanita:default_250", ["xeno", ["mente dell'alveare", "torretta biomeccanica"]]])
     start(env, [model(0, 2, 60, 20, car=0), model(1, 1, 60, 50, 270)], active=1, dice=[2, 4, 2, 4, 2, 1, 3, 3])
     act(env, 1, L.AK_FIRE0, 2)
