@@ -22,6 +22,16 @@ GAMES = {
 }
 
 
+# The games' short names (``game=`` of the adapters, ``--game`` of wargym-train and wargym-arena):
+# every list of games in wargym is read from here.
+GAME_KEYS = tuple(key for _gym_name, key, _about in GAMES.values())
+
+
+def game_module(key: str) -> str:
+    """The import path of a game's ``game`` module (options, layout, kernels, ``bot``)."""
+    return f"wargym.envs.{key}.game"
+
+
 def pettingzoo_id(module: str) -> str:
     return f"{NAMESPACE}/{module}"
 

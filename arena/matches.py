@@ -22,7 +22,7 @@ import numpy as np
 
 from .policies import Policy, load_checkpoint
 
-RESULT_REWARD = {"planetoids": "win", "talon": "win", "battle_force": "rank"}
+RESULT_REWARD = {"planetoids": "win", "talon": "win", "battle_force": "rank", "union_wars": "win"}
 
 
 @dataclass

@@ -5,7 +5,7 @@ import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-GAMES = ("planetoids", "talon", "battle_force")
+from ..registration import GAME_KEYS as GAMES
 
 
 def load_game(name: str):

@@ -32,7 +32,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-GAMES = ("planetoids", "talon", "battle_force")
+from ..registration import GAME_KEYS as GAMES
 ROWS = {  # row name: wargym-train arguments beyond the game, budget, seed and output
     "ppo": ["--warm-start", "none"],
     "ppo-dagger": [],

@@ -28,7 +28,7 @@ import sys
 import time
 
 
-GAMES = ("planetoids", "talon", "battle_force")
+from wargym.registration import GAME_KEYS as GAMES
 
 
 def tutorial_rate(steps: int) -> float:

@@ -16,10 +16,11 @@ import sys
 import time
 from pathlib import Path
 
-GAMES = ("planetoids", "talon", "battle_force")
+from ..registration import GAME_KEYS as GAMES
+
 # Each game's training reward: the dense one where the game has it (see each RULES.md).
 SELF_PLAY = "self-play"
-DEFAULT_REWARD = {"planetoids": "score", "talon": "points", "battle_force": "points"}
+DEFAULT_REWARD = {"planetoids": "score", "talon": "points", "battle_force": "points", "union_wars": "kills"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,7 +63,7 @@ def check_args(ap, args) -> dict:
     from ..wrappers.sb3 import load_game
     game = load_game(args.game)
     choices = game._CHOICES["reward"]
-    reward = args.reward or DEFAULT_REWARD[args.game]
+    reward = args.reward or DEFAULT_REWARD.get(args.game, game.DEFAULT_OPTIONS["reward"])
     if reward not in choices:
         ap.error(f"--reward {reward!r} is not a reward of {args.game}; choose from {', '.join(choices)}")
     options = {}

@@ -25,10 +25,10 @@ from stable_baselines3.common.vec_env import VecEnv
 from ..envs.core.actions import as_action
 from ..envs.core.loops import ACC_REWARD, ACC_TERMINATED, ACC_TRUNCATED, NO_ACTION
 from ..envs.core.vec import VecGame
+from ..registration import GAME_KEYS, game_module
 from .opponents import Opponent
 
-GAMES = {"planetoids": "wargym.envs.planetoids.game", "talon": "wargym.envs.talon.game",
-         "battle_force": "wargym.envs.battle_force.game"}
+GAMES = {key: game_module(key) for key in GAME_KEYS}
 
 
 def load_game(game):
