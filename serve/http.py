@@ -8,6 +8,7 @@ Routes (the OpenAPI document is at ``/openapi.json``, the messages' JSON schema 
 * ``POST /v1/rpc`` any request of the protocol, as on stdio;
 * ``WS /v1/ws`` any request of the protocol, one JSON text message each way, replies in request order;
 * ``GET /v1/matches/{id}/board.png`` (``board.txt``) the board now, ``?viewer=seat``;
+* ``GET /v1/matches/{id}/board.json`` where the client's legal actions are on that picture (hex games);
 * ``GET /v1/matches/{id}/save`` the match as a save file that ``env.load()`` reads (its log in the meta).
 
 Every request runs in a worker thread (``--workers``), never on the event loop, so
@@ -146,6 +147,14 @@ def create_app(server: Server, workers: int = 4) -> FastAPI:
         except ProtocolError as exc:
             return _reply_response(error_reply(exc))
         return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
+
+    @app.get("/v1/matches/{match}/board.json", summary="where the client's legal actions are on board.png "
+             "(hex centres in its pixels; hex games only)")
+    async def board_json(match: str):
+        try:
+            return await run(server.match_board_map, match)
+        except ProtocolError as exc:
+            return _reply_response(error_reply(exc))
 
     @app.get("/v1/matches/{match}/board.txt", summary="the board now, as text", response_class=PlainTextResponse)
     async def board_txt(match: str, viewer: int | None = None):

@@ -730,6 +730,18 @@ class Server:
         log = {**m.start, "actions": list(history), "bots": {str(s): b.to_json() for s, b in m.bots.items()}}
         return f"{m.entry.name}-{mid}.wargym", self.save_bytes(slot, m.options, log)
 
+    def match_board_map(self, mid: str) -> dict:
+        """Where the client's legal actions are on the board picture (``board.board_map``), for the
+        position the match is in now; empty while a bot is to move or the game is over."""
+        from .board import board_map
+        m = self._match(mid)
+        state, seq, hsh = m.state, m.seq, m.hash
+        slot = self._load_match(m, state)
+        core = slot.core
+        yours = not self._over(core) and int(core.current_player[0]) in m.client_seats
+        legal = slot.env.legal_actions() if yours else []
+        return {"match": m.id, "seq": seq, "state_hash": hsh, **board_map(m.entry.name, core, legal)}
+
     def match_board(self, mid: str, viewer: int | None, fmt: str = "png"):
         m = self._match(mid)
         slot = self._load_match(m, m.state)

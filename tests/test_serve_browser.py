@@ -17,7 +17,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 WAIT_MS = 300_000  # bounded, but generous: a loaded machine may still be loading kernels
-WARM = ("talon_v0", "battle_force_v0")
+WARM = ("talon_v0", "battle_force_v0", "planetoids_v0")
 
 
 @pytest.fixture(scope="module")
@@ -121,3 +121,79 @@ def test_battle_force_three_seats_and_the_save_download(browser, base):
     match = href.split("/")[3]
     state = page.request.post(base + "/v1/rpc", data={"v": 1, "type": "state", "match": match}).json()
     assert state["over"] and state_hash(env.core) == state["state_hash"]
+
+
+def board_map_shown(page) -> dict:
+    """The page's map of clickable hexes for the position on screen (loaded after the picture's request)."""
+    page.wait_for_selector("body[data-phase=your-turn]", timeout=WAIT_MS)
+    seq = page.evaluate("() => String(S.seq)")
+    page.wait_for_function("seq => document.getElementById('board').dataset.mapSeq === seq && "
+                           "document.getElementById('board').dataset.seq === seq", arg=seq, timeout=WAIT_MS)
+    return page.evaluate("() => S.boardMap")
+
+
+def click_hex(page, hex_):
+    """A real mouse click on the hex's centre as the picture is shown (scaled to the page's width)."""
+    scale = page.evaluate("() => { const b = document.getElementById('board'); "
+                          "return b.getBoundingClientRect().width / b.naturalWidth; }")
+    page.locator("#board").click(position={"x": hex_["x"] * scale, "y": hex_["y"] * scale})
+
+
+def listed_actions(page) -> list[int]:
+    return [int(x) for x in page.eval_on_selector_all("#legal button.action", "bs => bs.map(b => b.dataset.action)")]
+
+
+def test_a_click_on_a_talon_hex_filters_the_list_or_plays_the_move(browser, base):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-phase=idle]", timeout=WAIT_MS)
+    page.select_option("#game", "talon_v0")
+    page.fill("#seed", "1")
+    page.click("#start")
+    # the power phase first: a ship's hex names its AP spending (several actions): the list narrows to them
+    board = board_map_shown(page)
+    assert board["clickable"]
+    everything = listed_actions(page)
+    ship = max(board["hexes"], key=lambda h: len(h["actions"]))
+    assert len(ship["actions"]) > 1
+    click_hex(page, ship)
+    assert sorted(listed_actions(page)) == sorted(ship["actions"])
+    assert page.is_visible("#picked")
+    page.click("#unpick")
+    assert listed_actions(page) == everything
+    # on through the list until a hex names one move: a click there plays it
+    for _ in range(60):
+        board = board_map_shown(page)
+        single = [h for h in board["hexes"] if len(h["actions"]) == 1]
+        if single:
+            break
+        page.locator("#legal button.action").first.click()
+    else:
+        raise AssertionError("no hex named a single move")
+    target = single[0]
+    name = next(a["name"] for a in page.evaluate("() => S.legal") if a["action"] == target["actions"][0])
+    moves_before = sum("you:" in x for x in page.locator("#log li").all_inner_texts())
+    click_hex(page, target)
+    page.wait_for_function("n => [...document.querySelectorAll('#log li.client')].length > n", arg=moves_before,
+                           timeout=WAIT_MS)
+    mine = [x for x in page.locator("#log li").all_inner_texts() if "you:" in x]
+    assert mine[-1].endswith("you: " + name)
+    assert not errors
+
+
+def test_a_click_on_a_planetoids_hex_places_the_base(browser, base):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-phase=idle]", timeout=WAIT_MS)
+    page.select_option("#game", "planetoids_v0")
+    page.fill("#seed", "7")
+    page.click("#start")
+    board = board_map_shown(page)
+    # setup (Planetoids setup rules): each hex next to the home planet names one action, placing a base there
+    assert board["hexes"] and all(len(h["actions"]) == 1 for h in board["hexes"])
+    target = board["hexes"][len(board["hexes"]) // 2]
+    click_hex(page, target)
+    page.wait_for_function("() => document.querySelectorAll('#log li.client').length === 1", timeout=WAIT_MS)
+    assert f"hex ({target['row']}, {target['col']})" in page.locator("#log li.client").first.inner_text()

@@ -6,7 +6,7 @@
 const $ = (id) => document.getElementById(id);
 const BOT_PAUSE_MS = 350;  // between two bot moves, so a person can follow them
 const S = { info: null, ws: null, waiting: new Map(), nextId: 1, match: null, seq: 0, hash: null,
-            seat: 0, bots: {}, legal: [] };
+            seat: 0, bots: {}, legal: [], boardMap: null, picked: null };
 
 function setPhase(phase) { document.body.dataset.phase = phase; }
 
@@ -127,7 +127,9 @@ function show(reply) {
     li.scrollIntoView({ block: "nearest" });
   }
   S.seq = reply.seq; S.hash = reply.state_hash; S.legal = reply.legal || [];
+  S.boardMap = null; S.picked = null;
   drawBoard();
+  if (reply.your_turn) loadBoardMap();
   if (reply.over) {
     const r = reply.result;
     const returns = r.returns.map((x, p) => `player ${p}: ${x}`).join(", ");
@@ -157,10 +159,52 @@ function drawBoard() {
   img.hidden = false;
 }
 
+// Clicks on the board: the server says which hexes of the picture name which legal actions
+// (GET board.json, hex centres in the PNG's pixels); a click inside a hex plays its action if it
+// names one, and narrows the list to its actions if it names several.
+async function loadBoardMap() {
+  const match = S.match, seq = S.seq;
+  const response = await fetch(`/v1/matches/${match}/board.json?seq=${seq}`);
+  if (!response.ok) return;
+  const map = await response.json();
+  if (S.match !== match || S.seq !== seq || map.seq !== seq) return;  // a later position is shown
+  S.boardMap = map;
+  const img = $("board");
+  img.classList.toggle("clickable", !!map.clickable);
+  img.dataset.mapSeq = seq;
+}
+
+function hexAt(x, y) {
+  // inside a pointy-top hexagon of circumradius r around (h.x, h.y)
+  const r = S.boardMap.hex_radius;
+  return S.boardMap.hexes.find((h) => {
+    const dx = Math.abs(x - h.x), dy = Math.abs(y - h.y);
+    return dx <= r * Math.sqrt(3) / 2 && dy <= r - dx / Math.sqrt(3);
+  });
+}
+
+function clickBoard(event) {
+  if (document.body.dataset.phase !== "your-turn" || !S.boardMap || !S.boardMap.clickable) return;
+  const img = $("board"), box = img.getBoundingClientRect();
+  const x = (event.clientX - box.left) * img.naturalWidth / box.width;
+  const y = (event.clientY - box.top) * img.naturalHeight / box.height;
+  const hex = hexAt(x, y);
+  const ids = new Set(S.legal.map((a) => a.action));
+  const actions = hex ? hex.actions.filter((a) => ids.has(a)) : [];
+  if (actions.length === 1) { play(actions[0]); return; }
+  S.picked = actions.length ? { row: hex.row, col: hex.col, actions: new Set(actions) } : null;
+  if (!actions.length) status("no move of yours names that spot of the board: pick from the list");
+  showLegal(S.legal);
+}
+
 function showLegal(legal) {
   const filter = $("filter").value.toLowerCase();
+  const picked = S.picked;
+  $("picked").hidden = !picked;
+  if (picked) $("picked-text").textContent = `${picked.actions.size} moves at hex (${picked.row}, ${picked.col})`;
   $("legal-count").textContent = legal.length ? `(${legal.length})` : "";
-  $("legal").replaceChildren(...legal.filter((a) => a.name.toLowerCase().includes(filter)).map((a) => {
+  const shown = legal.filter((a) => a.name.toLowerCase().includes(filter) && (!picked || picked.actions.has(a.action)));
+  $("legal").replaceChildren(...shown.map((a) => {
     const li = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
@@ -199,4 +243,6 @@ $("game").addEventListener("change", updateSetup);
 $("players").addEventListener("change", updateSetup);
 $("solitaire").addEventListener("change", updateSetup);
 $("filter").addEventListener("input", () => showLegal(S.legal));
+$("board").addEventListener("click", clickBoard);
+$("unpick").addEventListener("click", () => { S.picked = null; showLegal(S.legal); });
 loadInfo().catch((err) => status(`cannot load /v1/info: ${err.message}`, true));
