@@ -14,7 +14,8 @@ import math
 
 import numba as nb
 
-from ..core.geometry import point_polygon_within, ray_hits_circle, segment_crosses_polygon, point_segment_distance
+from ..core.geometry import bbox_gap, point_polygon_within, ray_hits_circle, segment_crosses_polygon, point_segment_distance
+from ..core.structs import local_i32
 from .general import has_flag, height, in_control_area, is_active, radius
 from .layout import (F_HIDDEN, MD_FLAGS, N_SLOTS, T_IMPASSABLE, T_NONE, T_MAX, TI_HEIGHT, TI_KIND, TI_NVERT, MAX_SMOKE)
 
@@ -53,14 +54,14 @@ def touching_any_terrain(s, b, x, y, r):
 
 
 @nb.njit(cache=True)
-def _line(s, cfg, b, side, i, ts, ti, ax, ay, bx, by, low):
-    """One sight line: 0 free, 1 obscured, 2 blocked; +4 through smoke; +8/+16 covered by a base."""
+def _line(s, cfg, b, side, i, ts, ti, ax, ay, bx, by, low, pieces, n_pieces, models, n_models):
+    """One sight line: 0 free, 1 obscured, 2 blocked; +4 through smoke; +8/+16 covered by a base.
+    ``pieces`` / ``models`` are the candidates near the whole fan of lines (see sight)."""
     vr = radius(s, cfg, b, side, i)
     out = 0
-    for t in range(T_MAX):
+    for q in range(n_pieces):
+        t = pieces[q]
         kind = s.tinfo[b, t, TI_KIND]
-        if kind == T_NONE:
-            continue
         n = s.tinfo[b, t, TI_NVERT]
         if not segment_crosses_polygon(ax, ay, bx, by, s.terr[b, t], n):
             continue
@@ -73,18 +74,16 @@ def _line(s, cfg, b, side, i, ts, ti, ax, ay, bx, by, low):
         if s.smoke[b, q, 2] > 0 and point_segment_distance(s.smoke[b, q, 0], s.smoke[b, q, 1], ax, ay, bx, by) \
                 <= SMOKE_RADIUS:
             out |= 4
-    for os in range(2):
-        for j in range(N_SLOTS):
-            if (os == side and j == i) or (os == ts and j == ti) or not is_active(s, b, os, j):
-                continue
-            if not ray_hits_circle(ax, ay, bx, by, s.pos[b, os, j, 0], s.pos[b, os, j, 1],
-                                   radius(s, cfg, b, os, j)):
-                continue
-            if os == side:
-                if in_control_area(s, cfg, b, side, i, os, j):
-                    continue  # allies inside the control area are ignored for sight
-                return 2 | 16
-            return 2 | 8
+    for q in range(n_models):
+        os = models[q] // N_SLOTS
+        j = models[q] % N_SLOTS
+        if not ray_hits_circle(ax, ay, bx, by, s.pos[b, os, j, 0], s.pos[b, os, j, 1], radius(s, cfg, b, os, j)):
+            continue
+        if os == side:
+            if in_control_area(s, cfg, b, side, i, os, j):
+                continue  # allies inside the control area are ignored for sight
+            return 2 | 16
+        return 2 | 8
     return out
 
 
@@ -100,6 +99,30 @@ def sight(s, cfg, b, side, i, ts, ti, need_arc):
     if need_arc and not in_front_arc(s, cfg, b, side, i, tx, ty, tr):
         return 0
     low = min(height(s, cfg, b, side, i), height(s, cfg, b, ts, ti))
+    # candidates: terrain pieces and bases whose boxes meet the box of the three lines
+    x0, x1 = min(ax, tx - tr), max(ax, tx + tr)
+    y0, y1 = min(ay, ty - tr), max(ay, ty + tr)
+    pieces = local_i32(32)
+    n_pieces = 0
+    for t in range(T_MAX):
+        if s.tinfo[b, t, TI_KIND] == T_NONE:
+            continue
+        if bbox_gap(x0, y0, x1, y1, s.terr[b, t], s.tinfo[b, t, TI_NVERT]) > 0.0:
+            continue
+        pieces[n_pieces] = t
+        n_pieces += 1
+    models = local_i32(16)
+    n_models = 0
+    for os in range(2):
+        for j in range(N_SLOTS):
+            if (os == side and j == i) or (os == ts and j == ti) or not is_active(s, b, os, j):
+                continue
+            mx, my = s.pos[b, os, j, 0], s.pos[b, os, j, 1]
+            mr = radius(s, cfg, b, os, j)
+            if mx + mr < x0 or mx - mr > x1 or my + mr < y0 or my - mr > y1:
+                continue
+            models[n_models] = os * N_SLOTS + j
+            n_models += 1
     dx, dy = tx - ax, ty - ay
     L = math.hypot(dx, dy)
     px, py = (-dy / L, dx / L) if L > 1e-9 else (0.0, 0.0)
@@ -108,7 +131,8 @@ def sight(s, cfg, b, side, i, ts, ti, need_arc):
     extra = 0
     for k in range(3):
         off = 0.0 if k == 0 else (0.8 * tr if k == 1 else -0.8 * tr)
-        r = _line(s, cfg, b, side, i, ts, ti, ax, ay, tx + px * off, ty + py * off, low)
+        r = _line(s, cfg, b, side, i, ts, ti, ax, ay, tx + px * off, ty + py * off, low, pieces, n_pieces,
+                  models, n_models)
         if k == 0:
             extra |= r & (8 | 16)
         if r & 4:
