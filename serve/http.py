@@ -124,6 +124,10 @@ def create_app(server: Server, workers: int = 4) -> FastAPI:
             return _reply_response(data)
         return _reply_response(await run(server.handle_bytes, data, client_of(request)))
 
+    def answer(data: bytes, client: str) -> str:
+        """One request to its reply's text, all in the worker: the event loop only moves frames."""
+        return json.dumps(server.handle_bytes(data, client), separators=(",", ":"))
+
     @app.websocket("/v1/ws")
     async def ws(websocket: WebSocket):
         await websocket.accept()
@@ -134,8 +138,7 @@ def create_app(server: Server, workers: int = 4) -> FastAPI:
                 if message["type"] == "websocket.disconnect":
                     break
                 data = message.get("bytes") or (message.get("text") or "").encode()
-                reply = await run(server.handle_bytes, data, client)
-                await websocket.send_text(json.dumps(reply, separators=(",", ":")))
+                await websocket.send_text(await run(answer, data, client))
         except WebSocketDisconnect:  # the client went away: its matches wait for it until the idle timeout
             pass
 
@@ -188,8 +191,10 @@ def run(server: Server, host: str = "127.0.0.1", port: int = 8765, workers: int 
     bound = sock.getsockname()[1]
     app = create_app(server, workers)
     # frames a little over the message limit still reach the server, which answers message_too_large
+    # no per-message compression: replies are a few hundred bytes to a few KB; zlib held ~56 KB a
+    # connection (144 -> 88 KB a match in benchmarks/serve_load.py) and cost CPU on every frame
     config = uvicorn.Config(app, log_level=log_level, ws_max_size=2 * server.limits.max_message_bytes + 1024,
-                            timeout_graceful_shutdown=2)
+                            ws_per_message_deflate=False, timeout_graceful_shutdown=2)
     uv = uvicorn.Server(config)
 
     async def main():

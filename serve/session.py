@@ -475,7 +475,7 @@ class Server:
     def _match_reply(self, m: Match, slot: _Slot, msg, events) -> dict:
         reply = {"match": m.id, "seq": m.seq, "events": events,
                  "seats": {"client": m.client_seats, "bots": {str(s): b.to_json() for s, b in m.bots.items()}},
-                 **self._position(slot, m.entry, m.options, msg)}
+                 **self._position(slot, m.entry, m.options, msg, m.hash)}
         if "seed" in m.start:
             reply["seed"] = m.start["seed"]
         reply["your_turn"] = reply["to_move"] is not None and reply["to_move"] in m.client_seats
@@ -693,11 +693,12 @@ class Server:
                                            "changed", field="time_limit_ms")
         return _builtin_action(entry, slot.core, entry.fallback_policy()), True
 
-    def _position(self, slot: _Slot, entry: GameEntry, options: dict, msg) -> dict:
-        """What a reply says about the position: hash, whose decision, the end, and what was asked for."""
+    def _position(self, slot: _Slot, entry: GameEntry, options: dict, msg, known_hash: str | None = None) -> dict:
+        """What a reply says about the position: hash (``known_hash`` if the caller has just computed
+        it: hashing costs ~15 us), whose decision, the end, and what was asked for."""
         core, env = slot.core, slot.env
         over = self._over(core)
-        out = {"state_hash": state_hash(core), "to_move": None if over else int(core.current_player[0]),
+        out = {"state_hash": known_hash or state_hash(core), "to_move": None if over else int(core.current_player[0]),
                "over": over}
         if over:
             out["result"] = {"terminated": bool(core.terminated[0]), "truncated": bool(core.truncated[0]),
