@@ -228,6 +228,17 @@ def _builtin_action(entry: GameEntry, core, policy: int) -> int:
     return int(entry.game.bot.policy_actions(core, policy)[0])
 
 
+def _check_fits(model, bot: Bot, obs, mask) -> None:
+    """A checkpoint trained with other options (another map size, player count) would read this
+    game's observation wrongly: refused with the reason instead."""
+    want_obs, want_actions = tuple(model.observation_space.shape), int(model.action_space.n)
+    if want_obs != (obs.size,) or want_actions != mask.size:
+        raise ProtocolError("bot_unavailable", f"checkpoint {bot.name} was trained on observations {want_obs} and "
+                                               f"{want_actions} actions; this game with these options has "
+                                               f"({obs.size},) and {mask.size}: start the match with the options "
+                                               "it was trained with", field="bot")
+
+
 def _rule_of(why: str) -> str:
     """The rule in ``why_illegal``'s sentence ("action 3 (name) is illegal: <rule>")."""
     return why.split(" is illegal: ", 1)[-1]
@@ -667,6 +678,7 @@ class Server:
         if bot.kind == "model":
             def think():
                 model, lock = self.bots.model(entry, bot)
+                _check_fits(model, bot, obs, mask)
                 with lock:
                     act, _ = model.predict(obs.reshape(1, -1), action_masks=mask[None], deterministic=True)
                 return int(np.asarray(act).reshape(-1)[0])

@@ -200,9 +200,26 @@ def test_shipped_checkpoint_plays_by_name(base):
         if not served:
             pytest.skip(f"wargym.baselines ships no checkpoint ({ {g: baselines.available(g) for g in info} })")
         game, name = served[0]
-        r = client.post("/v1/bot_move", json={"v": 1, "game": game, "state": {"seed": 1}, "bot": name, "legal": True})
+        # the options it was trained with (a Battle Force checkpoint knows one player count)
+        trained = baselines.describe(game, name[len("model:"):])
+        options = dict(trained.get("options") or {})
+        r = client.post("/v1/bot_move", json={"v": 1, "game": game, "options": options, "state": {"seed": 1},
+                                              "bot": name, "legal": True, "time_limit_ms": 120_000})
         assert r.status_code == 200, r.text
-        assert r.json()["actions"][0]["by"] == "bot"
+        assert r.json()["actions"][0]["by"] == "bot" and not r.json()["actions"][0].get("fallback")
+        # a whole (short) match against it, the client in seat 0
+        rpc = lambda **m: client.post("/v1/rpc", json={"v": 1, **m}).json()  # noqa: E731
+        reply = rpc(type="new_match", game=game, seed=2, options={**options, "max_decisions": 40},
+                    bots={"1": name}, time_limit_ms=120_000, legal=True)
+        events = []
+        while reply["ok"] and not reply["over"]:
+            events += reply["events"]
+            reply = rpc(type="move", match=reply["match"], seq=reply["seq"], action=reply["legal"][0]["action"],
+                        legal=True)
+        assert reply["ok"], reply
+        events += reply["events"]
+        bot_events = [e for e in events if e["seat"] == 1 and e["by"] == "bot"]
+        assert reply["over"] and bot_events and not any(e.get("fallback") for e in bot_events)
         # a path is never a bot
         r = client.post("/v1/bot_move", json={"v": 1, "game": game, "state": {"seed": 1}, "bot": "/tmp/model.zip"})
         assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_bot"

@@ -12,8 +12,13 @@ from wargym.serve import session
 from wargym.serve.session import Limits, Server
 
 
+TALON_OBS, TALON_ACTIONS = 5472, 203   # Talon's default options
+
+
 class StubModel:
     """Stands in for a loaded MaskablePPO: the last legal action; blocks while ``gate`` is clear."""
+    observation_space = types.SimpleNamespace(shape=(TALON_OBS,))
+    action_space = types.SimpleNamespace(n=TALON_ACTIONS)
 
     def __init__(self):
         self.gate = threading.Event()
@@ -54,7 +59,7 @@ def test_checkpoints_are_served_by_name_from_the_server_list(stub_baselines):
     assert reply["ok"], reply
     legal_before = ask(server, bot="random", legal=True)  # (the legal list after one move differs)
     assert legal_before["ok"]
-    assert model.seen[0] == ((1, 5472), np.dtype(bool), True)  # a flat observation batch, a boolean mask
+    assert model.seen[0] == ((1, TALON_OBS), np.dtype(bool), True)  # a flat observation batch, a boolean mask
     assert loaded == [("talon_v0", "tiny")]
     ask(server, bot="model:tiny")
     assert loaded == [("talon_v0", "tiny")]  # loaded once
@@ -63,6 +68,37 @@ def test_checkpoints_are_served_by_name_from_the_server_list(stub_baselines):
     assert ask(server, bot="model:broken")["error"]["code"] == "bot_unavailable"
     assert server.handle({"v": 1, "type": "bot_move", "game": "planetoids_v0", "state": {"seed": 2},
                           "bot": "model:tiny"})["error"]["code"] == "unknown_bot"
+
+
+def test_a_checkpoint_trained_with_other_options_is_refused(stub_baselines):
+    server = Server()
+    reply = ask(server, bot="model:tiny", options={"map_cols": 20})   # another map: another observation size
+    assert reply["error"]["code"] == "bot_unavailable" and "trained on observations (5472,)" in \
+        reply["error"]["message"]
+
+
+def test_a_real_maskable_ppo_checkpoint_plays_a_whole_match(tmp_path, monkeypatch):
+    """The real loading and predicting path (sb3-contrib's MaskablePPO saved and loaded from a zip), with
+    a small untrained network: what a shipped checkpoint goes through, without waiting for one."""
+    from sb3_contrib import MaskablePPO
+
+    from wargym.wrappers.sb3 import WargymVecEnv
+    model = MaskablePPO("MlpPolicy", WargymVecEnv("talon", n_envs=1), n_steps=8, policy_kwargs={"net_arch": [8]})
+    model.save(tmp_path / "tiny.zip")
+    lib = types.SimpleNamespace(available=lambda game: ["tiny"] if game == "talon_v0" else [],
+                                load=lambda game, name: MaskablePPO.load(tmp_path / f"{name}.zip", device="cpu"))
+    monkeypatch.setattr(session, "_baselines", lambda: lib)
+    server = Server()
+    reply = server.handle({"v": 1, "type": "new_match", "game": "talon_v0", "seed": 3, "bots": {"1": "model:tiny"},
+                           "options": {"max_decisions": 60}, "time_limit_ms": 120_000, "legal": True})
+    bot_moves = 0
+    while reply["ok"] and not reply["over"]:
+        bot_moves += sum(e["by"] == "bot" for e in reply["events"])
+        assert not any(e.get("fallback") for e in reply["events"])
+        reply = server.handle({"v": 1, "type": "move", "match": reply["match"], "seq": reply["seq"],
+                               "action": reply["legal"][0]["action"], "legal": True})
+    assert reply["ok"], reply
+    assert reply["seq"] == 60 and reply["result"]["truncated"] and bot_moves > 0
 
 
 def test_a_checkpoint_past_its_time_limit_gives_the_scripted_move(stub_baselines):
