@@ -214,12 +214,18 @@ def repository() -> Path:
     return Path(__file__).resolve().parent.parent
 
 
+# what a baseline's play depends on: the games' rules and bots, the adapters, the training code
+TRAINING_PATHS = ("envs/core", "envs/planetoids", "envs/talon", "envs/battle_force", "wrappers", "training", "arena",
+                  "benchmarks/baselines.py")
+
+
 def commit() -> str:
+    """HEAD, marked if any file the baselines depend on differs from it."""
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repository(), capture_output=True,
                               text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=repository(),
-                               capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", *TRAINING_PATHS],
+                               cwd=repository(), capture_output=True, text=True, check=True).stdout.strip()
         return head + ("+uncommitted changes" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown (not a git checkout)"

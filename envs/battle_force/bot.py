@@ -36,7 +36,9 @@ at a PF Flotilla ...):
     Legendary Gunner on its strongest card, then Prime Team (cancelling a cloak, web or
     Wild Weasel when it can, else +1).  With no weapon attack it launches every fighter
     squadron of its best carrier; with no attack at all it plays an Organian Ceasefire if it
-    holds one.  It never discards-and-redraws or changes formation instead of attacking.
+    holds one; with no weapon card in its hand at all it discards and redraws instead of
+    attacking (else two hands of defence cards could pass to each other forever).  It
+    never changes formation instead of attacking.
   - defence: plays every defence card it can, each time it may (Disengage first, since it
     ends the attack; phasers and drones against the strongest drone or plasma card), takes
     reserve cards into an empty hand to use them, fires every card it can at fighters and PF
@@ -45,7 +47,7 @@ at a PF Flotilla ...):
   - damage it takes goes on circles first, then FTR, WPN and the weapon spaces from the last
     kind (Plasma-F) to the first (Phaser-1).
   - end of turn: discards one weapon card none of its ships can ever fire (or a multiplier
-    with no weapon to go with it) to the discard pile; otherwise keeps its hand.
+    with no weapon card in its hand to go with it) to the discard pile; otherwise keeps its hand.
   - tie-break duel: takes its most valuable ship; Ceasefire reserve: keeps the first cards.
   - anything else: the first legal action.
 
@@ -71,7 +73,7 @@ from . import rules as _rules
 from .rules import (CC_TYPE, CC_VALUE, CD_LOC, CD_WHO, CL_HAND, CX_CLOAK, G_CANCELS, G_DECIDER, G_DONE, G_RETURN,
                     G_SEL, G_STAGE, K_A_CARD, K_A_KIND, K_A_LINE, K_A_NAMED, K_A_NUM, K_A_RACE, K_A_SHIP, K_ADVANCED,
                     K_FORMATION, K_FTR, K_NC, K_NS, K_P, K_WPN, L_MAIN, L_RESERVE, L_SCREEN, N_ACTIVATE, N_CDC,
-                    N_DONE, N_DRAW_DECK, N_FIGHTERS, N_KEEP, N_KIND, N_PT_ADD, N_PT_CANCEL, N_PT_CANCEL_WW, N_TO_DISCARD, N_WEAPONS,
+                    N_DONE, N_DRAW_DECK, N_FIGHTERS, N_KEEP, N_REDRAW, N_KIND, N_PT_ADD, N_PT_CANCEL, N_PT_CANCEL_WW, N_TO_DISCARD, N_WEAPONS,
                     OK, SC_N, SC_VP, SH_LINE, SH_LOC, SH_OWNER, SL_FLEET, ST_ATK_CARDS, ST_ATTACK, ST_CARRIER,
                     ST_CEASE_KEEP, ST_CLOAK_SETUP, ST_DEFENCE, ST_DISC_DEST, ST_DISCARD, ST_DRAW, ST_DUEL_PICK,
                     ST_FORM_DEST, ST_FORMATION, ST_FTR_DEF, ST_KEEP, ST_LINE_SETUP, ST_LINK, ST_MUTINY_ATK,
@@ -248,7 +250,21 @@ def _attack_action(s, cfg, b, p, mask):
     a = _card_of_type(cfg, mask, T_CEASE)
     if a >= 0:
         return a
+    if not _holds_weapon(s, cfg, b, p):
+        # a hand without weapons (defence cards, say) is full and draws nothing: renew it,
+        # or two such hands pass to each other forever
+        a = _named(cfg, mask, N_REDRAW)
+        if a >= 0:
+            return a
     return _named(cfg, mask, N_DONE)
+
+
+@nb.njit(cache=True)
+def _holds_weapon(s, cfg, b, p):
+    for t in range(N_WEAPONS):
+        if _in_hand(s, cfg, b, p, t):
+            return True
+    return False
 
 
 @nb.njit(cache=True)
@@ -420,16 +436,34 @@ def _fireable_by_fleet(s, cfg, b, p, t):
 
 
 @nb.njit(cache=True)
+def _in_hand(s, cfg, b, p, t):
+    """Does p hold a card of type t?"""
+    for c in range(cfg.k[K_NC]):
+        if s.cd[b, c, CD_LOC] == CL_HAND and s.cd[b, c, CD_WHO] == p and cfg.card[c, CC_TYPE] == t:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _goes_with(s, cfg, b, p, t):
+    """Could p fire a weapon card of type t, and does it hold one?"""
+    return _in_hand(s, cfg, b, p, t) and _fireable_by_fleet(s, cfg, b, p, t)
+
+
+@nb.njit(cache=True)
 def _useless(s, cfg, b, p, c):
+    """A weapon card none of p's ships can fire, or a multiplier with no weapon to go with it
+    in p's hand.  (Judged by the fleet alone, a hand of multipliers was never discarded: a
+    full hand draws nothing, so two heuristic bots could pass to each other forever.)"""
     t = cfg.card[c, CC_TYPE]
     if t < N_WEAPONS:
         return not _fireable_by_fleet(s, cfg, b, p, t)
     if t == T_OVERLOAD:
-        return not (_fireable_by_fleet(s, cfg, b, p, T_PHOTON) or _fireable_by_fleet(s, cfg, b, p, T_DISR))
+        return not (_goes_with(s, cfg, b, p, T_PHOTON) or _goes_with(s, cfg, b, p, T_DISR))
     if t == T_ENVELOPER:
-        return not (_fireable_by_fleet(s, cfg, b, p, T_PLS) or _fireable_by_fleet(s, cfg, b, p, T_PLR))
+        return not (_goes_with(s, cfg, b, p, T_PLS) or _goes_with(s, cfg, b, p, T_PLR))
     if t == T_SCATTER:
-        return not _fireable_by_fleet(s, cfg, b, p, T_DRONE)
+        return not _goes_with(s, cfg, b, p, T_DRONE)
     return False
 
 
