@@ -43,8 +43,8 @@ ROW_TEXT = {
     "ppo-dagger": "MaskablePPO vs scripted after the warm start (cloning + DAgger)",
     "ppo-selfplay": "MaskablePPO self-play league after the warm start",
 }
-FULL = {"timesteps": 300_000, "warm_start_decisions": 100_000, "warm_start_epochs": 2, "eval_games": 200,
-        "curve_points": 2, "curve_games": 16, "arena_games": 50, "seeds": 3, "multiplayer_seeds": 1, "options": {}}
+FULL = {"timesteps": 300_000, "warm_start_decisions": 100_000, "warm_start_epochs": 2, "eval_games": 100,
+        "curve_points": 1, "curve_games": 8, "arena_games": 30, "seeds": 3, "multiplayer_seeds": 1, "options": {}}
 # A smoke run: short games (Planetoids 3 turns, Talon and Battle Force cut at 300 decisions)
 QUICK = {"timesteps": 2048, "warm_start_decisions": 1024, "warm_start_epochs": 1, "eval_games": 4,
          "curve_points": 1, "curve_games": 2, "arena_games": 2, "seeds": 1, "multiplayer_seeds": 1,
