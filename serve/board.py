@@ -5,8 +5,9 @@ draws now, which hexes name which legal actions, with each hex's centre and radi
 the picture's pixels.  A click inside a hex then means its actions: one is played, several
 filter the list.
 
-The hex games only (Planetoids, Talon): Battle Force is a card game drawn as panels and
-Union Wars a table measured in centimetres, where a hex has no meaning.
+The hex games (Planetoids, Talon) give hexes; Union Wars, a table measured in centimetres,
+gives circles (its models, and the 10 cm deployment and objective spots); Battle Force, a card
+game drawn as panels of cards, gives nothing: its actions are clicked in the list.
 
 The pixel mapping is the renderers' own ``centre(cell)`` (a closure inside ``render_rgb``
 that other code cannot call), written out again here from the same constants; the tests
@@ -173,11 +174,62 @@ def talon_anchors(core, legal) -> tuple[Geometry, dict]:
 ANCHORS = {"planetoids_v0": planetoids_anchors, "talon_v0": talon_anchors}
 
 
+def union_wars_circles(core, legal) -> list[dict]:
+    """Union Wars' table (``envs/union_wars/render.py: rgb``, ``px``: x right, y up, ``SCALE`` px a cm):
+    a model names the actions that pick it (as the model to act, as a target, as the controlled
+    model); a spot of the 10 cm lattice names the action that places something there.  Enemy models
+    the renderer hides from the client (hidden, UW "nascosto") are never named.  Moves go by
+    direction and distance, with terrain in the way: they stay in the list."""
+    from ..envs.union_wars import layout as L
+    from ..envs.union_wars import render
+    st, k, pf = core.state, core.cfg.k, core.cfg.pf
+    size = int(L.TABLE_CM * render.SCALE) + 2 * render.MARGIN
+    p = int(core.current_player[0])
+
+    def px(x, y):
+        return render.MARGIN + float(x) * render.SCALE, size - render.MARGIN - float(y) * render.SCALE
+
+    def model(side, slot):
+        if int(st.md[0, side, slot, L.MD_STATUS]) not in (L.ACTIVE, L.OOC):
+            return None
+        if side != p and int(st.md[0, side, slot, L.MD_FLAGS]) & L.F_HIDDEN:
+            return None
+        x, y = px(st.pos[0, side, slot, 0], st.pos[0, side, slot, 1])
+        r = pf[int(st.md[0, side, slot, L.MD_PROFILE]), L.PF_RADIUS_MM] / 20.0 * render.SCALE
+        return ("model", side, slot), x, y, max(float(r), 8.0)
+
+    circles: dict = {}
+    for a in legal:
+        a = int(a)
+        if k[L.K_A_MODEL] <= a < k[L.K_A_ACT]:
+            spot = model(p, a - k[L.K_A_MODEL])
+        elif k[L.K_A_THEIR] <= a < k[L.K_A_MINE]:
+            spot = model(1 - p, a - k[L.K_A_THEIR])
+        elif k[L.K_A_MINE] <= a < k[L.K_A_MOVE]:
+            spot = model(p, a - k[L.K_A_MINE])
+        elif k[L.K_A_SPOT] <= a < k[L.K_A_PIECE]:
+            sp = a - k[L.K_A_SPOT]
+            spot = ("spot", sp), *px(5 + 10 * (sp % L.LATTICE), 5 + 10 * (sp // L.LATTICE)), 5.0 * render.SCALE
+        else:
+            spot = None
+        if spot is not None:
+            key, x, y, r = spot
+            circles.setdefault(key, {"what": key[0], "x": round(x, 2), "y": round(y, 2), "r": round(r, 2),
+                                     "actions": []})["actions"].append(a)
+    return list(circles.values())
+
+
+CIRCLES = {"union_wars_v0": union_wars_circles}
+
+
 def board_map(game: str, core, legal) -> dict:
-    """The hexes of the picture that name legal actions: ``{"clickable": bool, "hex_radius": r,
-    "hexes": [{"cell", "row", "col", "x", "y", "actions": [ids]}]}`` (pixels of the PNG)."""
+    """The places of the picture that name legal actions (pixels of the PNG): ``{"clickable": bool,
+    "hex_radius": r, "hexes": [{"cell", "row", "col", "x", "y", "actions": [ids]}], "circles":
+    [{"what", "x", "y", "r", "actions": [ids]}]}``: hexes on a hex map, circles on a table."""
+    if game in CIRCLES:
+        return {"clickable": True, "hexes": [], "circles": CIRCLES[game](core, legal)}
     if game not in ANCHORS:
-        return {"clickable": False, "hexes": []}
+        return {"clickable": False, "hexes": [], "circles": []}
     geometry, anchors = ANCHORS[game](core, legal)
     by_cell: dict = {}
     for a, cells in anchors.items():
@@ -189,4 +241,4 @@ def board_map(game: str, core, legal) -> dict:
         r, col = divmod(c, geometry.cols)
         hexes.append({"cell": c, "row": r, "col": col, "x": round(x, 2), "y": round(y, 2),
                       "actions": sorted(by_cell[c])})
-    return {"clickable": True, "hex_radius": round(geometry.radius, 3), "hexes": hexes}
+    return {"clickable": True, "hex_radius": round(geometry.radius, 3), "hexes": hexes, "circles": []}

@@ -122,3 +122,38 @@ def test_the_server_gives_the_map_of_the_clients_turn_only():
     assert named and named <= legal
     other = server.handle({"v": 1, "type": "new_match", "game": "battle_force_v0", "seed": 1})
     assert server.match_board_map(other["match"])["clickable"] is False
+
+
+def test_union_wars_circles_are_where_the_renderer_draws_the_models(monkeypatch):
+    """Union Wars' table: each model circle is centred on the disc the renderer draws for it, each
+    lattice spot on its 10 cm cell (UW deployment and objectives: "spot (x, y) cm")."""
+    from wargym.envs import union_wars_v0
+    from wargym.envs.union_wars import render as uw_render
+    env = union_wars_v0.raw_env()
+    env.reset(seed=1)
+    rng = np.random.default_rng(2)
+    kinds = set()
+    for _ in range(300):
+        if env.core.terminated[0] or env.core.truncated[0]:
+            break
+        legal = env.legal_actions()
+        circles = board.board_map("union_wars_v0", env.core, legal)["circles"]
+        assert {a for c in circles for a in c["actions"]} <= {int(a) for a in legal}
+        discs = []
+        original = uw_render._disc
+        monkeypatch.setattr(uw_render, "_disc", lambda img, cx, cy, r, *a, **k: (discs.append((cx, cy)),
+                                                                                  original(img, cx, cy, r, *a, **k)))
+        uw_render.render(env.core, 0, "rgb_array", int(env.core.current_player[0]))
+        monkeypatch.undo()
+        for c in circles:
+            kinds.add(c["what"])
+            if c["what"] == "model":
+                assert any(abs(c["x"] - x) < 0.01 and abs(c["y"] - y) < 0.01 for x, y in discs)
+            else:
+                name = env.action_name(c["actions"][0])   # "spot (x, y) cm"
+                x_cm, y_cm = (int(v) for v in name[name.index("(") + 1:name.index(")")].split(","))
+                size = 120 * uw_render.SCALE + 2 * uw_render.MARGIN    # the 120 cm table
+                assert (c["x"], c["y"]) == (uw_render.MARGIN + uw_render.SCALE * x_cm,
+                                            size - uw_render.MARGIN - uw_render.SCALE * y_cm)
+        env.step(int(rng.choice(legal)))
+    assert kinds == {"model", "spot"}

@@ -174,13 +174,21 @@ async function loadBoardMap() {
   img.dataset.mapSeq = seq;
 }
 
-function hexAt(x, y) {
-  // inside a pointy-top hexagon of circumradius r around (h.x, h.y)
+function placeAt(x, y) {
+  // a hex map: inside a pointy-top hexagon of circumradius r around (h.x, h.y)
   const r = S.boardMap.hex_radius;
-  return S.boardMap.hexes.find((h) => {
+  const hex = S.boardMap.hexes.find((h) => {
     const dx = Math.abs(x - h.x), dy = Math.abs(y - h.y);
     return dx <= r * Math.sqrt(3) / 2 && dy <= r - dx / Math.sqrt(3);
   });
+  if (hex) return { ...hex, label: `hex (${hex.row}, ${hex.col})` };
+  // a table: the circle (a model, a spot) the click is deepest inside
+  let best = null, depth = Infinity;
+  for (const c of S.boardMap.circles || []) {
+    const d = Math.hypot(x - c.x, y - c.y) / c.r;
+    if (d <= 1 && d < depth) { best = c; depth = d; }
+  }
+  return best && { ...best, label: best.what };
 }
 
 function clickBoard(event) {
@@ -188,11 +196,11 @@ function clickBoard(event) {
   const img = $("board"), box = img.getBoundingClientRect();
   const x = (event.clientX - box.left) * img.naturalWidth / box.width;
   const y = (event.clientY - box.top) * img.naturalHeight / box.height;
-  const hex = hexAt(x, y);
+  const place = placeAt(x, y);
   const ids = new Set(S.legal.map((a) => a.action));
-  const actions = hex ? hex.actions.filter((a) => ids.has(a)) : [];
+  const actions = place ? place.actions.filter((a) => ids.has(a)) : [];
   if (actions.length === 1) { play(actions[0]); return; }
-  S.picked = actions.length ? { row: hex.row, col: hex.col, actions: new Set(actions) } : null;
+  S.picked = actions.length ? { label: place.label, actions: new Set(actions) } : null;
   if (!actions.length) status("no move of yours names that spot of the board: pick from the list");
   showLegal(S.legal);
 }
@@ -201,7 +209,7 @@ function showLegal(legal) {
   const filter = $("filter").value.toLowerCase();
   const picked = S.picked;
   $("picked").hidden = !picked;
-  if (picked) $("picked-text").textContent = `${picked.actions.size} moves at hex (${picked.row}, ${picked.col})`;
+  if (picked) $("picked-text").textContent = `${picked.actions.size} moves at the ${picked.label}`;
   $("legal-count").textContent = legal.length ? `(${legal.length})` : "";
   const shown = legal.filter((a) => a.name.toLowerCase().includes(filter) && (!picked || picked.actions.has(a.action)));
   $("legal").replaceChildren(...shown.map((a) => {
