@@ -43,11 +43,12 @@ ROW_TEXT = {
     "ppo-dagger": "MaskablePPO vs scripted after the warm start (cloning + DAgger)",
     "ppo-selfplay": "MaskablePPO self-play league after the warm start",
 }
-FULL = {"timesteps": 300_000, "warm_start_decisions": 100_000, "warm_start_epochs": 2, "eval_games": 100,
-        "curve_points": 1, "curve_games": 8, "arena_games": 30, "seeds": 3, "multiplayer_seeds": 1, "options": {}}
+FULL = {"timesteps": 200_000, "warm_start_decisions": 100_000, "warm_start_epochs": 2, "eval_games": 100,
+        "curve_points": 1, "curve_games": 8, "arena_games": 30, "seeds": 3, "multiplayer_seeds": 1, "threads": 1,
+        "options": {}}
 # A smoke run: short games (Planetoids 3 turns, Talon and Battle Force cut at 300 decisions)
 QUICK = {"timesteps": 2048, "warm_start_decisions": 1024, "warm_start_epochs": 1, "eval_games": 4,
-         "curve_points": 1, "curve_games": 2, "arena_games": 2, "seeds": 1, "multiplayer_seeds": 1,
+         "curve_points": 1, "curve_games": 2, "arena_games": 2, "seeds": 1, "multiplayer_seeds": 1, "threads": 1,
          "options": {"planetoids": {"turns": 3}, "talon": {"max_decisions": 300}, "battle_force": {"max_decisions": 300}}}
 MULTIPLAYER = 4  # Battle Force's multiplayer section: players per game
 
@@ -121,7 +122,7 @@ def train_run(game, row, extra, seed, budget, out, players=None) -> dict:
             "--warm-start-decisions", str(budget["warm_start_decisions"]),
             "--warm-start-epochs", str(budget["warm_start_epochs"]), "--eval-games", str(budget["eval_games"]),
             "--curve-points", str(budget["curve_points"]), "--curve-games", str(budget["curve_games"]),
-            "--out", str(out / row), "--no-progress", *extra]
+            "--threads", str(budget["threads"]), "--out", str(out / row), "--no-progress", *extra]
     if budget["options"].get(game):
         argv += ["--options", json.dumps(budget["options"][game])]
     if players:
