@@ -370,3 +370,19 @@ def test_twelve_turns_of_each_player_then_the_mission_decides():
     env2 = start(new_env(turns=1, turn_count="total"), [model(0, 2, 60, 20), model(1, 2, 60, 100, 270)])
     env2.step(A(env2, "A_PASS"))
     assert env2.terminations["player_0"]
+
+
+def test_melee_winner_may_consolidate_2d6():
+    # LA MISCHIA: "i modelli vittoriosi possono consolidare la loro posizione di 2D6" (3 + 4 = 7 cm)
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 35, 270, car=0), model(1, 3, 100, 100, car=0)],
+                dice=[1, 1, 6, 3, 3, 1, 6, 2, 2, 5, 3, 3, 3, 4])
+    act(env, 2, L.AK_CHARGE, 2)
+    if g(env, L.G_STAGE) == L.ST_REACT:
+        env.step(A(env, "A_PASS"))
+    env.step(A(env, "A_PASS"))
+    assert md(env, 1, 2, L.MD_STATUS) == L.REMOVED
+    assert g(env, L.G_STAGE) == L.ST_CONSOLIDATE and env.agent_selection == "player_0"
+    assert g(env, L.G_CONSOL) == 7
+    env.step(A(env, "A_MOVE") + move_choice(4, 4))
+    assert env.core.state.pos[0, 0, 2, 1] == pytest.approx(32.25 + 7, abs=1e-3)
+    assert g(env, L.G_STAGE) == L.ST_SELECT and g(env, L.G_ACTIVE) == 1

@@ -608,7 +608,7 @@ def _check_positions(cfg, s, b):
 def validate_state(cfg, state) -> None:
     g, md = state.g, state.md
     checks = (
-        ((g[:, L.G_STAGE] >= 0) & (g[:, L.G_STAGE] <= L.ST_OVER)).all(), "stage out of range",
+        ((g[:, L.G_STAGE] >= 0) & (g[:, L.G_STAGE] <= L.ST_CONSOLIDATE)).all(), "stage out of range",
         np.isin(g[:, L.G_DECIDER], (0, 1)).all(), "decider out of range",
         ((md[..., L.MD_STATUS] >= 0) & (md[..., L.MD_STATUS] <= L.REMOVED)).all(), "model status out of range",
         (md[..., L.MD_CAR] >= 0).all(), "negative charisma",

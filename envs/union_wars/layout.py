@@ -31,8 +31,8 @@ N_MOVES = N_DIRS * (N_DIST + 1)
  G_ACTOR_SIDE, G_ACT, G_TGT, G_MOVE, G_NREACT, G_RSLOT, G_BANK0, G_BANK1, G_EDGE0, G_DEPLOYER, G_NOBJ,
  G_OBJ_PLACED, G_BONUS0, G_BONUS1, G_AMMO0, G_AMMO1, G_CONTROLLED, G_NIGHT, G_CMD0, G_CMD1, G_MAX_TURNS,
  G_START0, G_START1, G_BASE0, G_BASE1, G_PLACER, G_CHARGE_OK, G_RESERVE_PLACING, G_ASSASSIN0,
- G_ASSASSIN1, G_EXPLORE_WINNER, G_CM_PTR, G_SEGN0, G_SEGN1, G_COORD0, G_COORD1, G_ROUND_FIRST) = range(47)
-N_G = 47
+ G_ASSASSIN1, G_EXPLORE_WINNER, G_CM_PTR, G_SEGN0, G_SEGN1, G_COORD0, G_COORD1, G_CONSOL) = range(47)
+N_G = 47  # G_CONSOL: the 2D6 cm of the consolidation being decided
 
 # -- per model: s.md[b, side, slot, MD_*] ----------------------------------------
 (MD_PROFILE, MD_STATUS, MD_WOUNDS, MD_MORALE, MD_FATIGUE, MD_CAR, MD_FLAGS, MD_USED, MD_PRONE_UNTIL,
@@ -62,6 +62,7 @@ F_FROM_HIDDEN = 1 << 14   # charged from hidden (+1 to hit in the melee)
 F_FLEW_FROM_ROUGH = 1 << 15
 F_KEPT = 1 << 16           # LE RISERVE: kept in reserve at deployment
 F_ENTERING = 1 << 17       # a reserve that passed its 4+ and is being placed
+F_WON = 1 << 18            # won a melee this phase: may consolidate 2D6
 
 # -- action kinds (LE AZIONI) and reaction kinds (LE REAZIONI) --------------------
 (AK_MOVE, AK_FIRE0, AK_FIRE1, AK_SUPP0, AK_SUPP1, AK_CHARGE, AK_HIDE, AK_ALERT, AK_AID, AK_RECOVER, AK_AIM,
@@ -80,10 +81,11 @@ REACTION_NAMES = ("CONTROMOSSA", "RIPIEGARE", "FUOCO DI REAZIONE (arma 1)", "FUO
 
 # -- decision stages ----------------------------------------------------------------
 (ST_MISSION, ST_SIDE, ST_DEPLOY_ORDER, ST_OBJECTIVE, ST_BASE, ST_DEPLOY, ST_INITIATIVE, ST_NIGHT, ST_SELECT,
- ST_ACTION, ST_TARGET, ST_REACT, ST_REACT_KIND, ST_COUNTERMOVE, ST_OVER) = range(15)
+ ST_ACTION, ST_TARGET, ST_REACT, ST_REACT_KIND, ST_COUNTERMOVE, ST_OVER, ST_CONSOLIDATE) = range(16)
 STAGE_NAMES = ("mission choice", "deployment side", "deployment order", "objective placement", "base choice",
                "deployment", "initiative", "day or night", "choose a model", "declare an action",
-               "choose a target", "declare reactions", "choose a reaction", "counter-move", "over")
+               "choose a target", "declare reactions", "choose a reaction", "counter-move", "over",
+               "consolidation")
 
 # -- missions (MISSIONI) --------------------------------------------------------------
 M_EXTERMINATION, M_PATROL, M_OBJECTIVES, M_BASES, M_ASSASSINATION = 1, 2, 3, 4, 5

@@ -17,7 +17,7 @@ import numba as nb
 
 from ..core.structs import local_i32
 from .general import d6, has_flag, is_active, on_table, radius, stat
-from .layout import (EX_MARTIAL, F_CHARGER, F_COUNTERCHARGER, F_COVER, F_ENGAGED, F_FROM_HIDDEN, F_PRONE,
+from .layout import (EX_MARTIAL, F_WON, F_CHARGER, F_COUNTERCHARGER, F_COVER, F_ENGAGED, F_FROM_HIDDEN, F_PRONE,
                      F_SATURATED, G_TURN, MD_CHARGE_AT, MD_FATIGUE, MD_FLAGS, MD_FLASH_UNTIL, MD_MELEE_DEALT,
                      MD_STATUS, MD_WOUNDS, N_SLOTS, OOC, PF_ADM, PF_AT, PF_EXPERT, PF_FS, PF_M0, PF_R0, REMOVED,
                      WP_MELEE, WP_RULES, WR_BARE, WR_BLADE, WR_MONO, WR_PISTOL, WR_POWER)
@@ -193,6 +193,8 @@ def fight_group(s, cfg, b, group):
             for i in range(N_SLOTS):
                 if group[loser * N_SLOTS + i] and on_table(s, b, loser, i):
                     s.md[b, loser, i, MD_STATUS] = REMOVED   # "automaticamente eliminati"
+                if group[(1 - loser) * N_SLOTS + i] and is_active(s, b, 1 - loser, i):
+                    s.md[b, 1 - loser, i, MD_FLAGS] |= F_WON  # "possono consolidare la loro posizione di 2D6"
         return
 
 

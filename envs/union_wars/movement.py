@@ -114,6 +114,15 @@ def move_reason(s, cfg, b, side, i, choice, flying, half):
 
 
 @nb.njit(cache=True)
+def consolidate_reason(s, cfg, b, side, i, choice, allowance):
+    """LA MISCHIA: a winner consolidates up to 2D6 cm (as a move: RULES.md)."""
+    x1, y1, _a, dist = move_target(s, b, side, i, choice, allowance)
+    if dist == 0.0:
+        return OK
+    return path_reason(s, cfg, b, side, i, s.pos[b, side, i, 0], s.pos[b, side, i, 1], x1, y1, False, -1, -1)
+
+
+@nb.njit(cache=True)
 def fatigue_malus_cm(s, b, side, i):
     """LA FATICA: each fatigue marker "riduce di 1D6 il valore di M"."""
     m = 0

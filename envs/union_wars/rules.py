@@ -23,7 +23,7 @@ from .general import d6, has_flag, is_active, on_table, roll_off, round_up, stat
 from .layout import *  # noqa: F401,F403  (the named columns and codes)
 from .layout import (config_view, outputs_view, state_view)
 from .melee import melee_phase, update_engagement
-from .movement import execute_move, move_reason
+from .movement import consolidate_reason, execute_move, move_reason, move_target, place
 from .psychology import choose_commander, command_test, command_test_needed, control_phase, losses
 from .reactions import (REACTION_GROUP0, apply_prone, declare_reaction, execute_reaction, reaction_kind_reason,
                         reaction_reason, reactor_can, reactor_reason)
@@ -263,7 +263,7 @@ def final_phase(s, cfg, b):
             f = s.md[b, side, i, MD_FLAGS]
             if (f & F_PRONE) and s.md[b, side, i, MD_PRONE_UNTIL] <= t:
                 f &= ~F_PRONE
-            f &= ~(F_AIMED | F_CONCENTRATED | F_RECOVERED | F_SATURATED | F_COVER | F_ENTERING)
+            f &= ~(F_AIMED | F_CONCENTRATED | F_RECOVERED | F_SATURATED | F_COVER | F_ENTERING | F_WON)
             s.md[b, side, i, MD_FLAGS] = f
     for q in range(MAX_SMOKE):
         # FUMOGENO: from the turn after it was placed, 4+ in the final phase clears it
@@ -284,6 +284,28 @@ def end_tactical(s, cfg, b):
     melee_phase(s, cfg, b)
     if check_sudden(s, cfg, b):
         return
+    next_consolidation(s, cfg, b)
+
+
+@nb.njit(cache=True)
+def next_consolidation(s, cfg, b):
+    """LA MISCHIA: each winner in turn (the active player's first) may consolidate 2D6 cm, then
+    the control phase follows."""
+    for k in range(2):
+        side = s.g[b, G_ACTIVE] if k == 0 else 1 - s.g[b, G_ACTIVE]
+        for i in range(N_SLOTS):
+            if s.md[b, side, i, MD_FLAGS] & F_WON:
+                s.g[b, G_CONSOL] = d6(s, b) + d6(s, b)
+                s.g[b, G_STAGE] = ST_CONSOLIDATE
+                s.g[b, G_DECIDER] = side
+                s.g[b, G_RSLOT] = i
+                return
+    s.g[b, G_RSLOT] = -1
+    after_melee(s, cfg, b)
+
+
+@nb.njit(cache=True)
+def after_melee(s, cfg, b):
     control_phase(s, cfg, b, s.g[b, G_ACTIVE])
     if check_sudden(s, cfg, b):
         return
@@ -510,6 +532,16 @@ def _move(s, cfg, b, st, me, choice, apply):
         s.g[b, G_MOVE] = choice
         declare_action(s, cfg, b)
         return OK
+    if st == ST_CONSOLIDATE:
+        j = s.g[b, G_RSLOT]
+        code = consolidate_reason(s, cfg, b, me, j, choice, float(s.g[b, G_CONSOL]))
+        if code != OK or not apply:
+            return code
+        x1, y1, f, _d = move_target(s, b, me, j, choice, float(s.g[b, G_CONSOL]))
+        place(s, cfg, b, me, j, x1, y1, f)
+        s.md[b, me, j, MD_FLAGS] &= ~F_WON
+        next_consolidation(s, cfg, b)
+        return OK
     if st == ST_COUNTERMOVE:
         j = s.g[b, G_RSLOT]
         code = move_reason(s, cfg, b, me, j, choice, False, True)
@@ -565,6 +597,11 @@ def _pass(s, cfg, b, st, me, apply):
     if st == ST_REACT:
         if apply:
             resolve(s, cfg, b, True)    # no (further) reactions
+        return OK
+    if st == ST_CONSOLIDATE:
+        if apply:
+            s.md[b, me, s.g[b, G_RSLOT], MD_FLAGS] &= ~F_WON   # stays where it is
+            next_consolidation(s, cfg, b)
         return OK
     if st == ST_DEPLOY:
         side = me
@@ -725,6 +762,10 @@ def write_mask(s, cfg, b, mask):
     elif st == ST_COUNTERMOVE:
         lo[0], hi[0] = k[K_A_MOVE], k[K_A_MOVE] + N_MOVES
         n = 1
+    elif st == ST_CONSOLIDATE:
+        lo[0], hi[0] = k[K_A_MOVE], k[K_A_MOVE] + N_MOVES
+        lo[1], hi[1] = k[K_A_PASS], k[K_A_PASS] + 1
+        n = 2
     elif st == ST_DEPLOY:
         lo[0], hi[0] = k[K_A_SPOT], k[K_A_SPOT] + N_SPOTS
         lo[1], hi[1] = k[K_A_PASS], k[K_A_PASS] + 1
@@ -840,7 +881,7 @@ def write_obs(s, cfg, b, me, obs):
     v[7] = g[b, G_ACTOR]
     v[8] = g[b, G_ACTOR_SIDE] == me
     v[9] = g[b, G_TGT]
-    v[10] = g[b, G_MOVE]
+    v[10] = g[b, G_CONSOL] if g[b, G_STAGE] == ST_CONSOLIDATE else g[b, G_MOVE]
     v[11] = g[b, G_BANK0 + me]
     v[12] = g[b, G_BANK0 + 1 - me]
     v[13] = g[b, G_BONUS0 + me]
