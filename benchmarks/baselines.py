@@ -38,7 +38,10 @@ ROWS = {  # row name: wargym-train arguments beyond the game, budget, seed and o
     "ppo-dagger": [],
     "ppo-selfplay": ["--opponent", "self-play"],
 }
+# Rows for one game only: Battle Force with the main job's budget (2,000,000 PPO decisions)
+GAME_ROWS = {"battle_force": {"ppo-dagger-2m": ["--timesteps", "2000000"]}}
 ROW_TEXT = {
+    "ppo-dagger-2m": "as ppo-dagger with the main job's 2,000,000 PPO decisions",
     "ppo": "MaskablePPO vs scripted, no warm start",
     "ppo-dagger": "MaskablePPO vs scripted after the warm start (cloning + DAgger)",
     "ppo-selfplay": "MaskablePPO self-play league after the warm start",
@@ -59,6 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--seeds", type=int, default=None, help="seeds per trained row (default 3)")
     ap.add_argument("--timesteps", type=int, default=None, help="PPO decisions per run (default 1,000,000)")
     ap.add_argument("--quick", action="store_true", help="tiny budgets and one seed (a smoke test)")
+    ap.add_argument("--rows", nargs="+", default=None, help="only these trained rows (default: every row)")
+    ap.add_argument("--merge", nargs="+", metavar="JSON", default=None,
+                    help="write the table of earlier runs' baselines.json files (the later ones' rows win) "
+                         "instead of measuring")
     ap.add_argument("--ship", action="store_true", help="save each game's best agent into baselines/")
     ap.add_argument("--out", default="baselines-run", help="folder for the runs, the CSV and the table")
     ap.add_argument("--table", default=None, help="where to write the Markdown table (default OUT/BASELINES.md; "
@@ -68,6 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> dict:
     args = build_parser().parse_args(argv)
+    if args.merge:
+        return merge(args.merge, Path(args.table or "BASELINES.md"))
     budget = dict(QUICK if args.quick else FULL)
     budget.update({k: v for k, v in (("seeds", args.seeds), ("timesteps", args.timesteps)) if v})
     out = Path(args.out)
@@ -75,7 +84,7 @@ def main(argv=None) -> dict:
     started = time.perf_counter()
     report = {"meta": machine(budget, argv), "games": {}}
     for game in args.games:
-        report["games"][game] = measure_game(game, budget, out / game, ship=args.ship)
+        report["games"][game] = measure_game(game, budget, out / game, ship=args.ship, only=args.rows)
         (out / "baselines.json").write_text(json.dumps(report, indent=2, default=str))
         (out / "BASELINES.partial.md").write_text(markdown(report))
     report["meta"]["wall_minutes"] = round((time.perf_counter() - started) / 60, 1)
@@ -87,7 +96,7 @@ def main(argv=None) -> dict:
 
 
 # -- measuring --------------------------------------------------------------------------------------
-def measure_game(game: str, budget: dict, out: Path, ship: bool) -> dict:
+def measure_game(game: str, budget: dict, out: Path, ship: bool, only=None) -> dict:
     from ..training.evaluate import win_rate_builtin
     from ..wrappers.sb3 import load_game
     bots = builtin_names(load_game(game))
@@ -97,7 +106,9 @@ def measure_game(game: str, budget: dict, out: Path, ship: bool) -> dict:
         result["builtin"][bot] = {opp: win_rate_builtin(bot, game, opp, n_games=n, seed=101,
                                                         options=budget["options"].get(game))
                                   for opp in ("random", "scripted")}
-    for row, extra in ROWS.items():
+    for row, extra in {**ROWS, **GAME_ROWS.get(game, {})}.items():
+        if only and row not in only:
+            continue
         runs = [train_run(game, row, extra, seed, budget, out) for seed in range(budget["seeds"])]
         result["trained"][row] = {"runs": runs, "pooled": pooled(runs)}
     best_row, best = best_run(result["trained"])
@@ -105,7 +116,7 @@ def measure_game(game: str, budget: dict, out: Path, ship: bool) -> dict:
                             budget["options"].get(game, {}), budget["arena_games"])
     if ship:
         result["shipped"] = ship_checkpoint(game, best_row, best, budget)
-    if game == "battle_force":
+    if game == "battle_force" and (not only or f"ppo-dagger-{MULTIPLAYER}p" in only):
         result["multiplayer"] = multiplayer(budget, out, bots, ship)
     return result
 
@@ -210,6 +221,27 @@ def ship_checkpoint(game: str, row: str, run: dict, budget: dict, options: dict 
     return {"name": row, "file": file, "size_bytes": size, "parameters": parameters}
 
 
+def merge(files: list[str], table: Path) -> dict:
+    """One report from several runs' ``baselines.json`` (e.g. rows measured side by side in two
+    processes): the games' rows are united, a later file's row replacing an earlier one's."""
+    reports = [json.loads(Path(f).read_text()) for f in files]
+    merged = reports[0]
+    merged["meta"]["command"] += "".join(f" + {r['meta']['command']}" for r in reports[1:])
+    for r in reports[1:]:
+        for game, g in r["games"].items():
+            if game not in merged["games"]:
+                merged["games"][game] = g
+                continue
+            into = merged["games"][game]
+            into["trained"].update(g["trained"])
+            for key in ("multiplayer",):
+                into[key] = g.get(key) or into.get(key)
+            into.setdefault("also_shipped", []).append(g.get("shipped"))
+    table.write_text(markdown(merged))
+    print(f"table: {table}")
+    return merged
+
+
 # -- provenance -----------------------------------------------------------------------------------
 def repository() -> Path:
     return Path(__file__).resolve().parent.parent
@@ -308,10 +340,10 @@ def _game_section(game: str, g: dict) -> list[str]:
                      f"{_spread(p['random'])} | {_rate(p['scripted'])} | {_spread(p['scripted'])} | "
                      f"{_elo(elo.get(row))} |")
     lines += ["", _verdict(g), ""]
-    if g.get("shipped"):
-        s = g["shipped"]
-        lines += [f"Shipped: `wargym.baselines.load(\"{game}\", \"{s['name']}\")` — {s['parameters']:,} parameters, "
-                  f"{s['size_bytes'] / 1024:.0f} KiB (`baselines/{s['file']}`).", ""]
+    for s in [g.get("shipped"), *g.get("also_shipped", [])]:
+        if s:
+            lines += [f"Shipped: `wargym.baselines.load(\"{game}\", \"{s['name']}\")` — {s['parameters']:,} "
+                      f"parameters, {s['size_bytes'] / 1024:.0f} KiB (`baselines/{s['file']}`).", ""]
     if g.get("multiplayer"):
         lines += _multiplayer_section(g["multiplayer"])
     return lines
