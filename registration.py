@@ -19,6 +19,7 @@ GAMES = {
     "planetoids_v0": ("Planetoids-v0", "planetoids", "Planetoids: two-player hex colonisation over 51 turns"),
     "talon_v0": ("Talon-v0", "talon", "Talon: impulse-level hex fleet combat, basic rules"),
     "battle_force_v0": ("BattleForce-v0", "battle_force", "Star Fleet Battle Force: 2-6 player card game"),
+    "union_wars_v0": ("UnionWars-v0", "union_wars", "UnionWars First Contact: skirmish of actions and reactions"),
 }
 
 

@@ -620,7 +620,9 @@ def validate_state(cfg, state) -> None:
             raise ValueError(f"corrupt UnionWars state: {what}")
 
 
-def _scores(state, b):
+def scores(state, b: int) -> list[int]:
+    """1 for the winner of a finished game, 0 otherwise (the mission decides; ``win_rate_builtin``
+    and the arena read the result from it, as from the other games' scores)."""
     g = state.g[b]
     w = int(g[L.G_WINNER]) if g[L.G_DONE] else -1
     return [1 if w == 0 else 0, 1 if w == 1 else 0]
@@ -630,7 +632,7 @@ def final_info(core, b: int) -> dict:
     g = core.state.g[b]
     w = int(g[L.G_WINNER])
     return {"winner": w if w in (0, 1) else -1, "mission": L.MISSION_NAMES[int(g[L.G_MISSION])],
-            "turn": int(g[L.G_TURN]), "scores": _scores(core.state, b),
+            "turn": int(g[L.G_TURN]), "scores": scores(core.state, b),
             "losses": [int(((core.state.md[b, p, :, L.MD_STATUS] == L.REMOVED)
                             | (core.state.md[b, p, :, L.MD_STATUS] == L.OOC)).sum()) for p in range(2)]}
 
