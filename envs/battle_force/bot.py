@@ -69,6 +69,7 @@ import numpy as np
 
 from ..core.loops import specialise_loops
 from ..core.rng import draw_int
+from ..core.sampling import random_action
 from . import rules as _rules
 from .rules import (CC_TYPE, CC_VALUE, CD_LOC, CD_WHO, CL_HAND, CX_CLOAK, G_CANCELS, G_DECIDER, G_DONE, G_RETURN,
                     G_SEL, G_STAGE, K_A_CARD, K_A_KIND, K_A_LINE, K_A_NAMED, K_A_NUM, K_A_RACE, K_A_SHIP, K_ADVANCED,
@@ -87,20 +88,6 @@ RANDOM, HEURISTIC = 0, 1
 # "scripted" is what the wrappers and training scripts call a game's built-in strong policy; the
 # name "solitaire" is gone: the rulebook's solitaire game is the option solitaire=True
 POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "scripted": HEURISTIC}
-
-
-@nb.njit(cache=True)
-def random_action(s, b, mask):
-    n = 0
-    for a in range(mask.shape[0]):
-        n += mask[a]
-    k = draw_int(s.policy_rng, b, max(n, 1))
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
 
 
 @nb.njit(cache=True)

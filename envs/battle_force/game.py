@@ -12,6 +12,7 @@ import numpy as np
 from numba.experimental import structref
 
 from ..core.batch import StateSpec
+from ..core.options import merged_options
 from ..core.rng import DICE_SCRIPT_LEN
 from ..core.structs import WargymStruct
 from . import rules as R
@@ -184,14 +185,7 @@ assert len(PLAYER_FEATURES) == R.F_PLAYER and len(GLOBAL_FEATURES) == R.N_GLOBAL
 
 
 def parse_options(options: dict) -> dict:
-    unknown = set(options) - set(DEFAULT_OPTIONS)
-    if unknown:
-        raise ValueError(f"unknown Battle Force option(s) {sorted(unknown)}; known: {sorted(DEFAULT_OPTIONS)}")
-    out = dict(DEFAULT_OPTIONS)
-    out.update(json.loads(json.dumps(options)))
-    for key, allowed in _CHOICES.items():
-        if out[key] not in allowed:
-            raise ValueError(f"option {key}={out[key]!r} is not one of {allowed}")
+    out = merged_options("Battle Force", DEFAULT_OPTIONS, _CHOICES, options)
     for key in _BOOLS:
         if not isinstance(out[key], bool):
             raise ValueError(f"option {key} must be True or False, got {out[key]!r}")

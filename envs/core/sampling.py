@@ -11,6 +11,23 @@ from .rng import draw_int
 from .threads import PARALLEL_FROM
 
 
+@nb.njit(cache=True)
+def random_action(s, b, mask):
+    """Every game's built-in ``random`` policy: a uniform legal action of game ``b`` (its mask
+    row ``mask``), drawn from the game's policy stream ``s.policy_rng`` (never from its dice,
+    so an opponent's choices do not change the game's rolls); -1 if nothing is legal."""
+    n = 0
+    for a in range(mask.shape[0]):
+        n += mask[a]
+    k = draw_int(s.policy_rng, b, max(n, 1))
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
 # Legal actions are counted a block at a time (a sum LLVM vectorises) to find the
 # block of the chosen one, then that block alone is scanned: a scan of the whole
 # row branched on every entry and cost about a third of a Planetoids step.

@@ -20,7 +20,7 @@ import sys
 import numba as nb
 
 from ..core.loops import specialise_loops
-from ..core.rng import draw_int
+from ..core.sampling import random_action
 from . import rules as _rules
 from .rules import (ACT, BASE, CI_PLANETOID, CRUISER, EXIT_FACE, EXIT_HEX, FIGHTER, FIXED, FX_OWNER,
                     G_ACTIVE, G_CURRENT, G_DONE, G_LAUNCHED, G_PHASE, K_A_COLONISE, K_A_END_ACT, K_A_END_TURN,
@@ -30,20 +30,6 @@ from .rules import (ACT, BASE, CI_PLANETOID, CRUISER, EXIT_FACE, EXIT_HEX, FIGHT
 
 RANDOM, SCRIPTED = 0, 1
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
-
-
-@nb.njit(cache=True)
-def random_action(s, b, mask):
-    n = 0
-    for a in range(mask.shape[0]):
-        n += mask[a]
-    k = draw_int(s.policy_rng, b, max(n, 1))
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
 
 
 @nb.njit(cache=True)

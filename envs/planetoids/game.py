@@ -11,6 +11,7 @@ import numpy as np
 
 from ..core.batch import StateSpec
 from ..core.hexgrid import DIRECTION_NAMES, HexGrid
+from ..core.options import merged_options
 from ..core.rng import DICE_SCRIPT_LEN
 from ..core.structs import WargymStruct
 from numba.experimental import structref
@@ -120,14 +121,7 @@ OBS_KEY_LEN = rules.OBS_KEY_LEN
 
 
 def parse_options(options: dict) -> dict:
-    unknown = set(options) - set(DEFAULT_OPTIONS)
-    if unknown:
-        raise ValueError(f"unknown Planetoids option(s) {sorted(unknown)}; known: {sorted(DEFAULT_OPTIONS)}")
-    out = json.loads(json.dumps(DEFAULT_OPTIONS))
-    out.update(json.loads(json.dumps(options)))
-    for key, allowed in _CHOICES.items():
-        if out[key] not in allowed:
-            raise ValueError(f"option {key}={out[key]!r} is not one of {allowed}")
+    out = merged_options("Planetoids", DEFAULT_OPTIONS, _CHOICES, options)
     res = out["reserve"]
     if set(res) != {"cruiser", "transport", "fighter"} or any(not isinstance(v, int) or not 0 <= v <= 40
                                                                for v in res.values()):

@@ -22,7 +22,7 @@ import sys
 import numba as nb
 
 from ..core.loops import specialise_loops
-from ..core.rng import draw_int
+from ..core.sampling import random_action
 from . import rules as _rules
 from .rules import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, DQ, DR, G_CURRENT, G_DONE, G_GROUP, G_IMPULSE, G_SHIP, G_STAGE,
                     GR_ARCS, GR_COUNT, GR_RED, GR_WEAPON, GR_YELLOW, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
@@ -37,20 +37,6 @@ RANDOM, SCRIPTED = 0, 1
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
 
 OFF_MAP = -1000.0  # score of a move whose destination is off the map (the moving map is not modelled)
-
-
-@nb.njit(cache=True)
-def random_action(s, b, mask):
-    n = 0
-    for a in range(mask.shape[0]):
-        n += mask[a]
-    k = draw_int(s.policy_rng, b, max(n, 1))
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
 
 
 @nb.njit(cache=True)

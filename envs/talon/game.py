@@ -13,6 +13,7 @@ from numba.experimental import structref
 
 from ..core.batch import StateSpec
 from ..core.hexgrid import DIRECTION_NAMES, HexGrid
+from ..core.options import merged_options
 from ..core.rng import DICE_SCRIPT_LEN
 from ..core.structs import WargymStruct
 from . import rules as R
@@ -140,14 +141,7 @@ assert len(REASONS) == R.R_INIT_MARKED + 1
 
 
 def parse_options(options: dict) -> dict:
-    unknown = set(options) - set(DEFAULT_OPTIONS)
-    if unknown:
-        raise ValueError(f"unknown Talon option(s) {sorted(unknown)}; known: {sorted(DEFAULT_OPTIONS)}")
-    out = dict(DEFAULT_OPTIONS)
-    out.update(json.loads(json.dumps(options)))
-    for key, allowed in _CHOICES.items():
-        if out[key] not in allowed:
-            raise ValueError(f"option {key}={out[key]!r} is not one of {allowed}")
+    out = merged_options("Talon", DEFAULT_OPTIONS, _CHOICES, options)
     for key, lo, hi in (("rounds", 1, 100), ("budget", 1, 10000), ("map_rows", 8, 40), ("map_cols", 8, 40),
                         ("max_ships", 1, 16)):
         if not isinstance(out[key], int) or not lo <= out[key] <= hi:

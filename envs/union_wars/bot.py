@@ -16,7 +16,7 @@ import numba as nb
 import numpy as np
 
 from ..core.loops import specialise_loops
-from ..core.rng import draw_int
+from ..core.sampling import random_action
 from . import actions as _actions
 from . import battle as _battle
 from . import general as _general
@@ -42,20 +42,6 @@ from .layout import config_view, state_view
 
 RANDOM, SCRIPTED = 0, 1
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
-
-
-@nb.njit(cache=True)
-def random_action(s, b, mask):
-    n = 0
-    for a in range(mask.shape[0]):
-        n += mask[a]
-    k = draw_int(s.policy_rng, b, max(n, 1))
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
 
 
 @nb.njit(cache=True)

@@ -16,6 +16,7 @@ import numpy as np
 from numba.experimental import structref
 
 from ..core.batch import StateSpec
+from ..core.options import merged_options
 from ..core.rng import DICE_SCRIPT_LEN
 from ..core.structs import WargymStruct
 from . import bot, rules  # noqa: F401  (game.bot: the compiled opponents, used by the wrappers)
@@ -103,14 +104,7 @@ assert len(REASONS) == L.N_REASONS
 
 # -- options -------------------------------------------------------------------------------
 def parse_options(options: dict) -> dict:
-    unknown = set(options) - set(DEFAULT_OPTIONS)
-    if unknown:
-        raise ValueError(f"unknown UnionWars option(s) {sorted(unknown)}; known: {sorted(DEFAULT_OPTIONS)}")
-    out = json.loads(json.dumps(DEFAULT_OPTIONS))
-    out.update(json.loads(json.dumps(options)))
-    for key, allowed in _CHOICES.items():
-        if out[key] not in allowed:
-            raise ValueError(f"option {key}={out[key]!r} is not one of {allowed}")
+    out = merged_options("UnionWars", DEFAULT_OPTIONS, _CHOICES, options)
     if not isinstance(out["turns"], int) or not 1 <= out["turns"] <= 60:
         raise ValueError(f"option turns must be 1..60, got {out['turns']!r}")
     if not isinstance(out["points"], int) or out["points"] <= 0:

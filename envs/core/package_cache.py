@@ -1,0 +1,53 @@
+"""Numba's on-disk cache for a game whose rules are split over several modules.
+
+Numba invalidates a cached function when its own file changes, not when a function it calls
+or inlines from another file does; a game whose rules live in several modules would keep
+stale machine code in the other modules' cache entries after an edit.  ``stamp_package``
+installs cache locators that stamp every cached function of one package with a digest of
+all the package's ``.py`` files instead of its own file's time stamp, so that any edit in the
+package recompiles its kernels.  It uses Numba internals (``CacheImpl._locator_classes``)
+and does nothing if they are missing.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+
+from numba.core import caching
+
+
+def package_digest(directory: str) -> str:
+    """sha1 of the names and contents of the ``.py`` files of ``directory``."""
+    h = hashlib.sha1()
+    for name in sorted(os.listdir(directory)):
+        if name.endswith(".py"):
+            with open(os.path.join(directory, name), "rb") as f:
+                h.update(name.encode() + b"\0" + f.read())
+    return h.hexdigest()
+
+
+def _package_locator(base, directory: str, digest: str, label: str):
+    """``base`` (one of Numba's cache locators) for ``directory``'s files only, stamped by ``digest``."""
+    class PackageLocator(base):
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if os.path.dirname(os.path.abspath(py_file)) != directory:
+                return None
+            return super().from_function(py_func, py_file)
+
+        def get_source_stamp(self):
+            return digest
+
+    PackageLocator.__name__ = PackageLocator.__qualname__ = f"{label}Package{base.__name__}"
+    return PackageLocator
+
+
+def stamp_package(package_file: str, label: str) -> None:
+    """Stamp the cache of every function defined in the package of ``package_file`` (its
+    ``__init__.py``) with the package's digest; ``label`` names the locators (once per package)."""
+    locators = getattr(caching.CacheImpl, "_locator_classes", None)
+    if locators is None or any(c.__name__.startswith(f"{label}Package") for c in locators):
+        return
+    directory = os.path.dirname(os.path.abspath(package_file))
+    digest = package_digest(directory)
+    locators[:0] = [_package_locator(c, directory, digest, label) for c in list(locators)]
