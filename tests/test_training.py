@@ -216,12 +216,13 @@ def test_discounted_returns_stop_at_episode_ends():
     assert g[:, 0].tolist() == [0.5, 1.0, 1.0, 2.0]
 
 
-def test_cli_self_play_league(tmp_path):
+@pytest.mark.parametrize("game", ["planetoids", "talon", "battle_force"])
+def test_cli_self_play_league(game, tmp_path):
     """--opponent self-play: training/selfplay.py's league of snapshots and built-in bots."""
-    done = run_cli("--game", "talon", "--opponent", "self-play", "--options", json.dumps(SHORT["talon"]),
+    done = run_cli("--game", game, "--opponent", "self-play", "--options", json.dumps(SHORT[game]),
                    "--out", str(tmp_path), *TINY, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
-    (run_dir,) = list(tmp_path.glob("talon-ppo-*"))
+    (run_dir,) = list(tmp_path.glob(f"{game}-ppo-*"))
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["league_opponents"] and "scripted" in summary["evaluation"]
 
