@@ -71,15 +71,17 @@ def load(game: str, name: str):
 
 
 def save_compact(model, file) -> int:
-    """Save ``model`` with a fresh optimiser (Adam's moment estimates are two thirds of a
-    checkpoint and are not needed to play; fine-tuning starts them again), restoring the
-    model's own afterwards; returns the file's size in bytes."""
+    """Save ``model`` with a fresh optimiser (Adam's moment estimates are not needed to play;
+    fine-tuning starts them again) and without its training-time buffers, restoring the
+    model's own optimiser afterwards; returns the file's size in bytes."""
     file = Path(file)
     policy = model.policy
     optimizer = policy.optimizer
     try:
         policy.optimizer = type(optimizer)(policy.parameters(), **optimizer.defaults)
-        model.save(file)
+        # and without the last rollout's observations (256 games' worth: most of SB3's "data")
+        model.save(file, exclude=["_last_obs", "_last_original_obs", "_last_episode_starts", "ep_info_buffer",
+                                  "ep_success_buffer"])
     finally:
         policy.optimizer = optimizer
     return file.stat().st_size

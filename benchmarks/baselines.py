@@ -226,7 +226,9 @@ def merge(files: list[str], table: Path) -> dict:
     processes): the games' rows are united, a later file's row replacing an earlier one's."""
     reports = [json.loads(Path(f).read_text()) for f in files]
     merged = reports[0]
-    merged["meta"]["command"] += "".join(f" + {r['meta']['command']}" for r in reports[1:])
+    merged["meta"]["command"] = " and ".join(f"`{r['meta']['command']}`" for r in reports).strip("`")
+    merged["meta"]["commit"] = ", ".join(dict.fromkeys(r["meta"]["commit"] for r in reports))
+    merged["meta"]["wall_minutes"] = "side by side in several processes, merged with --merge; see the rows for the"
     for r in reports[1:]:
         for game, g in r["games"].items():
             if game not in merged["games"]:
@@ -237,9 +239,19 @@ def merge(files: list[str], table: Path) -> dict:
             for key in ("multiplayer",):
                 into[key] = g.get(key) or into.get(key)
             into.setdefault("also_shipped", []).append(g.get("shipped"))
+    _current_sizes(merged)
     table.write_text(markdown(merged))
     print(f"table: {table}")
     return merged
+
+
+def _current_sizes(report: dict) -> None:
+    """The shipped files' sizes as they are now (a checkpoint may have been saved again since)."""
+    from .. import baselines
+    for game, g in report["games"].items():
+        for shipped in [g.get("shipped"), *g.get("also_shipped", []), (g.get("multiplayer") or {}).get("shipped")]:
+            if shipped and (baselines.HERE / shipped["file"]).is_file():
+                shipped["size_bytes"] = (baselines.HERE / shipped["file"]).stat().st_size
 
 
 # -- provenance -----------------------------------------------------------------------------------
