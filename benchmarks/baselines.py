@@ -133,7 +133,8 @@ def train_run(game, row, extra, seed, budget, out, players=None) -> dict:
             "--warm-start-decisions", str(budget["warm_start_decisions"]),
             "--warm-start-epochs", str(budget["warm_start_epochs"]), "--eval-games", str(budget["eval_games"]),
             "--curve-points", str(budget["curve_points"]), "--curve-games", str(budget["curve_games"]),
-            "--threads", str(budget["threads"]), "--out", str(out / row), "--no-progress", *extra]
+            "--threads", str(budget["threads"]), "--warm-start-rounds", "2", "--out", str(out / row),
+            "--no-progress", *extra]
     if budget["options"].get(game):
         argv += ["--options", json.dumps(budget["options"][game])]
     if players:
