@@ -7,7 +7,7 @@ filter the list.
 
 The hex games (Planetoids, Talon) give hexes; Union Wars, a table measured in centimetres,
 gives circles (its models, and the 10 cm deployment and objective spots); Battle Force, a card
-game drawn as panels of cards, gives nothing: its actions are clicked in the list.
+game drawn as panels of cards, gives boxes (its action cards, ship cards and damage spaces).
 
 The pixel mapping is the renderers' own ``centre(cell)`` (a closure inside ``render_rgb``
 that other code cannot call), written out again here from the same constants; the tests
@@ -222,14 +222,181 @@ def union_wars_circles(core, legal) -> list[dict]:
 CIRCLES = {"union_wars_v0": union_wars_circles}
 
 
+# -- Battle Force: cards and ship cards on panels ----------------------------------------------
+class _Rects:
+    """Boxes of the picture (supersampled pixels while collected) and the actions each names."""
+
+    def __init__(self, ss):
+        self.ss, self.boxes = ss, []
+
+    def add(self, what, x, y, w, h, actions, **extra):
+        if actions:
+            self.boxes.append({"what": what, **extra, "x0": x, "y0": y, "x1": x + w, "y1": y + h,
+                               "actions": sorted(actions)})
+
+    def final(self) -> list[dict]:
+        """In the final picture's pixels (the renderer scales its drawing down by ``ss``)."""
+        return [{**b, **{c: round(b[c] / self.ss, 2) for c in ("x0", "y0", "x1", "y1")}} for b in self.boxes]
+
+
+def battle_force_rects(core, legal) -> list[dict]:
+    """Battle Force's picture (``envs/battle_force/render.py: render_rgb``, drawn for the player to
+    decide): each action card (hand, reserve, the table's attack and defence rows, the card in play)
+    names the legal action that picks that card; the action deck names drawing from it, the discard
+    pile drawing its top card, putting a card on it, or picking its top card; each ship card (the
+    fleets' panels, the ship pool) names the action that picks that ship; while damage is placed or markers are
+    removed, each damage space of that ship names the action of its kind (SFBF: damage is placed
+    space by space, of a kind the damaged ship still has uncovered).
+
+    The placement is ``render_rgb``'s, step by step, with the renderer's own layout helpers
+    (``_fleet_layout``, ``_card_scale``, ``_panel_height``, ``_table_height``) and constants; the tests
+    check every box against the cards the renderer draws."""
+    from ..envs.battle_force import game as G
+    from ..envs.battle_force import render as V
+    from ..envs.battle_force import rules as R
+    k = core.cfg.k
+    legal = {int(a) for a in legal}
+    card_of = {c: int(k[R.K_A_CARD]) + c for c in range(int(k[R.K_NC]))}
+    ship_of = {i: int(k[R.K_A_SHIP]) + i for i in range(int(k[R.K_NS]))}
+    kind_of = {kk: int(k[R.K_A_KIND]) + kk for kk in range(R.N_KIND)}
+    named = {n: G.action_index(core.cfg, "NAMED", n) for n in G.NAMED_ACTIONS}
+    v = V.snapshot(core, 0, int(core.current_player[0]))
+    u = V.SS
+    out = _Rects(u)
+
+    def card(cv, x, y):
+        out.add("card", x, y, V.ACT_W * u, V.ACT_H * u, {card_of[cv.id]} & legal, card=cv.id)
+
+    spaces_of = {R.ST_PLACE: v.table.dmg_ship, R.ST_UNMARK: v.table.rep_ship}.get(v.stage, -1)
+
+    def ship(s, x, y, scale):
+        if s is None or s.hidden:
+            return
+        w, h = V.CARD_W * u * scale, V.CARD_H * u * scale
+        out.add("ship", x, y, w, h, {ship_of[s.i]} & legal, ship=s.i)
+        if s.i == spaces_of:          # _draw_ship_card's damage spaces
+            bs, gap = V._BOX * u * scale, V._BOX_GAP * u * scale
+            gx0 = x + (w - (V._BOX_COLS * bs + (V._BOX_COLS - 1) * gap)) / 2
+            gy0 = y + 53 * u * scale
+            j = 0
+            for kk, n, _cov in s.spaces:
+                for _m in range(n):
+                    col, row = j % V._BOX_COLS, j // V._BOX_COLS
+                    out.add("space", gx0 + col * (bs + gap), gy0 + row * (bs + gap), bs, bs, {kind_of[kk]} & legal,
+                            ship=s.i, kind=kk)
+                    j += 1
+
+    def panel(pv, x0, y0, width, with_hand, scale):
+        """``_draw_panel``: the fleet by lines, then (the viewer's) hand and reserve."""
+        cards, _titles, bottom = V._fleet_layout(pv, x0 + 10 * u, x0 + width - 10 * u, y0 + V._PANEL_HEAD * u, scale)
+        for s, cx, cy in cards:
+            ship(s, cx, cy, scale)
+        if not with_hand:
+            return
+        y = bottom + (18 * u if pv.destroyed else 0) + 4 * u
+        x, yy = x0 + 12 * u, y + 16 * u
+        for cv in pv.hand:
+            if x + V.ACT_W * u > x0 + width - 10 * u:
+                break
+            card(cv, x, yy)
+            x += (V.ACT_W + 6) * u
+        if v.advanced:
+            x += 18 * u
+            for cv in pv.reserve:
+                if x + V.ACT_W * u > x0 + width - 10 * u:
+                    break
+                card(cv, x, yy)
+                x += (V.ACT_W + 6) * u
+
+    def pool(x0, y0, width):
+        """``_draw_pool``: compact ship cards; returns the bottom y."""
+        sc = 0.62
+        x, y = x0, y0 + 18 * u
+        w = V.CARD_W * u * sc
+        for s in sorted(v.pool, key=lambda s: s.i):
+            if x + w > x0 + width:
+                x, y = x0, y + (V.CARD_H * sc + 6) * u
+            out.add("ship", x, y, w, V.CARD_H * u * sc, {ship_of[s.i]} & legal, ship=s.i)
+            x += w + 6 * u
+        return y + (V.CARD_H * sc + 8) * u
+
+    def table(x0, y0, width, height):
+        """``_draw_table``: the discard pile's top, the attack and defence rows, the card in play."""
+        t = v.table
+        x, y = x0 + 14 * u, y0 + 32 * u
+        out.add("deck", x, y, V.ACT_W * u, V.ACT_H * u, {named["draw from the action deck"]} & legal)
+        x += (V.ACT_W + 14) * u
+        pile = {named["draw the top discard"], named["put the card on the discard pile"]} & legal
+        if v.top_discard is not None:
+            pile |= {card_of[v.top_discard.id]} & legal
+        out.add("discard pile", x, y, V.ACT_W * u, V.ACT_H * u, pile)
+        ax0, ax1 = x0 + 220 * u, x0 + width - 190 * u
+        ry = y0 + 14 * u + 16 * u
+        for entries in (t.attack_cards, t.defence_cards):
+            if not entries:
+                continue
+            x = ax0 + 56 * u
+            for e in entries:
+                if x + V.ACT_W * u > ax1:
+                    break
+                if e.doubler is not None:
+                    if x + (2 * V.ACT_W + 22) * u > ax1:
+                        break
+                    card(e.card, x, ry + 6 * u)
+                    card(e.doubler.card, x + (V.ACT_W + 18) * u, ry + 6 * u)
+                    x += (2 * V.ACT_W + 32) * u
+                else:
+                    card(e.card, x, ry + 6 * u)
+                    x += (V.ACT_W + 8) * u
+            ry += (V.ACT_H + 24) * u
+        if t.pending is None:
+            return
+        rx, ry = x0 + width - 178 * u, y0 + 14 * u
+        if t.kind != R.AK_NONE and t.roll:
+            ry += 40 * u
+        lines = [t.squadrons and t.kind == R.AK_FIGHTERS, t.kind in (R.AK_FIGHTERS, R.AK_PBF, R.AK_PF) and t.def_fire,
+                 t.pf_left is not None, t.pt_add, t.pt_sub, *t.cancels, t.predicted is not None]
+        ry += 16 * u * sum(1 for ln in lines if ln)
+        ry += 36 * u * (bool(t.dmg_left) + bool(t.rep_left))
+        if ry + (V.ACT_H + 20) * u < y0 + height:
+            card(t.pending, rx, ry + 16 * u)
+
+    # render_rgb: header, the other players' panels (one or two a row), the pool, the table, the viewer
+    W = (1200 if v.P <= 3 else 1400) * u
+    m, header_h = 12 * u, 56 * u
+    me, others = v.players[0], v.players[1:]
+    ncols = 1 if len(others) <= 1 else 2
+    pw_other = (W - 2 * m - (ncols - 1) * m) / ncols
+    ks = {pv.p: 1.0 if ncols == 1 else V._card_scale(pv, pw_other) for pv in others}
+    y = header_h + m
+    for j in range(0, len(others), ncols):
+        row = others[j:j + ncols]
+        h = max(V._panel_height(None, pv, pw_other, False, ks[pv.p]) for pv in row)
+        for col, pv in enumerate(row):
+            panel(pv, m + col * (pw_other + m), y, pw_other, False, ks[pv.p])
+        y += h + m
+    if v.pool:
+        y = pool(m, y, W - 2 * m)
+    table_h = V._table_height(v) * u
+    table(m, y, W - 2 * m, table_h)
+    panel(me, m, y + table_h + m, W - 2 * m, True, 1.0)
+    return out.final()
+
+
+RECTS = {"battle_force_v0": battle_force_rects}
+
+
 def board_map(game: str, core, legal) -> dict:
     """The places of the picture that name legal actions (pixels of the PNG): ``{"clickable": bool,
     "hex_radius": r, "hexes": [{"cell", "row", "col", "x", "y", "actions": [ids]}], "circles":
-    [{"what", "x", "y", "r", "actions": [ids]}]}``: hexes on a hex map, circles on a table."""
+    [{"what", "x", "y", "r", "actions": [ids]}], "rects": [{"what", "x0", "y0", "x1", "y1", "actions": [ids]}]}``:
+    hexes on a hex map, circles on a table, boxes (cards) on Battle Force's panels."""
     if game in CIRCLES:
-        return {"clickable": True, "hexes": [], "circles": CIRCLES[game](core, legal)}
+        return {"clickable": True, "hexes": [], "circles": CIRCLES[game](core, legal), "rects": []}
+    if game in RECTS:
+        return {"clickable": True, "hexes": [], "circles": [], "rects": RECTS[game](core, legal)}
     if game not in ANCHORS:
-        return {"clickable": False, "hexes": [], "circles": []}
+        return {"clickable": False, "hexes": [], "circles": [], "rects": []}
     geometry, anchors = ANCHORS[game](core, legal)
     by_cell: dict = {}
     for a, cells in anchors.items():
@@ -241,4 +408,4 @@ def board_map(game: str, core, legal) -> dict:
         r, col = divmod(c, geometry.cols)
         hexes.append({"cell": c, "row": r, "col": col, "x": round(x, 2), "y": round(y, 2),
                       "actions": sorted(by_cell[c])})
-    return {"clickable": True, "hex_radius": round(geometry.radius, 3), "hexes": hexes, "circles": []}
+    return {"clickable": True, "hex_radius": round(geometry.radius, 3), "hexes": hexes, "circles": [], "rects": []}

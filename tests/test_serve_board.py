@@ -120,8 +120,10 @@ def test_the_server_gives_the_map_of_the_clients_turn_only():
     legal = {a["action"] for a in reply["legal"]}
     named = {a for h in m["hexes"] for a in h["actions"]}
     assert named and named <= legal
-    other = server.handle({"v": 1, "type": "new_match", "game": "battle_force_v0", "seed": 1})
-    assert server.match_board_map(other["match"])["clickable"] is False
+    other = server.handle({"v": 1, "type": "new_match", "game": "battle_force_v0", "seed": 1, "legal": True})
+    m = server.match_board_map(other["match"])
+    assert m["clickable"] and m["rects"] and {a for r in m["rects"] for a in r["actions"]} <= \
+        {a["action"] for a in other["legal"]}
 
 
 def test_union_wars_circles_are_where_the_renderer_draws_the_models(monkeypatch):
@@ -157,3 +159,118 @@ def test_union_wars_circles_are_where_the_renderer_draws_the_models(monkeypatch)
                                             size - uw_render.MARGIN - uw_render.SCALE * y_cm)
         env.step(int(rng.choice(legal)))
     assert kinds == {"model", "spot"}
+
+
+# -- Battle Force: boxes on the card panels ---------------------------------------------------
+def drawn_battle_force(monkeypatch, core):
+    """What ``render_rgb`` draws for the player to decide, in the final picture's pixels: the action
+    cards {(card id, x, y)}, the ship cards {(ship, x, y, w, h)} (the pool's compact cards by the
+    '#i' under them), the damage spaces {(kind text or 'o', centre x, centre y)}, the deck's back."""
+    from PIL import ImageDraw
+
+    from wargym.envs.battle_force import render as V
+    ss = V.SS
+    cards, ships, texts, ellipses, backs = set(), set(), [], [], []
+    original_card, original_ship, original_back = V._draw_action_card, V._draw_ship_card, V._draw_card_back
+
+    def card(pt, cv, x, y, *a, **kw):
+        cards.add((cv.id, round(x / ss, 2), round(y / ss, 2)))
+        return original_card(pt, cv, x, y, *a, **kw)
+
+    def ship(pt, s, x, y, owner_rgb, k=1.0):
+        if not s.hidden:
+            ships.add((s.i, round(x / ss, 2), round(y / ss, 2), round(V.CARD_W * k, 2), round(V.CARD_H * k, 2)))
+        return original_ship(pt, s, x, y, owner_rgb, k)
+
+    def back(pt, x, y, *a, **kw):
+        backs.append((round(x / ss, 2), round(y / ss, 2)))
+        return original_back(pt, x, y, *a, **kw)
+
+    original_text, original_ellipse = V._Painter.text, ImageDraw.ImageDraw.ellipse
+
+    def text(self, xy, s, *a, **kw):
+        texts.append((s, xy[0] / ss, xy[1] / ss))
+        return original_text(self, xy, s, *a, **kw)
+
+    def ellipse(self, box, *a, **kw):
+        ellipses.append(tuple(c / ss for c in box))
+        return original_ellipse(self, box, *a, **kw)
+    monkeypatch.setattr(V, "_draw_action_card", card)
+    monkeypatch.setattr(V, "_draw_ship_card", ship)
+    monkeypatch.setattr(V, "_draw_card_back", back)
+    monkeypatch.setattr(V._Painter, "text", text)
+    monkeypatch.setattr(ImageDraw.ImageDraw, "ellipse", ellipse)
+    try:
+        V.render(core, 0, "rgb_array", int(core.current_player[0]))
+    finally:
+        monkeypatch.undo()
+    return cards, ships, texts, ellipses, backs
+
+
+def assert_box_drawn(box, drawn, name):
+    """SFBF's pieces where the renderer draws them: a card box on a drawn card, a ship box on a drawn
+    ship card (or a pool card with its '#i'), a damage space on a drawn space of its kind."""
+    from wargym.envs.battle_force import game as BG
+    from wargym.envs.battle_force import render as V
+    cards, ships, texts, ellipses, backs = drawn
+    x0, y0, x1, y1 = box["x0"], box["y0"], box["x1"], box["y1"]
+    if box["what"] == "card":
+        assert (box["card"], x0, y0) in cards and (x1 - x0, y1 - y0) == (V.ACT_W, V.ACT_H)
+        assert name.startswith(f"card {box['card']} (")
+    elif box["what"] == "ship":
+        assert name.startswith(f"ship {box['ship']} (")
+        on_panel = any(s[0] == box["ship"] and abs(s[1] - x0) < 0.01 and abs(s[2] - y0) < 0.01
+                       and abs(s[3] - (x1 - x0)) < 0.02 and abs(s[4] - (y1 - y0)) < 0.02 for s in ships)
+        in_pool = any(t == f"#{box['ship']}" and abs(x - (x0 + x1) / 2) < 0.01 and abs(y - (y1 - 7)) < 0.01
+                      for t, x, y in texts)
+        assert on_panel or in_pool, box
+    elif box["what"] == "space":
+        assert name == f"damage space: {BG.SPACE_KINDS[box['kind']]}"
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        if V.SPACE_ABBR[box["kind"]] == "o":   # a circle space is a circle, with no text
+            assert any(abs(e[0] - x0) < 0.01 and abs(e[1] - y0) < 0.01 and abs(e[2] - x1) < 0.01 for e in ellipses)
+        else:
+            assert any(t == V.SPACE_ABBR[box["kind"]] and abs(x - cx) < 0.01 and abs(y - cy) < 0.01
+                       for t, x, y in texts), box
+    elif box["what"] == "deck":
+        assert (x0, y0) in backs and name == "draw from the action deck"
+    else:
+        assert box["what"] == "discard pile"
+        assert name in ("draw the top discard", "put the card on the discard pile") or name.startswith("card ")
+        assert (x0 - backs[0][0], y0 - backs[0][1]) == (V.ACT_W + 14, 0)
+
+
+@pytest.mark.parametrize("players, options, kinds_seen", [
+    (2, {}, {"card", "ship", "space", "deck", "discard pile"}), (5, {}, {"card", "ship", "space", "discard pile"}),
+    (4, {"game": "basic"}, {"card", "ship", "space"}), (3, {"ship_selection": "draft"}, {"card", "ship", "space"})])
+def test_battle_force_boxes_are_where_the_renderer_draws_the_cards(monkeypatch, players, options, kinds_seen):
+    """Every card, ship and damage-space box names legal actions that pick that card, ship or space
+    (and only those), and sits where ``render_rgb`` draws it for the player to decide; every legal
+    action that picks a card or ship the picture shows has a box.  (Random legal play, seeded; the
+    draft shows the ship pool.)"""
+    from wargym.envs import battle_force_v0
+    env = battle_force_v0.raw_env(players=players, **options)
+    env.reset(seed=players)
+    rng = np.random.default_rng(3)
+    kinds = set()
+    for _ in range(100):
+        if env.core.terminated[0] or env.core.truncated[0]:
+            break
+        legal = {int(a) for a in env.legal_actions()}
+        boxes = board.board_map("battle_force_v0", env.core, sorted(legal))["rects"]
+        drawn = drawn_battle_force(monkeypatch, env.core)
+        named = set()
+        for box in boxes:
+            kinds.add(box["what"])
+            assert box["actions"] and set(box["actions"]) <= legal
+            for a in box["actions"]:
+                assert_box_drawn(box, drawn, env.action_name(a))
+            named |= set(box["actions"])
+        shown_cards = {c for c, _x, _y in drawn[0]}
+        shown_ships = {s[0] for s in drawn[1]} | {int(t[1:]) for t, _x, _y in drawn[2] if t[:1] == "#" and t[1:].isdigit()}
+        for a in legal - named:
+            name = env.action_name(a)
+            assert not (name.startswith("card ") and int(name.split()[1]) in shown_cards), name
+            assert not (name.startswith("ship ") and int(name.split()[1]) in shown_ships), name
+        env.step(int(rng.choice(sorted(legal))))
+    assert kinds_seen <= kinds

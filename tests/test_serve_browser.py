@@ -197,3 +197,102 @@ def test_a_click_on_a_planetoids_hex_places_the_base(browser, base):
     click_hex(page, target)
     page.wait_for_function("() => document.querySelectorAll('#log li.client').length === 1", timeout=WAIT_MS)
     assert f"hex ({target['row']}, {target['col']})" in page.locator("#log li.client").first.inner_text()
+
+
+def click_box(page, box):
+    """A real mouse click in the middle of a box of the picture (Battle Force's cards)."""
+    click_hex(page, {"x": (box["x0"] + box["x1"]) / 2, "y": (box["y0"] + box["y1"]) / 2})
+
+
+def places(board) -> list[dict]:
+    return board["hexes"] + board["circles"] + board["rects"]
+
+
+def spots_drawn(page, board) -> list[dict]:
+    """The highlighted places over the picture (the SVG over the board) for the position on screen."""
+    seq = page.evaluate("() => String(S.seq)")
+    page.wait_for_function("seq => document.getElementById('spots').dataset.seq === seq", arg=seq, timeout=WAIT_MS)
+    return page.eval_on_selector_all("#spots .spot", "els => els.map(e => ({tag: e.tagName, "
+                                     "actions: e.dataset.actions, box: e.getBoundingClientRect().toJSON()}))")
+
+
+def test_a_click_on_a_battle_force_card_plays_it(browser, base):
+    """Battle Force's board: the cards in the hand, the ship cards, the damage spaces are clickable;
+    a box that names one move plays it."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-phase=idle]", timeout=WAIT_MS)
+    page.select_option("#game", "battle_force_v0")
+    page.select_option("#bot", "random")
+    page.fill("#seed", "2")
+    page.click("#start")
+    clicked = set()
+    for _ in range(80):
+        board = board_map_shown(page)
+        single = [b for b in board["rects"] if len(b["actions"]) == 1 and b["what"] not in clicked]
+        if not single:
+            page.locator("#legal button.action").first.click()
+            continue
+        box = single[0]
+        name = next(a["name"] for a in page.evaluate("() => S.legal") if a["action"] == box["actions"][0])
+        moves_before = page.locator("#log li.client").count()
+        click_box(page, box)
+        page.wait_for_function("n => document.querySelectorAll('#log li.client').length > n", arg=moves_before,
+                               timeout=WAIT_MS)
+        mine = page.locator("#log li.client").all_inner_texts()
+        assert mine[moves_before].endswith("you: " + name)
+        clicked.add(box["what"])
+        if {"card", "ship"} <= clicked:
+            break
+    assert {"card", "ship"} <= clicked, clicked
+    page.screenshot(path=os.path.join(tempfile.gettempdir(), "wargym-serve-battle-force.png"))
+    assert not errors
+
+
+def test_the_clickable_places_are_highlighted(browser, base):
+    """Every place of the board map is outlined over the picture, where the picture shows it: a
+    screenshot with the highlights differs from one without them inside those places only."""
+    from PIL import Image
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-phase=idle]", timeout=WAIT_MS)
+    page.select_option("#game", "talon_v0")
+    page.fill("#seed", "1")
+    page.click("#start")
+    board = board_map_shown(page)
+    drawn = spots_drawn(page, board)
+    assert len(drawn) == len(places(board)) > 0
+    assert sorted(d["actions"] for d in drawn) == sorted(" ".join(map(str, p["actions"])) for p in places(board))
+    # each hex outline is centred on its hex as the page shows the picture
+    img = page.evaluate("() => { const b = document.getElementById('board').getBoundingClientRect(); "
+                        "return {x: b.x, y: b.y, k: b.width / document.getElementById('board').naturalWidth}; }")
+    for d, h in zip(drawn, board["hexes"]):
+        cx, cy = d["box"]["x"] + d["box"]["width"] / 2, d["box"]["y"] + d["box"]["height"] / 2
+        assert abs(cx - (img["x"] + h["x"] * img["k"])) < 1.5 and abs(cy - (img["y"] + h["y"] * img["k"])) < 1.5
+
+    def shot():
+        return np.asarray(Image.open(io.BytesIO(page.locator("#board-wrap").screenshot())).convert("RGB")).astype(int)
+    shown = shot()
+    page.evaluate("() => { document.getElementById('spots').style.visibility = 'hidden'; }")
+    hidden = shot()
+    page.evaluate("() => { document.getElementById('spots').style.visibility = ''; }")
+    changed = np.abs(shown - hidden).sum(axis=2) > 30
+    inside = np.zeros_like(changed)
+    wrap = page.locator("#board-wrap").bounding_box()
+    for d in drawn:
+        b = d["box"]
+        x0, y0 = int(b["x"] - wrap["x"]) - 2, int(b["y"] - wrap["y"]) - 2
+        inside[max(0, y0):int(y0 + b["height"]) + 5, max(0, x0):int(x0 + b["width"]) + 5] = True
+        assert changed[max(0, y0):int(y0 + b["height"]) + 5, max(0, x0):int(x0 + b["width"]) + 5].sum() > 20
+    assert changed.sum() > 0 and not (changed & ~inside).any()
+    # the highlights follow the position: after a move, those of the next decision
+    seq = page.evaluate("() => S.seq")
+    page.locator("#legal button.action").first.click()
+    page.wait_for_function("seq => S.seq > seq && document.body.dataset.phase === 'your-turn'", arg=seq,
+                           timeout=WAIT_MS)
+    board = board_map_shown(page)
+    assert sorted(d["actions"] for d in spots_drawn(page, board)) == \
+        sorted(" ".join(map(str, p["actions"])) for p in places(board))
+    page.screenshot(path=os.path.join(tempfile.gettempdir(), "wargym-serve-highlights.png"))

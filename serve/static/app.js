@@ -154,14 +154,15 @@ function show(reply) {
 function drawBoard() {
   const img = $("board");
   const seq = S.seq;
-  img.onload = () => { img.dataset.seq = seq; };
+  drawSpots();  // (clears the last position's highlights)
+  img.onload = () => { img.dataset.seq = seq; drawSpots(); };
   img.src = `/v1/matches/${S.match}/board.png?viewer=${S.seat}&seq=${seq}`;
   img.hidden = false;
 }
 
-// Clicks on the board: the server says which hexes of the picture name which legal actions
-// (GET board.json, hex centres in the PNG's pixels); a click inside a hex plays its action if it
-// names one, and narrows the list to its actions if it names several.
+// Clicks on the board: the server says which places of the picture name which legal actions
+// (GET board.json: hexes, circles or boxes in the PNG's pixels); a click inside one plays its action
+// if it names one, and narrows the list to its actions if it names several.
 async function loadBoardMap() {
   const match = S.match, seq = S.seq;
   const response = await fetch(`/v1/matches/${match}/board.json?seq=${seq}`);
@@ -172,6 +173,45 @@ async function loadBoardMap() {
   const img = $("board");
   img.classList.toggle("clickable", !!map.clickable);
   img.dataset.mapSeq = seq;
+  drawSpots();
+}
+
+// The clickable places highlighted over the picture (an SVG in the picture's own pixels), once the
+// picture and the map of the same position are both there; nothing while it is not your turn.
+const SVG = "http://www.w3.org/2000/svg";
+
+function spotShapes(map) {
+  const shapes = [];
+  const r = map.hex_radius;
+  for (const h of map.hexes) {
+    const corners = [30, 90, 150, 210, 270, 330].map((deg) => {
+      const t = deg * Math.PI / 180;
+      return `${(h.x + r * Math.cos(t)).toFixed(2)},${(h.y + r * Math.sin(t)).toFixed(2)}`;
+    });
+    shapes.push(["polygon", { points: corners.join(" ") }, h.actions]);
+  }
+  for (const c of map.circles || []) shapes.push(["circle", { cx: c.x, cy: c.y, r: c.r }, c.actions]);
+  for (const b of map.rects || []) {
+    shapes.push(["rect", { x: b.x0, y: b.y0, width: b.x1 - b.x0, height: b.y1 - b.y0, rx: 4 }, b.actions]);
+  }
+  return shapes;
+}
+
+function drawSpots() {
+  const img = $("board"), svg = $("spots");
+  const map = S.boardMap;
+  const ready = map && map.seq === S.seq && img.dataset.seq === String(S.seq) && img.naturalWidth > 0;
+  svg.replaceChildren();
+  svg.dataset.seq = ready ? S.seq : "";
+  if (!ready) return;
+  svg.setAttribute("viewBox", `0 0 ${img.naturalWidth} ${img.naturalHeight}`);
+  for (const [tag, attrs, actions] of spotShapes(map)) {
+    const el = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    el.setAttribute("class", "spot");
+    el.dataset.actions = actions.join(" ");
+    svg.append(el);
+  }
 }
 
 function placeAt(x, y) {
@@ -187,6 +227,13 @@ function placeAt(x, y) {
   for (const c of S.boardMap.circles || []) {
     const d = Math.hypot(x - c.x, y - c.y) / c.r;
     if (d <= 1 && d < depth) { best = c; depth = d; }
+  }
+  if (best) return { ...best, label: best.what };
+  // card panels: the smallest box around the click (a damage space inside its ship card)
+  let area = Infinity;
+  for (const b of S.boardMap.rects || []) {
+    const a = (b.x1 - b.x0) * (b.y1 - b.y0);
+    if (x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1 && a < area) { best = b; area = a; }
   }
   return best && { ...best, label: best.what };
 }
