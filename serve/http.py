@@ -8,7 +8,7 @@ Routes (the OpenAPI document is at ``/openapi.json``, the messages' JSON schema 
 * ``POST /v1/rpc`` any request of the protocol, as on stdio;
 * ``WS /v1/ws`` any request of the protocol, one JSON text message each way, replies in request order;
 * ``GET /v1/matches/{id}/board.png`` (``board.txt``) the board now, ``?viewer=seat``;
-* ``GET /v1/matches/{id}/board.json`` where the client's legal actions are on that picture (hex games);
+* ``GET /v1/matches/{id}/board.json`` where the client's legal actions are on that picture;
 * ``GET /v1/matches/{id}/save`` the match as a save file that ``env.load()`` reads (its log in the meta).
 
 Every request runs in a worker thread (``--workers``), never on the event loop, so
@@ -152,7 +152,7 @@ def create_app(server: Server, workers: int = 4) -> FastAPI:
         return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
 
     @app.get("/v1/matches/{match}/board.json", summary="where the client's legal actions are on board.png "
-             "(hex centres in its pixels; hex games only)")
+             "(hexes, circles or boxes in its pixels)")
     async def board_json(match: str):
         try:
             return await run(server.match_board_map, match)
