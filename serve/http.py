@@ -29,7 +29,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from .protocol import REQUESTS, SCHEMA, VERSION, ProtocolError, error_reply
+from .protocol import REQUESTS, SCHEMA, VERSION, ProtocolError, encode_reply, error_reply
 from .session import Server
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -126,7 +126,7 @@ def create_app(server: Server, workers: int = 4) -> FastAPI:
 
     def answer(data: bytes, client: str) -> str:
         """One request to its reply's text, all in the worker: the event loop only moves frames."""
-        return json.dumps(server.handle_bytes(data, client), separators=(",", ":"))
+        return encode_reply(server.handle_bytes(data, client))
 
     @app.websocket("/v1/ws")
     async def ws(websocket: WebSocket):

@@ -144,6 +144,24 @@ class _EnvSlots(threading.local):
         return slot
 
 
+def _restore(slot: _Slot, state) -> None:
+    """``slot.env.set_state(state)`` for a match's own state, in a third of the time (~15 us instead
+    of ~40 for Talon, every request pays it): a match's state is a ``clone_state()`` of a slot of the
+    same game and options, so its arrays are copied in place, without ``BatchState.assign``'s general
+    machinery (index arrays, two schema fingerprints); then the same refresh as ``set_state``.
+    Anything else goes through ``set_state`` and its checks."""
+    core = slot.core
+    if not (state.spec == core.spec and state.batch_size == 1 == core.num_envs):
+        slot.env.set_state(state)
+        return
+    dst = core.state
+    for name, array in dst.arrays.items():
+        np.copyto(array, state.arrays[name])
+    np.copyto(dst.truncated, state.truncated)
+    core.refresh()
+    slot.env._sync_after_reset()
+
+
 # -- bots -------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Bot:
@@ -538,7 +556,7 @@ class Server:
 
     def _load_match(self, m: Match, state=None) -> _Slot:
         slot = self._slots.get(m.entry, m.options, m.options_key)
-        slot.env.set_state(m.state if state is None else state)
+        _restore(slot, m.state if state is None else state)
         return slot
 
     @staticmethod

@@ -9,12 +9,11 @@ with status 0.  A line longer than ``--max-message-bytes`` gets the error
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 import threading
 
-from .protocol import ProtocolError, error_reply
+from .protocol import ProtocolError, encode_reply, error_reply
 from .session import Server
 
 CHUNK = 1 << 16
@@ -57,7 +56,7 @@ def run(server: Server, stdin=None, stdout=None) -> int:
                 continue
             else:
                 reply = server.handle_bytes(line, client="stdio")
-            out.write(json.dumps(reply, separators=(",", ":")).encode() + b"\n")
+            out.write(encode_reply(reply).encode() + b"\n")
             out.flush()
     except BrokenPipeError:  # the client went away mid-game: nothing to answer to
         # (and nothing left for Python to flush at exit, which would report the broken pipe again)

@@ -167,3 +167,21 @@ def test_command_line_keeps_the_summary_and_adds_serve(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["serve"])  # --stdio or --http is required
     assert exit_.value.code == 2
+
+
+def test_replies_encode_to_the_same_json_with_or_without_orjson(monkeypatch):
+    """The transports write replies with ``encode_reply`` (orjson if installed, else json; an id
+    past 64 bits, which orjson refuses, through json): the same JSON values every way."""
+    import json
+
+    from wargym.serve import protocol
+    server = Server()
+    reply = server.handle({"v": 1, "type": "new_match", "game": "talon_v0", "seed": 5, "legal": True,
+                           "id": 2 ** 70})
+    assert reply["ok"] and reply["id"] == 2 ** 70
+    small = {**reply, "id": 7}
+    texts = [protocol.encode_reply(reply), protocol.encode_reply(small)]
+    monkeypatch.setattr(protocol, "orjson", None)
+    texts += [protocol.encode_reply(reply), protocol.encode_reply(small)]
+    assert [json.loads(t) for t in texts] == [reply, small, reply, small]
+    assert not any("\n" in t for t in texts)
