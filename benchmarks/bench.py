@@ -69,13 +69,13 @@ def random_steps(env, rng, n: int) -> int:
     return steps
 
 
-def batched_core(batch: int, seconds: float, game=None) -> float:
+def batched_core(batch: int, seconds: float, game=None, options=None) -> float:
     """Decisions per second of VecGame.step over B games, random legal actions chosen in compiled code."""
     from wargym.envs.core.sampling import new_streams, sample_legal
     from wargym.envs.core.vec import VecGame
     if game is None:
         from wargym.envs.planetoids import game
-    core = VecGame(game, batch, auto_reset=True)
+    core = VecGame(game, batch, options, auto_reset=True)
     core.reset(seed=0)
     streams = new_streams(batch)
     actions = np.zeros(batch, dtype=np.int64)
@@ -187,6 +187,11 @@ def main(argv=None):
         for batch in (1, 64, 1024, 4096):
             rows.append((f"talon_v0 batched core B={batch}, obs+mask each step", batched_core(batch, secs, talon),
                          "decisions/s"))
+            print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
+        # the advanced rules' ready scenarios (terrain 17-19; retreat 11 and supply 3.2 in the last)
+        for name in ("planets", "asteroids_and_nebula", "black_hole", "worm_hole_escape"):
+            rows.append((f"talon_v0 batched core B=4096, scenario {name}",
+                         batched_core(4096, secs, talon, {"scenario": name}), "decisions/s"))
             print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
         from wargym.envs import battle_force_v0
         from wargym.envs.battle_force import bot as bf_bot

@@ -31,12 +31,15 @@ from .rules import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, DQ, DR, G_CURRENT, G_DONE
                     SH_CLASS, SH_FACING, SH_GROUP_DEAD, SH_HULL_HITS, SH_MOVED, SH_RED, SH_REINF, SH_SHIELD, SH_STATUS,
                     SH_YEL, SS_ACTIVE, ST_AP, ST_COLLIDE, ST_EXPLODE, ST_FIRE_GROUP, ST_FIRE_SHIP, ST_FIRE_TARGET,
                     ST_INIT, ST_MOVE, ST_POWER, U_BATTERY, U_CHARGE, U_REINF, U_TURN, ap_source, from_axial, group_full,
-                    must_move, step_game, to_axial)
+                    must_move, step_game, to_axial, G_TILES, K_A_PULL, K_A_RETREAT, G_PULL_A, G_PULL_B,
+                    ST_PULL, ST_RETREAT, TK_PLANET, TK_BLACK_HOLE, TK_WORM_HOLE, TK_ASTEROID, TK_NEBULA, TR_KIND,
+                    TR_CELL, aim_penalty, tile_at)
 
 RANDOM, SCRIPTED = 0, 1
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
 
 OFF_MAP = -1000.0  # score of a move whose destination is off the map (the moving map is not modelled)
+DEADLY = -1000.0   # score of a hex that destroys the ship: a planet or black hole (Talon 17.2.1, 18.1)
 
 
 @nb.njit(cache=True)
@@ -58,6 +61,17 @@ def _mean_damage(cfg, w, d):
     tot = 0
     for die in range(1, 7):
         tot += cfg.wdmg[w, d, die]
+    return tot / 6.0
+
+
+@nb.njit(cache=True)
+def _mean_damage_aimed(cfg, w, d, pen):
+    """_mean_damage with ``pen`` taken off the die (Talon 17.5, 18.1: below 1 misses)."""
+    if d < 1 or d < cfg.wmin[w] or d > cfg.wmax[w] or not cfg.wplay[w]:
+        return 0.0
+    tot = 0
+    for die in range(1 + pen, 7):
+        tot += cfg.wdmg[w, d, die - pen]
     return tot / 6.0
 
 
@@ -133,10 +147,41 @@ def _destination(cfg, cell, f, m):
 
 
 @nb.njit(cache=True)
+def _terrain_score(s, cfg, b, cell):
+    """What the terrain of ``cell`` costs a ship that enters it (Talon 17-19): a planet or a
+    black hole destroys it, so does standing next to a black hole when the round ends (18.2
+    pulls it in); a worm hole ends its part in the battle (19); asteroids cost a shield box
+    (17.3); a nebula lowers its shields (17.4.1)."""
+    if s.g[b, G_TILES] == 0:
+        return 0.0
+    score = 0.0
+    kind = tile_at(s, b, cell)
+    if kind == TK_PLANET or kind == TK_BLACK_HOLE:
+        return DEADLY
+    if kind == TK_WORM_HOLE:
+        score -= 30.0
+    elif kind == TK_ASTEROID:
+        score -= 1.0
+    elif kind == TK_NEBULA:
+        score -= 1.5
+    for i in range(s.g[b, G_TILES]):
+        if s.tr[b, i, TR_KIND] == TK_BLACK_HOLE:
+            d = cfg.dist[cell, s.tr[b, i, TR_CELL]]
+            if d == 1:
+                score -= 200.0
+            elif d == 2:
+                score -= 4.0
+    return score
+
+
+@nb.njit(cache=True)
 def _position_score(s, cfg, b, p, k, cell, f):
     """How good it is for ship ``k`` to stand at ``cell`` facing ``f`` (others where they are)."""
     if cell < 0:
         return OFF_MAP
+    terrain = _terrain_score(s, cfg, b, cell)
+    if terrain <= DEADLY:
+        return DEADLY
     sh = s.sh
     e = 1 - p
     S = sh.shape[2]
@@ -181,7 +226,7 @@ def _position_score(s, cfg, b, p, k, cell, f):
     for j in range(S):
         if j != k and sh[b, p, j, SH_STATUS] == SS_ACTIVE and sh[b, p, j, SH_CELL] == cell:
             score -= 4.0
-    return score
+    return score + terrain
 
 
 @nb.njit(cache=True)
@@ -244,6 +289,8 @@ def _afterburner_move(s, cfg, b, p, k, mask):
         if not _front_enemy_close(s, cfg, b, p, nc, nf):
             continue
         sc = _position_score(s, cfg, b, p, k, nc, nf)
+        if sc < -100.0:
+            continue            # an afterburner is optional: never into danger (17-18)
         if sc > best_sc:
             best, best_sc = a, sc
     return best
@@ -257,6 +304,8 @@ def _target_score(s, cfg, b, p, k, w, t):
     fc = sh[b, p, k, SH_CELL]
     tc = sh[b, e, t, SH_CELL]
     dmg = _mean_damage(cfg, w, cfg.dist[fc, tc])
+    if s.g[b, G_TILES] > 0:
+        dmg = _mean_damage_aimed(cfg, w, cfg.dist[fc, tc], aim_penalty(s, cfg, b, fc, tc))
     arc = cfg.arc_of[tc, fc, sh[b, e, t, SH_FACING]]
     prot = _arc_protection(sh, b, e, t, arc)
     c = sh[b, e, t, SH_CLASS]
@@ -366,6 +415,29 @@ def _target_action(s, cfg, b, p, mask):
 
 
 @nb.njit(cache=True)
+def _pull_action(s, cfg, b, p):
+    """Talon 18.2 along a hexside: the hex with the better position (never a deadly one if
+    the other is not)."""
+    k = s.g[b, G_SHIP]
+    f = s.sh[b, p, k, SH_FACING]
+    sa = _position_score(s, cfg, b, p, k, s.g[b, G_PULL_A], f)
+    sb = _position_score(s, cfg, b, p, k, s.g[b, G_PULL_B], f)
+    return cfg.k[K_A_PULL] + (1 if sb > sa else 0)
+
+
+@nb.njit(cache=True)
+def _retreat_action(s, cfg, b, p, mask):
+    """Talon 11: jump to FTL with a ship one hull box from destruction (its points are then
+    lost to the enemy); the others fight on."""
+    sh = s.sh
+    for k in range(sh.shape[2]):
+        a = cfg.k[K_A_RETREAT] + k
+        if mask[a] and sh[b, p, k, SH_HULL_HITS] >= cfg.cls[sh[b, p, k, SH_CLASS], CL_N_HULL] - 2:
+            return a
+    return cfg.k[K_A_DONE]
+
+
+@nb.njit(cache=True)
 def scripted_action(s, cfg, b, mask):
     p = s.g[b, G_CURRENT]
     st = s.g[b, G_STAGE]
@@ -389,7 +461,11 @@ def scripted_action(s, cfg, b, mask):
     elif st == ST_COLLIDE:
         a = cfg.k[K_A_COLLIDE]  # the moving ship takes its damage first
     elif st == ST_EXPLODE:
-        a = _first_legal(mask, cfg.k[K_A_EXPLODE], cfg.k[K_A_DONE])
+        a = _first_legal(mask, cfg.k[K_A_EXPLODE], cfg.k[K_A_PULL])
+    elif st == ST_PULL:
+        a = _pull_action(s, cfg, b, p)
+    elif st == ST_RETREAT:
+        a = _retreat_action(s, cfg, b, p, mask)
     if a >= 0 and mask[a]:
         return a
     return _first_legal(mask, 0, mask.shape[0])

@@ -9,7 +9,8 @@ from ..core.rng import roll_die, seed_stream
 from .layout import (CL_AFTERBURNERS, CL_N_GROUPS, CL_N_NAMES, CL_POINTS, CL_SHIELD, CL_START, GR_RED, GR_YELLOW,
                      G_FLEET0, G_FLEET1, G_INIT, G_ROUND, G_ROUNDS, G_TURN, G_WINNER, K_BUDGET, K_FIRST_INIT,
                      K_ROUNDS, K_SCENARIO, SH_AB_LEFT, SH_CELL, SH_CLASS, SH_FACING, SH_NAME, SH_RED, SH_SHIELD,
-                     SH_STATUS, SH_YEL, SS_ACTIVE, SS_EMPTY, TP_CELL, TP_CLASS, TP_FACING, TP_NAME)
+                     SH_STATUS, SH_YEL, SS_ACTIVE, SS_EMPTY, TP_CELL, TP_CLASS, TP_FACING, TP_NAME, TP_ARRIVE, SH_ARRIVE,
+                     SS_RESERVE, G_TILES, TR_KIND, TR_CELL, TK_NONE)
 from .power import set_curve
 from .sequence import advance, begin_turn
 
@@ -84,6 +85,18 @@ def start_game(s, cfg, b):
 
 
 @nb.njit(cache=True)
+def place_terrain(s, cfg, b):
+    """The built-in scenario's terrain tiles (Talon 17.1)."""
+    n = 0
+    for i in range(cfg.tmpl_tr.shape[0]):
+        s.tr[b, i, TR_KIND] = cfg.tmpl_tr[i, TR_KIND]
+        s.tr[b, i, TR_CELL] = cfg.tmpl_tr[i, TR_CELL]
+        if cfg.tmpl_tr[i, TR_KIND] != TK_NONE:
+            n = i + 1
+    s.g[b, G_TILES] = n
+
+
+@nb.njit(cache=True)
 def reset_game(s, cfg, b, seed):
     s.rng[b] = seed_stream(seed)
     s.policy_rng[b] = seed_stream(seed ^ np.uint64(0x5EED))
@@ -102,6 +115,10 @@ def reset_game(s, cfg, b, seed):
                 if c >= 0:
                     place_ship(s, cfg, b, p, k, c, cfg.tmpl[p, k, TP_NAME], cfg.tmpl[p, k, TP_CELL],
                                cfg.tmpl[p, k, TP_FACING])
+                    if cfg.tmpl[p, k, TP_ARRIVE] > 0:         # 3.2 arrives in a supply phase
+                        s.sh[b, p, k, SH_STATUS] = SS_RESERVE
+                        s.sh[b, p, k, SH_ARRIVE] = cfg.tmpl[p, k, TP_ARRIVE]
+    place_terrain(s, cfg, b)
     s.g[b, G_ROUND] = 1
     s.g[b, G_ROUNDS] = cfg.k[K_ROUNDS]
     first = cfg.k[K_FIRST_INIT]

@@ -9,13 +9,14 @@ from ..core.rng import roll_die
 from ..core.structs import borrow
 from .layout import (CL_EXPLOSION, CL_N_GROUPS, CL_N_HULL, CL_POINTS, CR_BREACH, CR_HELM, CR_HULL_FTL, CR_PLOSS,
                      CR_POWER, CR_SECONDARY, CR_SHIELDS, CR_TURN, CR_WEAPON, GR_ARCS, GR_RED, GR_WEAPON, GR_YELLOW,
-                     G_CURRENT, G_PENDING_TURN, G_SERIAL, G_SP0, K_REPAIRABLE, OK, R_FIRED, R_NOT_CHARGED,
+                     G_CURRENT, G_PENDING_TURN, G_SERIAL, G_SP0, G_TILES, K_REPAIRABLE, OK, R_FIRED, R_NOT_CHARGED,
                      R_NOT_ENEMY, R_NOT_PENDING, R_NO_GROUP, R_NO_SHIP, R_NO_TARGET, R_OUT_OF_ARC, R_OUT_OF_RANGE,
                      R_UNPLAYABLE_WEAPON, SH_CELL, SH_CLASS, SH_C_FTL, SH_C_HELM, SH_C_PLOSS, SH_C_POWER,
                      SH_C_POWER_AT, SH_C_SHIELDS, SH_C_TURN, SH_C_TURN_AT, SH_FACING, SH_FIRED, SH_GROUP_DEAD,
                      SH_HULL_HITS, SH_PENDING, SH_RED, SH_REINF, SH_SHIELD, SH_STATUS, SH_YEL, SS_ACTIVE,
                      SS_DESTROYED, other)
 from .ships import active, leave_play
+from .terrain import aim_penalty, in_nebula, line_reason
 
 
 # ---------------------------------------------------------------------------------
@@ -157,7 +158,7 @@ def damage(s, cfg, b, p, k, arc, n):
     for i in range(n):
         if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
             return
-        if sh[b, p, k, SH_C_SHIELDS] == 0:
+        if sh[b, p, k, SH_C_SHIELDS] == 0 and not in_nebula(s, b, sh[b, p, k, SH_CELL]):   # 17.4.1
             if sh[b, p, k, SH_REINF + arc] > 0:
                 sh[b, p, k, SH_REINF + arc] = 0
                 continue
@@ -261,7 +262,8 @@ def reach_reason(cfg, w, arcs, fc, facing, tc):
 @nb.njit(cache=True, inline="always")
 def target_reason(s, cfg, b, p, k, gi, t):
     """May weapon group ``gi`` of ship ``k`` fire at enemy ship ``t``: an enemy in play, in
-    reach of a playable weapon (Talon 8.2.2, 8.3 step 2)?"""
+    reach of a playable weapon (Talon 8.2.2, 8.3 step 2), no planet or black hole on the
+    line (8.2.3, 17.2.2, 18.1)?"""
     sh = borrow(s.sh)
     grp = borrow(cfg.grp)
     e = other(p)
@@ -271,7 +273,12 @@ def target_reason(s, cfg, b, p, k, gi, t):
     w = grp[c, gi, GR_WEAPON]
     if not borrow(cfg.wplay)[w]:
         return R_UNPLAYABLE_WEAPON
-    return reach_reason(cfg, w, grp[c, gi, GR_ARCS], sh[b, p, k, SH_CELL], sh[b, p, k, SH_FACING], sh[b, e, t, SH_CELL])
+    fc = sh[b, p, k, SH_CELL]
+    tc = sh[b, e, t, SH_CELL]
+    r = reach_reason(cfg, w, grp[c, gi, GR_ARCS], fc, sh[b, p, k, SH_FACING], tc)
+    if r != OK:
+        return r
+    return line_reason(s, cfg, b, fc, tc)
 
 
 @nb.njit(cache=True, inline="always")
@@ -305,8 +312,10 @@ def group_reason(s, cfg, b, p, k, gi):
     facing = sh[b, p, k, SH_FACING]
     e = other(p)
     for t in range(sh.shape[2]):
-        if active(sh, b, e, t) and reach_reason(cfg, w, arcs, fc, facing, sh[b, e, t, SH_CELL]) == OK:
-            return OK
+        if active(sh, b, e, t):
+            tc = sh[b, e, t, SH_CELL]
+            if reach_reason(cfg, w, arcs, fc, facing, tc) == OK and line_reason(s, cfg, b, fc, tc) == OK:
+                return OK
     return R_NO_TARGET
 
 
@@ -355,7 +364,9 @@ def fire_weapon(s, cfg, b, p, k, gi, t):
     fc = sh[b, p, k, SH_CELL]
     tc = sh[b, e, t, SH_CELL]
     die = roll_die(s.rng, s.dice_script, s.dice, b, 6)
-    n = cfg.wdmg[w, cfg.dist[fc, tc], die]
+    if s.g[b, G_TILES] > 0:
+        die -= aim_penalty(s, cfg, b, fc, tc)       # 17.5, 18.1: below 1 misses
+    n = cfg.wdmg[w, cfg.dist[fc, tc], die] if die >= 1 else 0
     if n > 0:
         damage(s, cfg, b, e, t, cfg.arc_of[tc, fc, sh[b, e, t, SH_FACING]], n)
 

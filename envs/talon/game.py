@@ -50,9 +50,19 @@ DEFAULT_OPTIONS = {
     "reward": "win",             # "win": +1/-1/0 at the end; "points": change of the ship-point balance each step
     "max_decisions": 0,          # truncate after this many decisions (0 = never)
     "ships_file": None,          # path of a ships.json to use instead of data/ships.json
+    "terrain": "auto",           # terrain rules 17-19 and observation planes: "auto" (if the scenario has terrain), True, False
+    "max_tiles": 24,             # terrain tiles a scenario may hold (with terrain on)
+    "hexside_terrain": "both_sides",  # 17.5 a line along a hexside with asteroids/nebula on one side only: "both_sides" (counts none) or "either_side" (counts one)
+    "retreat": "auto",           # retreat phase (Talon 11): "auto" (if the scenario says so), True, False
 }
+READY_SCENARIOS = {key: sc for key, sc in json.loads((DATA / "scenarios.json").read_text()).items()
+                   if not key.startswith("_") and key != "example_of_play"}
+TERRAIN_KINDS = ("planet", "asteroids", "nebula", "black_hole", "worm_hole")   # TK_PLANET .. TK_WORM_HOLE
 _CHOICES = {
-    "scenario": ("example", "fleet"),
+    "scenario": ("example", "fleet", *READY_SCENARIOS),
+    "terrain": ("auto", True, False),
+    "retreat": ("auto", True, False),
+    "hexside_terrain": ("both_sides", "either_side"),
     "initiative": ("roll", 0, 1),
     "edition": (1, 2),
     "arc_boundary": ("front_rear", "sides"),
@@ -101,12 +111,18 @@ REASONS = (
     "that weapon needs an advanced rule (13 missiles, 15 big guns) that talon_v0 does not implement",
     "no such action",
     "the ship already carries an initiative marker (Talon 4.2)",
+    "a planet or black hole blocks the line of fire (Talon 8.2.3, 17.2.2, 18.1)",
+    "the ship is in a nebula: its shields count as down and cannot be reinforced (Talon 17.4.1)",
+    "the ship's FTL drive is not active: it winds up in the round numbered as its hull boxes, "
+    "and an FTL offline critical stops it (Talon 11.1.3, 8.5)",
+    "a ship cannot retreat from a nebula or asteroid hex (Talon 11.1.4)",
+    "no such hex to be pulled into (Talon 18.2)",
 )
 
 PLANE_NAMES = tuple([f"own ships facing {d}" for d in DIRECTION_NAMES]
                     + [f"enemy ships facing {d}" for d in DIRECTION_NAMES]
                     + ["own ship slot + 1", "enemy ship slot + 1",
-                       "active ship (1 own, 2 enemy)", "arc of the active ship + 1 (1 front, 2 right, 3 left, 4 rear)"])
+                       "active ship (1 own, 2 enemy; pulled by a black hole: 3, 4 the hexes of PULL 0, 1)", "arc of the active ship + 1 (1 front, 2 right, 3 left, 4 rear)"])
 SHIP_FEATURES = (
     "status (0 empty, 1 in play, 2 destroyed, 3 retreated)", "class index + 1", "row", "col", "facing",
     "curve row", "power", "speed", "turn radius", "hexes before the next turn", "side-slip marker",
@@ -129,7 +145,8 @@ GLOBAL_FEATURES = ("round", "impulse (0-5 = A-F, 6 power phase)", "I hold the in
 STAGE_NAMES = {R.ST_AP: "spend AP", R.ST_MOVE: "movement", R.ST_FIRE_SHIP: "fire: choose ship",
                R.ST_FIRE_GROUP: "fire: choose group", R.ST_FIRE_TARGET: "fire: choose target",
                R.ST_POWER: "power phase: choose speed", R.ST_INIT: "initiative", R.ST_COLLIDE: "collision order",
-               R.ST_EXPLODE: "explosion order", R.ST_OVER: "game over"}
+               R.ST_EXPLODE: "explosion order", R.ST_PULL: "black hole: choose the hex",
+               R.ST_RETREAT: "retreat phase", R.ST_ROUND_END: "end of the round", R.ST_OVER: "game over"}
 USE_NAMES = ("side-slip marker", "power through a turn", "charge yellow box of group 0",
              "charge yellow box of group 1", "charge yellow box of group 2", "charge battery",
              "reinforce front shield", "reinforce right shield", "reinforce left shield", "reinforce rear shield",
@@ -137,13 +154,19 @@ USE_NAMES = ("side-slip marker", "power through a turn", "charge yellow box of g
 MOVE_NAMES = ("straight", "turn left", "turn right", "side slip left", "side slip right")
 
 assert len(SHIP_FEATURES) == R.N_SF and len(GLOBAL_FEATURES) == R.N_GLOBAL and len(PLANE_NAMES) == R.N_PLANES
-assert len(REASONS) == R.R_INIT_MARKED + 1
+assert len(REASONS) == R.R_NO_PULL + 1
+TERRAIN_PLANE_NAMES = tuple(f"terrain: {kind.replace('_', ' ')}" for kind in TERRAIN_KINDS)
+
+
+def plane_names(cfg) -> tuple[str, ...]:
+    """Names of the observation's hex planes: PLANE_NAMES, then with terrain on the tile kinds'."""
+    return PLANE_NAMES + (TERRAIN_PLANE_NAMES if cfg.k[R.K_TERRAIN] else ())
 
 
 def parse_options(options: dict) -> dict:
     out = merged_options("Talon", DEFAULT_OPTIONS, _CHOICES, options)
     for key, lo, hi in (("rounds", 1, 100), ("budget", 1, 10000), ("map_rows", 8, 40), ("map_cols", 8, 40),
-                        ("max_ships", 1, 16)):
+                        ("max_ships", 1, 16), ("max_tiles", 1, 200)):
         if not isinstance(out[key], int) or not lo <= out[key] <= hi:
             raise ValueError(f"option {key} must be an integer {lo}..{hi}, got {out[key]!r}")
     if not isinstance(out["max_decisions"], int) or out["max_decisions"] < 0:
@@ -263,6 +286,8 @@ def build_config(opts: dict):
         cls[i, R.CL_PLAYABLE] = 1 if (not c.get("advanced") or inert) else 0
         cls[i, R.CL_RACE] = 0 if c.get("race") == "terran" else 1
         cls[i, R.CL_N_NAMES] = len(c.get("counters", []))
+        # 11.1.4: bases have no FTL drive, fighters neither (they retreat by docking, 16.3)
+        cls[i, R.CL_NO_FTL] = 1 if any(a.startswith(("14", "12")) for a in c.get("advanced", [])) else 0
         for j, (pw, sp, tr) in enumerate(c["curves"]):
             curve[i, j] = (pw, sp, 0 if tr is None else tr)
         for j, box in enumerate(c["hull"]):
@@ -288,15 +313,27 @@ def build_config(opts: dict):
 
     # built-in scenarios
     tmpl = np.full((2, S, R.N_TP), -1, dtype=np.int32)
+    ready = None
     if opts["scenario"] == "example":
         # Talon Tuesday #2 example of play: Patton, Napoleon, Guderian against Service,
         # Sacrifice, Justice.  The article gives no positions: lines facing each other.
-        ex = json.loads((DATA / "scenarios.json").read_text())["example_of_play"]
-        for p, side in enumerate(ex["players"]):
+        ready = json.loads((DATA / "scenarios.json").read_text())["example_of_play"]
+    elif opts["scenario"] in READY_SCENARIOS:
+        ready = READY_SCENARIOS[opts["scenario"]]
+    terrain_on = opts["terrain"] if opts["terrain"] != "auto" else bool(ready and ready.get("terrain"))
+    retreat_on = opts["retreat"] if opts["retreat"] != "auto" else bool(ready and ready.get("retreat"))
+    T = opts["max_tiles"] if terrain_on else 1
+    tmpl_tr = np.zeros((T, R.N_TR), dtype=np.int32)
+    if ready is not None:
+        if ready.get("terrain") and not terrain_on:
+            raise ValueError(f"scenario {opts['scenario']!r} has terrain: option terrain must not be False")
+        for i, tile in enumerate(ready.get("terrain", [])):
+            tmpl_tr[i] = (TERRAIN_KINDS.index(tile["kind"]) + 1, grid.cell(*tile["hex"]))
+        for p, side in enumerate(ready["players"]):
             for k, ship in enumerate(side["ships"]):
                 ci = keys.index(ship["class"])
                 tmpl[p, k] = (ci, classes[ci]["counters"].index(ship["name"]),
-                              grid.cell(*ship["hex"]), DIRECTION_NAMES.index(ship["facing"]))
+                              grid.cell(*ship["hex"]), DIRECTION_NAMES.index(ship["facing"]), ship.get("arrives", 0))
     fleet_cls = np.full((2, nc), -1, dtype=np.int32)
     for p, race in enumerate(("terran", "talon")):
         ok = [i for i, c in enumerate(classes) if c.get("race") == race and not c.get("advanced")]
@@ -313,9 +350,12 @@ def build_config(opts: dict):
     n_ap = S * R.N_USES
     layout = {}
     off = 0
+    # PULL (18.2) and RETREAT (11) exist only with terrain / the retreat phase on, so that
+    # the basic game's actions (and the checkpoints trained on them) stay as they were
     for name, size in (("AP", n_ap), ("UNREINF", S * 4), ("MOVE", S * R.N_MOVES), ("FIRE_SHIP", S),
                        ("GROUP", 3), ("TARGET", S), ("SPEED", 3), ("INIT", 2), ("COLLIDE", 2),
-                       ("EXPLODE", S), ("DONE", 1)):
+                       ("EXPLODE", S), ("PULL", 2 if terrain_on else 0), ("RETREAT", S if retreat_on else 0),
+                       ("DONE", 1)):
         layout[name] = off
         off += size
     k = np.zeros(R.N_K, dtype=np.int32)
@@ -330,13 +370,16 @@ def build_config(opts: dict):
     k[R.K_SCENARIO] = opts["scenario"] == "fleet"
     k[R.K_BUDGET] = opts["budget"]
     k[R.K_N_CLASSES] = nc
-    k[R.K_OBS_PLANES] = R.N_PLANES
+    k[R.K_OBS_PLANES] = R.N_PLANES + (R.N_TERRAIN_PLANES if terrain_on else 0)
+    k[R.K_TERRAIN] = terrain_on
+    k[R.K_RETREAT] = retreat_on
+    k[R.K_HEXSIDE] = opts["hexside_terrain"] == "either_side"
     k[R.K_OBS_SHIP] = R.N_SF
     k[R.K_OBS_GLOBAL] = R.N_GLOBAL
     k[R.K_FIRST_INIT] = -1 if opts["initiative"] == "roll" else opts["initiative"]
     return Tables(k=k, dist=grid.distance.astype(np.int32), arc_of=arc_table(grid, opts["arc_boundary"]),
                   cls=cls, curve=curve, hull=hull, grp=grp, wdmg=wdmg, wmin=wmin, wmax=wmax, wplay=wplay,
-                  chart=chart, crit=crit, tmpl=tmpl, fleet_cls=fleet_cls, fleet_cells=fleet_cells,
+                  chart=chart, crit=crit, tmpl=tmpl, tmpl_tr=tmpl_tr, fleet_cls=fleet_cls, fleet_cells=fleet_cells,
                   fleet_facing=fleet_facing, grid=grid, classes=classes, class_keys=keys, options=opts)
 
 
@@ -360,7 +403,7 @@ class TalonConfig(structref.StructRefProxy):
 
 
 CONFIG_FIELDS = ("k", "dist", "arc_of", "cls", "curve", "hull", "grp", "wdmg", "wmin", "wmax", "wplay", "chart",
-                 "crit", "tmpl", "fleet_cls", "fleet_cells", "fleet_facing")
+                 "crit", "tmpl", "tmpl_tr", "fleet_cls", "fleet_cells", "fleet_facing")
 structref.define_proxy(TalonConfig, TalonConfigType, list(CONFIG_FIELDS))
 
 
@@ -373,7 +416,7 @@ class TalonState(structref.StructRefProxy):
     """Kernel-side view of a BatchState's arrays."""
 
 
-STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "sh")
+STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "sh", "tr")
 structref.define_proxy(TalonState, TalonStateType, list(STATE_FIELDS))
 
 
@@ -387,6 +430,8 @@ def state_spec(cfg) -> StateSpec:
         # rounds; class boxes and power are bounded by load_ships); at 4096 games a step waits
         # on the state's bytes, and int32 rows made it about 20 % slower
         ("sh", (2, S, R.N_SH), "int16"),        # per ship, columns SH_*
+        # terrain tiles (Talon 17-19), columns TR_*; one slot when terrain is off
+        ("tr", (int(cfg.tmpl_tr.shape[0]), R.N_TR), "int16"),
     )
     return StateSpec(NAME, fields, TalonState)
 
@@ -396,7 +441,8 @@ def num_actions(cfg) -> int:
 
 
 def obs_size(cfg) -> int:
-    return R.N_PLANES * int(cfg.k[R.K_ROWS] * cfg.k[R.K_COLS]) + 2 * int(cfg.k[R.K_SHIPS]) * R.N_SF + R.N_GLOBAL
+    return (int(cfg.k[R.K_OBS_PLANES]) * int(cfg.k[R.K_ROWS] * cfg.k[R.K_COLS]) + 2 * int(cfg.k[R.K_SHIPS]) * R.N_SF
+            + R.N_GLOBAL)
 
 
 def obs_shape(cfg) -> tuple[int, ...]:
@@ -409,7 +455,7 @@ def kernel_obs_shape(cfg) -> tuple[int, ...]:
 
 def board_shape(cfg) -> tuple[int, int, int]:
     """Shape of the hex planes at the start of the flat observation (for CNN feature extractors)."""
-    return (R.N_PLANES, int(cfg.k[R.K_ROWS]), int(cfg.k[R.K_COLS]))
+    return (int(cfg.k[R.K_OBS_PLANES]), int(cfg.k[R.K_ROWS]), int(cfg.k[R.K_COLS]))
 
 
 def split_obs(cfg, obs: np.ndarray) -> dict:
@@ -461,8 +507,13 @@ def action_name(cfg, a: int) -> str:
     if a < off("EXPLODE"):
         return ("collision: the moving ship takes damage first", "collision: the other ship takes damage first")[
             a - off("COLLIDE")]
-    if a < off("DONE"):
+    if a < off("PULL"):
         return f"ship {a - off('EXPLODE')} explodes next"
+    if a < off("RETREAT"):
+        return ("black hole: pulled into the first hex of the hexside",
+                "black hole: pulled into the second hex of the hexside")[a - off("PULL")]
+    if a < off("DONE"):
+        return f"ship {a - off('RETREAT')} jumps to FTL (retreats)"
     assert S >= 0
     return "done / pass"
 
@@ -490,7 +541,49 @@ def _facing(v, where):
 
 
 SHIP_KEYS = {"class", "name", "hex", "facing", "speed", "hull_hits", "shields", "charge", "battery",
-             "afterburners", "turn_left", "slip", "reinforcements", "criticals"}
+             "afterburners", "turn_left", "slip", "reinforcements", "criticals", "arrives"}
+BARRED_TILES = ("planet", "black_hole", "worm_hole")     # no ship may be placed on these (17.2.1, 18.1, 19)
+
+
+def _terrain(cfg, tiles) -> dict[int, int]:
+    """The scenario's terrain tiles as {cell: kind code}; each must be well formed (RULES.md 'Terrain')."""
+    if not isinstance(tiles, list):
+        raise ValueError("scenario 'terrain' must be a list of tiles, each {'kind': ..., 'hex': [row, col]}")
+    if tiles and not cfg.k[R.K_TERRAIN]:
+        raise ValueError("scenario 'terrain': terrain is off in this environment; make it with option terrain=True "
+                         "(the observation then has the terrain planes)")
+    T = int(cfg.tmpl_tr.shape[0])
+    if len(tiles) > T:
+        raise ValueError(f"scenario 'terrain': {len(tiles)} tiles, but option max_tiles is {T}")
+    out = {}
+    for i, tile in enumerate(tiles):
+        where = f"terrain tile {i}"
+        if not isinstance(tile, dict) or set(tile) - {"kind", "hex"}:
+            raise ValueError(f"{where}: a tile is {{'kind': ..., 'hex': [row, col]}}, got {tile!r}")
+        if tile.get("kind") not in TERRAIN_KINDS:
+            raise ValueError(f"{where}: field 'kind' must be one of {TERRAIN_KINDS}, got {tile.get('kind')!r}")
+        try:
+            cell = cfg.grid.cell(*tile["hex"])
+        except (KeyError, TypeError, ValueError, IndexError):
+            raise ValueError(f"{where}: field 'hex' must be [row, col] on the map, got {tile.get('hex')!r}") from None
+        if cell in out:
+            raise ValueError(f"{where}: field 'hex' {tile['hex']} already holds a tile (one tile per hex)")
+        out[cell] = TERRAIN_KINDS.index(tile["kind"]) + 1
+    return out
+
+
+def _check_ship_on_terrain(cfg, terrain, cell, ship, where):
+    """Ships are not placed on planets, black holes or worm holes, nor nearer than 2 hexes
+    to a black hole (18.1); a ship in a nebula carries no reinforcement (17.4.1)."""
+    kind = terrain.get(cell)
+    if kind is not None and TERRAIN_KINDS[kind - 1] in BARRED_TILES:
+        raise ValueError(f"{where}: field 'hex' is on a {TERRAIN_KINDS[kind - 1].replace('_', ' ')} "
+                         "(Talon 17.2.1, 18.1, 19)")
+    for tc, tk in terrain.items():
+        if TERRAIN_KINDS[tk - 1] == "black_hole" and cfg.dist[cell, tc] < 2:
+            raise ValueError(f"{where}: field 'hex' is nearer than 2 hexes to a black hole (Talon 18.1)")
+    if kind is not None and TERRAIN_KINDS[kind - 1] == "nebula" and ship.get("reinforcements"):
+        raise ValueError(f"{where}: field 'reinforcements': a ship in a nebula has none (Talon 17.4.1)")
 CRITICAL_MARKERS = {"shields_down": R.SH_C_SHIELDS, "helm_down": R.SH_C_HELM, "ftl_offline": R.SH_C_FTL,
                     "power_loss": R.SH_C_PLOSS}
 
@@ -501,7 +594,7 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
     Raises ValueError naming the problem; the caller applies it to a copy first."""
     if not isinstance(sc, dict):
         raise ValueError("a Talon scenario is a dict (see RULES.md 'Scenarios')")
-    unknown = set(sc) - {"players", "rounds", "initiative", "round", "impulse", "name"}
+    unknown = set(sc) - {"players", "rounds", "initiative", "round", "impulse", "name", "terrain", "retreat"}
     if unknown:
         raise ValueError(f"unknown scenario field(s) {sorted(unknown)}")
     players = sc.get("players")
@@ -509,11 +602,19 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
         raise ValueError("scenario 'players' must be a list of two players, each {'ships': [...]}")
     S = int(cfg.k[R.K_SHIPS])
     grid = cfg.grid
+    terrain = _terrain(cfg, sc.get("terrain", []))
+    if sc.get("retreat", bool(cfg.k[R.K_RETREAT])) != bool(cfg.k[R.K_RETREAT]):
+        raise ValueError(f"scenario 'retreat' is {sc['retreat']!r} but this environment was made with the retreat "
+                         f"phase {'on' if cfg.k[R.K_RETREAT] else 'off'} (option retreat)")
     g = state.g[b]
     sh = state.sh[b]
     g[:] = 0
     sh[:] = 0
     sh[:, :, R.SH_CLASS] = -1
+    state.tr[b] = 0
+    for i, (cell, kind) in enumerate(terrain.items()):
+        state.tr[b, i] = (kind, cell)
+    g[R.G_TILES] = len(terrain)
     state.dice[b] = 0
     s1 = cfg.struct
     view = state.view
@@ -544,12 +645,20 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
                 cell = grid.cell(*ship["hex"])
             except (KeyError, TypeError):
                 raise ValueError(f"{where}: 'hex' must be [row, col]") from None
-            if cell in cells:
+            arrives = ship.get("arrives", 0)
+            if not isinstance(arrives, int) or not 0 <= arrives <= 100:
+                raise ValueError(f"{where}: field 'arrives' must be a round number (0: on the map at the start)")
+            if cell in cells and not arrives:
                 raise ValueError(f"{where}: ships of one side may not start stacked in one hex (Talon 7.4)")
-            cells.add(cell)
+            if not arrives:
+                cells.add(cell)
+            _check_ship_on_terrain(cfg, terrain, cell, ship, where)
             facing = _facing(ship.get("facing"), where)
             R.place_ship(view, s1, b, p, k, ci, counters.index(name) if counters else 0, cell, facing)
             _ship_extras(cfg, sh[p, k], ci, c, ship, where)
+            if arrives:                                   # 3.2 comes in a supply phase
+                sh[p, k, R.SH_STATUS] = R.SS_RESERVE
+                sh[p, k, R.SH_ARRIVE] = arrives
             view_power = R.power_at_curve(state.sh, s1, b, p, k, sh[p, k, R.SH_CURVE])
             sh[p, k, R.SH_POWER] = view_power
     rounds = sc.get("rounds", int(cfg.k[R.K_ROUNDS]))
@@ -650,7 +759,7 @@ def validate_state(cfg, state) -> None:
         problems.append("initiative")
     cls = sh[..., R.SH_CLASS]
     status = sh[..., R.SH_STATUS]
-    if ((cls < -1) | (cls >= nc)).any() or ((status < 0) | (status > 3)).any() or ((status > 0) & (cls < 0)).any():
+    if ((cls < -1) | (cls >= nc)).any() or ((status < 0) | (status > 4)).any() or ((status > 0) & (cls < 0)).any():
         problems.append("ship class/status")
     on = status == R.SS_ACTIVE
     if (on & ((sh[..., R.SH_CELL] < 0) | (sh[..., R.SH_CELL] >= n_cells))).any():
@@ -671,6 +780,13 @@ def validate_state(cfg, state) -> None:
                   | (sh[..., R.SH_YEL + gi] < 0) | (sh[..., R.SH_YEL + gi] > cfg.grp[ci, gi, R.GR_YELLOW]))).any():
             problems.append("charge bars")
             break
+    tr = state.tr
+    n_tiles = g[:, R.G_TILES]
+    if ((n_tiles < 0) | (n_tiles > tr.shape[1])).any():
+        problems.append("terrain tile count")
+    elif ((tr[..., R.TR_KIND] < 0) | (tr[..., R.TR_KIND] >= R.N_TK)
+          | (tr[..., R.TR_CELL] < 0) | (tr[..., R.TR_CELL] >= n_cells)).any():
+        problems.append("terrain tiles")
     if problems:
         raise ValueError(f"save file holds impossible values ({', '.join(problems)}); refusing to load it")
 

@@ -48,7 +48,20 @@ G_MOVE_PLAYER = 23  # player whose ship moved (collision owner)
 G_PENDING_TURN = 24 # the turn's player while an interruption is decided
 G_FLEET0 = 25       # ship points of player 0's fleet at the start (reward scale)
 G_FLEET1 = 26
-N_G = 27
+G_TILES = 27        # terrain tiles in play (Talon 17-19); 0: the game pays for no terrain rule
+G_COLL_RESUME = 28  # stage a collision returns to (movement, or the end of the round's pull, 18.2)
+G_END_STEP = 29     # end of the round after the power phase: END_* below (Talon 3.2, 18.2)
+G_PULL_NEXT = 30    # next ship (player-major index, initiative player first) the black hole pulls (18.2)
+G_PULL_A = 31       # the two hexes a ship pulled along a hexside may go to (18.2, ST_PULL)
+G_PULL_B = 32
+N_G = 33
+
+# -- the end of a round, after the power phase (Talon 3.2, 18.2) ------------------------
+END_PULL = 1        # gravitational pull of black holes (18.2)
+END_SUPPLY = 2      # supply phase: reinforcements arrive (3.2)
+END_RETREAT0 = 3    # retreat phase, initiative player (3.2, 11)
+END_RETREAT1 = 4    # retreat phase, second player
+END_DONE = 5
 
 # -- stages --------------------------------------------------------------------
 ST_AP = 1           # spend AP (Talon 6.1)
@@ -60,7 +73,10 @@ ST_POWER = 6        # choose the speed of a ship (Talon 9.3)
 ST_INIT = 7         # decide who holds the initiative (Talon 4.2)
 ST_COLLIDE = 8      # choose which colliding ship takes damage first (Talon 7.4)
 ST_EXPLODE = 9      # choose which of several own ships explodes first (Talon 8.6.3)
-ST_OVER = 10
+ST_PULL = 10        # a black hole pulls a ship along a hexside: its owner picks the hex (Talon 18.2)
+ST_RETREAT = 11     # retreat phase: ships whose FTL drive is active may jump (Talon 3.2, 11)
+ST_ROUND_END = 12   # (no decision) the end of the round is being resolved (Talon 3.2, 18.2)
+ST_OVER = 13
 
 # -- ships sh[b, p, k, SH_*] ---------------------------------------------------
 SH_CLASS = 0        # index into the class table, -1 = empty slot
@@ -94,12 +110,27 @@ SH_C_FTL = 37
 SH_C_PLOSS = 38
 SH_PENDING = 39     # destroyed, explosion not yet resolved (Talon 8.6.3)
 SH_AB_NOW = 40      # used an afterburner this impulse (Talon 10.2.3)
-N_SH = 41
+SH_ARRIVE = 41      # SS_RESERVE ships: round in whose supply phase the ship arrives (Talon 3.2)
+N_SH = 42
 
 SS_EMPTY = 0
 SS_ACTIVE = 1
 SS_DESTROYED = 2
 SS_RETREATED = 3
+SS_RESERVE = 4      # arrives in a later supply phase (Talon 3.2)
+
+# -- terrain tiles tr[b, i, TR_*] (Talon 17-19) --------------------------------------
+TR_KIND = 0
+TR_CELL = 1
+N_TR = 2
+
+TK_NONE = 0
+TK_PLANET = 1       # Talon 17.2
+TK_ASTEROID = 2     # Talon 17.3
+TK_NEBULA = 3       # Talon 17.4
+TK_BLACK_HOLE = 4   # Talon 18
+TK_WORM_HOLE = 5    # Talon 19
+N_TK = 6
 
 ARC_FRONT = 0
 ARC_RIGHT = 1
@@ -173,7 +204,12 @@ K_OBS_PLANES = 24
 K_OBS_SHIP = 25      # features per ship in the observation table
 K_OBS_GLOBAL = 26
 K_FIRST_INIT = 27    # who starts with the initiative in the template (-1: die roll)
-N_K = 28
+K_TERRAIN = 28       # 1: terrain rules and the terrain observation planes are on (option terrain)
+K_A_PULL = 29        # actions: the hex a ship pulled along a hexside goes to (2, only with terrain)
+K_A_RETREAT = 30     # actions: a ship jumps to FTL (max_ships, only with option retreat)
+K_HEXSIDE = 31       # 17.5 a line along a hexside with asteroids/nebula on one side only: 0 counts none, 1 one
+K_RETREAT = 32       # 1: the retreat phase (Talon 11) is played (option retreat)
+N_K = 33
 
 # class table cls[c, CL_*]
 CL_POINTS = 0
@@ -188,7 +224,8 @@ CL_SHIELD = 8        # 4 columns
 CL_PLAYABLE = 12     # 1 if sections 1-10 cover the class (or option advanced_classes="inert")
 CL_RACE = 13
 CL_N_NAMES = 14
-N_CL = 15
+CL_NO_FTL = 15       # 1: no FTL drive, cannot retreat (bases, fighters: Talon 11.1.4)
+N_CL = 16
 
 # weapon groups grp[c, g, GR_*]
 GR_WEAPON = 0
@@ -203,7 +240,8 @@ TP_CLASS = 0
 TP_NAME = 1
 TP_CELL = 2
 TP_FACING = 3
-N_TP = 4
+TP_ARRIVE = 4        # 0: on the map at the start; n: arrives in the supply phase of round n (Talon 3.2)
+N_TP = 5
 
 # -- reasons an action is illegal (texts in game.REASONS) --------------------------
 OK = 0
@@ -244,6 +282,11 @@ R_NOT_PENDING = 34
 R_UNPLAYABLE_WEAPON = 35
 R_NO_SUCH_ACTION = 36
 R_INIT_MARKED = 37
+R_BLOCKED = 38          # a planet or black hole is on the line of fire (Talon 17.2.2, 18.1)
+R_IN_NEBULA = 39        # shields count as down in a nebula (Talon 17.4.1)
+R_NO_FTL = 40           # the FTL drive is not active (Talon 11.1.3, critical 10)
+R_FTL_TERRAIN = 41      # no retreat from a nebula or asteroid hex (Talon 11.1.4)
+R_NO_PULL = 42          # no such hex for the pull (Talon 18.2)
 
 
 @nb.njit(cache=True, inline="always")
@@ -259,14 +302,14 @@ def other(p):
 # Callers that ask many of them (the mask, stage_has_choice, action_reason) pass the
 # views: an inlined function's struct arguments would each cost an atomic reference
 # count increment and decrement per call (core/structs.py), borrowed arrays nothing.
-StateView = namedtuple("StateView", ["sh", "g"])
+StateView = namedtuple("StateView", ["sh", "g", "tr"])
 ConfigView = namedtuple("ConfigView", ["k", "cls", "grp", "curve", "hull", "chart", "wplay", "wmin", "wmax",
                                        "dist", "arc_of"])
 
 
 @nb.njit(cache=True, inline="always")
 def state_view(s):
-    return StateView(borrow(s.sh), borrow(s.g))
+    return StateView(borrow(s.sh), borrow(s.g), borrow(s.tr))
 
 
 @nb.njit(cache=True, inline="always")

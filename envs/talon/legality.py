@@ -13,14 +13,16 @@ import numpy as np
 
 from ..core.structs import borrow
 from .layout import (G_CURRENT, G_DONE, G_GROUP, G_SHIP, G_STAGE, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
-                     K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_SPEED, K_A_TARGET, K_A_UNREINF, K_N_ACTIONS,
-                     N_MOVES, N_USES, OK, R_GAME_OVER, R_MUST_MOVE, R_NOT_PENDING, R_NO_SUCH_ACTION, R_STAGE,
-                     SH_AP_SPENT, SH_REINF, SH_STATUS, SS_ACTIVE, ST_AP, ST_COLLIDE, ST_EXPLODE, ST_FIRE_GROUP,
-                     ST_FIRE_SHIP, ST_FIRE_TARGET, ST_INIT, ST_MOVE, ST_POWER, config_view, state_view)
+                     K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_PULL, K_A_RETREAT, K_A_SPEED, K_A_TARGET,
+                     K_A_UNREINF, K_N_ACTIONS, N_MOVES, N_USES, OK, R_GAME_OVER, R_MUST_MOVE, R_NOT_PENDING,
+                     R_NO_SUCH_ACTION, R_STAGE, SH_AP_SPENT, SH_REINF, SH_STATUS, SS_ACTIVE, ST_AP, ST_COLLIDE,
+                     ST_EXPLODE, ST_FIRE_GROUP, ST_FIRE_SHIP, ST_FIRE_TARGET, ST_INIT, ST_MOVE, ST_POWER, ST_PULL,
+                     ST_RETREAT, config_view, state_view)
 from .ships import active
 from .fire import can_fire, explode_reason, group_reason, target_reason
 from .movement import may_move, move_kind_reason, move_reason, must_still_move
 from .power import ap_reason, ap_ship_reason, ap_source, ap_use_reason, speed_reason, unreinforce_reason
+from .retreat import retreat_reason
 
 
 # ---------------------------------------------------------------------------------
@@ -28,9 +30,9 @@ from .power import ap_reason, ap_ship_reason, ap_source, ap_use_reason, speed_re
 # ---------------------------------------------------------------------------------
 @nb.njit(cache=True, inline="always")
 def done_reason(s, cfg, b, p, st):
-    """May the player end the stage: AP and fire are optional (6.1, 8.2); the move stage
-    ends only when no ship must still move (7.1)."""
-    if st == ST_AP or st == ST_FIRE_SHIP or st == ST_FIRE_GROUP:
+    """May the player end the stage: AP, fire and retreat are optional (6.1, 8.2, 11.1.2);
+    the move stage ends only when no ship must still move (7.1)."""
+    if st == ST_AP or st == ST_FIRE_SHIP or st == ST_FIRE_GROUP or st == ST_RETREAT:
         return OK
     if st == ST_MOVE:
         for k in range(borrow(s.sh).shape[2]):
@@ -86,11 +88,17 @@ def action_reason(s_, cfg_, b, a):
         return OK if st == ST_INIT else R_STAGE
     if a < k_[K_A_EXPLODE]:
         return OK if st == ST_COLLIDE else R_STAGE
-    if a < k_[K_A_DONE]:
+    if a < k_[K_A_PULL]:
         if st != ST_EXPLODE:
             return R_STAGE
         k = a - k_[K_A_EXPLODE]
         return explode_reason(s, b, p, k) if k < borrow(s.sh).shape[2] else R_NOT_PENDING
+    if a < k_[K_A_RETREAT]:
+        return OK if st == ST_PULL else R_STAGE      # 18.2 either hex of the hexside
+    if a < k_[K_A_DONE]:
+        if st != ST_RETREAT:
+            return R_STAGE
+        return retreat_reason(s, cfg, b, p, a - k_[K_A_RETREAT])
     return done_reason(s, cfg, b, p, st)
 
 
@@ -149,6 +157,11 @@ def stage_has_choice(s_, cfg_, b):
             if target_reason(s, cfg, b, p, k, gi, t) == OK:
                 return True
         return False
+    if st == ST_RETREAT:
+        for k in range(S):
+            if retreat_reason(s, cfg, b, p, k) == OK:
+                return True
+        return False
     return True
 
 
@@ -197,13 +210,18 @@ def stage_has_choice_ref(s, cfg, b):
             if target_reason(s, cfg, b, p, k, s.g[b, G_GROUP], t) == OK:
                 return True
         return False
+    if st == ST_RETREAT:
+        for k in range(S):
+            if action_reason(s, cfg, b, cfg.k[K_A_RETREAT] + k) == OK:
+                return True
+        return False
     return True
 
 
-# The first action family of each stage's actions, by stage ST_AP .. ST_EXPLODE: a stage's
+# The first action family of each stage's actions, by stage ST_AP .. ST_RETREAT: a stage's
 # actions run up to the next entry (ST_AP has two families, AP uses and removals).
 STAGE_FAMILY = np.array([0, K_A_AP, K_A_MOVE, K_A_FIRE_SHIP, K_A_GROUP, K_A_TARGET, K_A_SPEED, K_A_INIT, K_A_COLLIDE,
-                         K_A_EXPLODE, K_A_DONE], dtype=np.int64)
+                         K_A_EXPLODE, K_A_PULL, K_A_RETREAT, K_A_DONE], dtype=np.int64)
 
 
 @nb.njit(cache=True)
@@ -224,7 +242,7 @@ def write_mask_ref(s, cfg, b, mask):
         return
     k = cfg.k
     st = s.g[b, G_STAGE]
-    if ST_AP <= st <= ST_EXPLODE:
+    if ST_AP <= st <= ST_RETREAT:
         mask_range(s, cfg, b, mask, k[STAGE_FAMILY[st]], k[STAGE_FAMILY[st + 1]])
     mask_range(s, cfg, b, mask, k[K_A_DONE], k[K_A_DONE] + 1)
 
@@ -299,5 +317,13 @@ def write_mask(s_, cfg_, b, mask):
         for k in range(S):
             if explode_reason(s, b, p, k) == OK:
                 mask[a_ex + k] = 1
+    elif st == ST_PULL:
+        mask[k_[K_A_PULL]] = 1
+        mask[k_[K_A_PULL] + 1] = 1
+    elif st == ST_RETREAT:
+        a_rt = k_[K_A_RETREAT]
+        for k in range(S):
+            if retreat_reason(s, cfg, b, p, k) == OK:
+                mask[a_rt + k] = 1
     if done_reason(s, cfg, b, p, st) == OK:
         mask[k_[K_A_DONE]] = 1

@@ -8,12 +8,14 @@ import numpy as np
 
 from ..core.structs import borrow
 from .layout import (ARC_FRONT, ARC_LEFT, ARC_RIGHT, G_COLL_ARC, G_COLL_MOVER, G_COLL_ORIGIN, G_COLL_OTHER,
-                     G_COLL_QUEUE, G_IMPULSE, G_MOVE_PLAYER, K_COLS, K_ROWS, M_SLIP_LEFT, M_SLIP_RIGHT, M_STRAIGHT,
-                     M_TURN_LEFT, M_TURN_RIGHT, OK, R_HELM_DOWN, R_MOVED, R_NO_AFTERBURNER, R_NO_SHIP, R_NO_SLIP,
-                     R_TURN_MARKER, SH_AB_LEFT, SH_AB_NOW, SH_CELL, SH_C_HELM, SH_FACING, SH_MOVED, SH_SLIP,
-                     SH_TURN_LEFT, SS_RETREATED, config_view)
+                     G_COLL_QUEUE, G_COLL_RESUME, G_IMPULSE, G_MOVE_PLAYER, G_TILES, K_COLS, K_ROWS, M_SLIP_LEFT,
+                     M_SLIP_RIGHT, M_STRAIGHT, M_TURN_LEFT, M_TURN_RIGHT, OK, R_HELM_DOWN, R_MOVED, R_NO_AFTERBURNER,
+                     R_NO_SHIP, R_NO_SLIP, R_TURN_MARKER, SH_AB_LEFT, SH_AB_NOW, SH_CELL, SH_C_HELM, SH_FACING,
+                     SH_MOVED, SH_REINF, SH_SLIP, SH_TURN_LEFT, SS_RETREATED, ST_MOVE, ST_ROUND_END, TK_ASTEROID, TK_BLACK_HOLE,
+                     TK_NEBULA, TK_NONE, TK_PLANET, TK_WORM_HOLE, config_view)
 from .ships import DQ, DR, active, axial_distance, from_axial, leave_play, must_move, to_axial, turn_radius
-from .fire import damage
+from .fire import damage, destroy
+from .terrain import shift_tiles, tile_at
 
 
 # ---------------------------------------------------------------------------------
@@ -74,6 +76,8 @@ def apply_shift(s, cfg, b, dq, dr):
             if active(sh, b, p, k):
                 q, r = to_axial(sh[b, p, k, SH_CELL], cols)
                 sh[b, p, k, SH_CELL] = from_axial(q + dq, r + dr, rows, cols)
+    if s.g[b, G_TILES] > 0:
+        shift_tiles(s, cfg, b, dq, dr)      # 7.5.3 terrain moves with the map
 
 
 @nb.njit(cache=True)
@@ -213,17 +217,31 @@ def apply_move(s, cfg, b, p, k, m):
     elif sh[b, p, k, SH_TURN_LEFT] > 0:
         sh[b, p, k, SH_TURN_LEFT] -= 1
     sh[b, p, k, SH_SLIP] = 0                          # 7.3.2 removed at the next move, used or not
-    # 7.4 collisions with ships of the same side in the new hex
+    if g[b, G_TILES] > 0:
+        enter_hex(s, cfg, b, p, k, origin)            # 17-19 terrain
+    return queue_collisions(s, b, p, k, origin, arc, ST_MOVE)
+
+
+@nb.njit(cache=True)
+def queue_collisions(s, b, p, k, origin, arc, resume):
+    """Ship ``k`` entered its hex from ``origin``: queue the friendly ships there to collide
+    with (Talon 7.4; nothing if the ship is no longer in play, 8.6.1); the collisions are
+    resolved from stage ``resume`` (movement, or the black hole's pull, 18.2).
+    Returns True if there is one."""
+    g = s.g
+    sh = s.sh
     queue = 0
     cell = sh[b, p, k, SH_CELL]
-    for j in range(sh.shape[2]):
-        if j != k and active(sh, b, p, j) and sh[b, p, j, SH_CELL] == cell:
-            queue |= 1 << j
+    if active(sh, b, p, k):
+        for j in range(sh.shape[2]):
+            if j != k and active(sh, b, p, j) and sh[b, p, j, SH_CELL] == cell:
+                queue |= 1 << j
     g[b, G_COLL_MOVER] = k
     g[b, G_COLL_ORIGIN] = origin
     g[b, G_COLL_ARC] = arc
     g[b, G_COLL_QUEUE] = queue
     g[b, G_MOVE_PLAYER] = p
+    g[b, G_COLL_RESUME] = resume
     return queue != 0
 
 
@@ -268,3 +286,45 @@ def next_collision(s, b):
             return True
     g[b, G_COLL_QUEUE] = 0
     return False
+# ---------------------------------------------------------------------------------
+# Entering a terrain hex (Talon 17.2.1, 17.3, 17.4.1, 18.1, 19)
+# ---------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def enter_hex(s, cfg, b, p, k, origin):
+    """Ship ``k`` has just moved (or been pulled, 18.2) from hex ``origin`` into its hex.
+
+    Planet or black hole: destroyed, its explosion hits the neighbours (17.2.1, 18.1); the
+    enemy scores it (17.1 "contano per il calcolo della vittoria").  Worm hole: it leaves
+    the battle at once, retreated (19).  Asteroids: 1 damage on "lo scudo impattato", the
+    arc facing the way it moved (17.3; shields down: the hull).  Nebula: its reinforcement
+    markers are destroyed (17.4.1)."""
+    sh = s.sh
+    cell = sh[b, p, k, SH_CELL]
+    kind = tile_at(s, b, cell)
+    if kind == TK_NONE:
+        return
+    if kind == TK_PLANET or kind == TK_BLACK_HOLE:
+        destroy(s, cfg, b, p, k)
+    elif kind == TK_WORM_HOLE:
+        leave_play(sh, b, p, k, SS_RETREATED)
+    elif kind == TK_ASTEROID:
+        arc = cfg.arc_of[origin, cell, sh[b, p, k, SH_FACING]] if origin != cell else ARC_FRONT
+        damage(s, cfg, b, p, k, arc, 1)
+    elif kind == TK_NEBULA:
+        for a in range(4):
+            sh[b, p, k, SH_REINF + a] = 0
+
+
+
+
+@nb.njit(cache=True)
+def pull_ship(s, cfg, b, p, k, cell):
+    """A black hole pulls ship ``k`` one hex, into ``cell`` (Talon 18.2): its facing and
+    turn marker stay as they are ("Le navi non cambiano direzione"); entering the hex has
+    the usual effects (terrain, collisions with friendly ships, resolved at once)."""
+    sh = s.sh
+    origin = sh[b, p, k, SH_CELL]
+    sh[b, p, k, SH_CELL] = cell
+    arc = cfg.arc_of[origin, cell, sh[b, p, k, SH_FACING]]
+    enter_hex(s, cfg, b, p, k, origin)
+    return queue_collisions(s, b, p, k, origin, arc, ST_ROUND_END)

@@ -6,12 +6,12 @@ import numba as nb
 
 from ..core.structs import borrow
 from .layout import (CL_BATTERY, CL_N_GROUPS, CL_N_HULL, CL_POINTS, GR_RED, GR_YELLOW, G_COLL_MOVER, G_CURRENT,
-                     G_GROUP, G_IMPULSE, G_INIT, G_MOVE_PLAYER, G_ROUND, G_ROUNDS, G_SHIP, G_SP0, G_STAGE, G_TURN,
-                     G_WLEFT, K_COLS, K_ROWS, SH_AB_LEFT, SH_AP_SPENT, SH_BATTERY, SH_CELL, SH_CLASS, SH_CURVE,
+                     G_GROUP, G_IMPULSE, G_PULL_A, G_PULL_B, G_INIT, G_MOVE_PLAYER, G_ROUND, G_ROUNDS, G_SHIP, G_SP0, G_STAGE, G_TURN,
+                     G_TILES, G_WLEFT, K_COLS, K_OBS_PLANES, K_ROWS, K_TERRAIN, SH_AB_LEFT, SH_AP_SPENT, SH_BATTERY, SH_CELL, SH_CLASS, SH_CURVE,
                      SH_C_FTL, SH_C_HELM, SH_C_PLOSS, SH_C_POWER, SH_C_SHIELDS, SH_C_TURN, SH_FACING, SH_FIRED,
                      SH_GROUP_DEAD, SH_HULL_HITS, SH_INIT_MARK, SH_MOVED, SH_POWER, SH_RED, SH_REINF, SH_SHIELD,
                      SH_SLIP, SH_STATUS, SH_TURN_LEFT, SH_YEL, SS_ACTIVE, ST_COLLIDE, ST_FIRE_GROUP, ST_FIRE_TARGET,
-                     ST_POWER, config_view, other, state_view)
+                     ST_POWER, ST_PULL, TR_CELL, TR_KIND, config_view, other, state_view)
 from .ships import must_move, speed_of, turn_radius
 from .power import ap_source
 from .sequence import turn_player
@@ -24,9 +24,13 @@ P_OWN_FACING = 0     # 6 planes: own ships by facing
 P_ENEMY_FACING = 6   # 6 planes: enemy ships by facing
 P_OWN_SLOT = 12      # own ship slot + 1
 P_ENEMY_SLOT = 13    # enemy ship slot + 1
-P_ACTIVE = 14        # the active ship (firing / power phase / colliding)
+P_ACTIVE = 14        # the active ship (firing / power phase / colliding / pulled), 1 own, 2 enemy
+PULL_FIRST = 3       # ... and in ST_PULL the hexes the pulled ship may go to (action PULL 0, PULL 1; Talon 18.2)
+PULL_SECOND = 4
 P_ACTIVE_ARC = 15    # arc of the active ship each hex is in, + 1
 N_PLANES = 16
+P_TERRAIN = 16       # with option terrain: 5 planes, one per tile kind (TK_PLANET .. TK_WORM_HOLE), 1 where it is
+N_TERRAIN_PLANES = 5
 
 F_STATUS = 0
 F_CLASS = 1
@@ -87,6 +91,14 @@ def clip8(v):
     return min(127, max(-128, v))
 
 
+@nb.njit(cache=True, inline="always")
+def write_terrain(s, b, n, obs):
+    """The terrain planes (option terrain): 1 in the hex of each tile, on its kind's plane."""
+    tr = borrow(s.tr)
+    for i in range(borrow(s.g)[b, G_TILES]):
+        obs[(P_TERRAIN + tr[b, i, TR_KIND] - 1) * n + tr[b, i, TR_CELL]] = 1
+
+
 @nb.njit(cache=True)
 def write_obs_ref(s, cfg, b, v, obs):
     """Observation from player ``v``'s side (layout in game.OBS_LAYOUT / RULES.md), written
@@ -101,13 +113,15 @@ def write_obs_ref(s, cfg, b, v, obs):
     st = g[b, G_STAGE]
     act_p = -1
     act_k = -1
-    if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER:
+    if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER or st == ST_PULL:
         act_p = g[b, G_CURRENT]
         act_k = g[b, G_SHIP]
     elif st == ST_COLLIDE:
         act_p = g[b, G_MOVE_PLAYER]
         act_k = g[b, G_COLL_MOVER]
-    base_t = N_PLANES * n
+    base_t = cfg.k[K_OBS_PLANES] * n
+    if cfg.k[K_TERRAIN]:
+        write_terrain(s, b, n, obs)
     for side in range(2):
         p = v if side == 0 else other(v)
         for k in range(S):
@@ -176,6 +190,9 @@ def write_obs_ref(s, cfg, b, v, obs):
         for cell in range(n):
             if cell != ac:
                 obs[P_ACTIVE_ARC * n + cell] = cfg.arc_of[ac, cell, af] + 1
+        if st == ST_PULL:
+            obs[P_ACTIVE * n + g[b, G_PULL_A]] = PULL_FIRST
+            obs[P_ACTIVE * n + g[b, G_PULL_B]] = PULL_SECOND
     o = base_t + 2 * S * N_SF
     obs[o + O_ROUND] = clip8(g[b, G_ROUND])
     obs[o + O_IMPULSE] = imp
@@ -231,7 +248,7 @@ def write_obs(s, cfg, b, v, obs):
     rows = k_[K_ROWS]
     cols = k_[K_COLS]
     n = rows * cols
-    base_t = N_PLANES * n
+    base_t = k_[K_OBS_PLANES] * n
     # -- undo the previous observation's marks on the hex planes
     clean = True
     for e in range(2 * S):
@@ -257,12 +274,15 @@ def write_obs(s, cfg, b, v, obs):
         # the previous observation had an active ship: its arc plane covers every hex but one
         obs[P_ACTIVE * n:(P_ACTIVE_ARC + 1) * n] = 0
     obs[base_t:] = 0
+    if k_[K_TERRAIN]:
+        obs[P_TERRAIN * n:base_t] = 0
+        write_terrain(s_view, b, n, obs)
     # -- ships
     imp = g[b, G_IMPULSE]
     st = g[b, G_STAGE]
     act_p = -1
     act_k = -1
-    if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER:
+    if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER or st == ST_PULL:
         act_p = g[b, G_CURRENT]
         act_k = g[b, G_SHIP]
     elif st == ST_COLLIDE:
@@ -354,6 +374,9 @@ def write_obs(s, cfg, b, v, obs):
         for cell in range(n):
             obs[o + cell] = arc_of[ac, cell, af] + 1
         obs[o + ac] = 0
+        if st == ST_PULL:
+            obs[P_ACTIVE * n + g[b, G_PULL_A]] = PULL_FIRST
+            obs[P_ACTIVE * n + g[b, G_PULL_B]] = PULL_SECOND
     o = base_t + 2 * S * N_SF
     obs[o + O_ROUND] = clip8(g[b, G_ROUND])
     obs[o + O_IMPULSE] = imp

@@ -16,6 +16,7 @@ from .layout import (CL_BATTERY, CL_N_CURVES, CL_N_GROUPS, GR_COUNT, GR_RED, GR_
                      state_view)
 from .ships import active, chart_ap, power_at_curve
 from .fire import destroy
+from .terrain import reinforce_terrain_reason
 
 
 @nb.njit(cache=True, inline="always")
@@ -92,6 +93,9 @@ def ap_use_reason(s, cfg, b, p, k, u):
             return R_REINF_PLACED
         if sh[b, p, k, SH_C_SHIELDS] > 0:
             return R_SHIELDS_DOWN
+        r = reinforce_terrain_reason(s, cfg, b, p, k)     # 17.4.1 not in a nebula
+        if r != OK:
+            return r
         if k_[K_EDITION] == 1 and sh[b, p, k, SH_SHIELD + a] == 0:
             return R_ARC_DESTROYED
         if reinforcements(sh, b, p, k) >= reinforce_limit(sh, cfg, b, p, k):

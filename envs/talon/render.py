@@ -47,7 +47,12 @@ ARC_MAP = "frla"                                  # ANSI map marks: front, right
 WEAPON_WORDS = {"disruptor": "disruptor", "torpedo": "torpedo", "laser": "laser", "fusion_cannon": "fusion",
                 "wave_cannon": "wave cannon", "missile": "missile"}
 STATUS_WORDS = {R.SS_EMPTY: "empty", R.SS_ACTIVE: "in play", R.SS_DESTROYED: "destroyed",
-                R.SS_RETREATED: "retreated"}
+                R.SS_RETREATED: "retreated", R.SS_RESERVE: "to arrive"}
+# terrain tiles (Talon 17-19): map letter and colour, by kind code TK_*
+TERRAIN_CHARS = {R.TK_PLANET: "O", R.TK_ASTEROID: "*", R.TK_NEBULA: "~", R.TK_BLACK_HOLE: "@", R.TK_WORM_HOLE: "W"}
+TERRAIN_SGR = {R.TK_PLANET: "32", R.TK_ASTEROID: "33", R.TK_NEBULA: "35", R.TK_BLACK_HOLE: "1;37", R.TK_WORM_HOLE: "36"}
+TERRAIN_RGB = {R.TK_PLANET: (70, 150, 90), R.TK_ASTEROID: (150, 120, 80), R.TK_NEBULA: (150, 80, 170),
+               R.TK_BLACK_HOLE: (0, 0, 0), R.TK_WORM_HOLE: (60, 200, 210)}
 INIT_WORDS = {1: "change initiative", 2: "defend initiative"}
 SQRT3 = math.sqrt(3.0)
 
@@ -185,6 +190,8 @@ def snapshot(core, b: int) -> types.SimpleNamespace:
     v.ships = [[_ship_view(cfg, g, sh, p, k, v.stage) for k in range(S) if sh[p, k, R.SH_CLASS] >= 0]
                for p in range(2)]
     v.by_slot = {(s.player, s.slot): s for side in v.ships for s in side}
+    # terrain tiles by hex (Talon 17-19)
+    v.terrain = {int(st.tr[b, i, R.TR_CELL]): int(st.tr[b, i, R.TR_KIND]) for i in range(int(g[R.G_TILES]))}
     v.cell_ships = {}
     for side in v.ships:
         for s in side:
@@ -305,6 +312,7 @@ ANSI_LEGEND = (
     "  the group firing.  Table: P-S-TR Power-Speed-Turn radius, turn: hexes before it may turn,",
     "  shields left/boxes, +A reinforcement placed in impulse A, hull boxes left/total,",
     "  g0 weapon xN arcs red r/boxes yellow y/boxes, READY = bar full, DESTROYED = group lost.",
+    "  Terrain: OO planet, ** asteroids, ~~ nebula, @@ black hole, WW worm hole (after a ship: its tile).",
 )
 
 
@@ -325,7 +333,11 @@ def _ansi_cell(v, c: int, colour: bool) -> str:
         s = stack[0]
         code = _SIDE_SGR[s.player] + (";7" if s.selected else "")
         more = "+" if len(stack) > 1 else " "
-        return _sgr(f"{SIDE_LETTERS[s.player]}{SLOT_CHARS[s.slot % 36]}{ARROWS[s.facing]}", code, colour) + more
+        tmark = TERRAIN_CHARS[v.terrain[c]] if c in v.terrain else more
+        return _sgr(f"{SIDE_LETTERS[s.player]}{SLOT_CHARS[s.slot % 36]}{ARROWS[s.facing]}", code, colour) + tmark
+    if c in v.terrain:
+        kind = v.terrain[c]
+        return " " + _sgr(TERRAIN_CHARS[kind] * 2, TERRAIN_SGR[kind], colour) + " "
     a = int(v.arc[c])
     if a >= 0:
         mark = ARC_MAP[a].upper() if v.reach[c] else ARC_MAP[a]
@@ -977,6 +989,23 @@ def render_rgb(v, viewer: int = 0) -> np.ndarray:
             if v.reach[c]:
                 edge = _mix(ARC_RGB[a], TEXT, 0.5)
         pt.hexagon(cx, cy, W, fill=fill, outline=edge, width=1.1 * u)
+    # -- terrain tiles (Talon 17-19) ---------------------------------------------------
+    for c, kind in v.terrain.items():
+        cx, cy = centre(c)
+        col = TERRAIN_RGB[kind]
+        if kind == R.TK_PLANET:
+            pt.disc(cx, cy, 0.42 * W, fill=col, outline=_mix(col, TEXT, 0.4), width=u)
+        elif kind == R.TK_ASTEROID:
+            for dx, dy, r in ((-0.2, -0.12, 0.1), (0.15, -0.18, 0.08), (0.05, 0.12, 0.12), (-0.22, 0.2, 0.07),
+                              (0.25, 0.15, 0.06)):
+                pt.disc(cx + dx * W, cy + dy * W, r * W, fill=col)
+        elif kind == R.TK_NEBULA:
+            pt.hexagon(cx, cy, W, fill=_mix(HEX_FILL, col, 0.55), outline=col, width=u, shrink=0.96)
+        elif kind == R.TK_BLACK_HOLE:
+            pt.disc(cx, cy, 0.4 * W, fill=col, outline=(250, 180, 60), width=2 * u)
+        else:
+            pt.disc(cx, cy, 0.38 * W, fill=_mix(HEX_FILL, col, 0.3), outline=col, width=2 * u)
+            pt.disc(cx, cy, 0.12 * W, fill=col)
     if v.sel is not None:
         cx, cy = centre(v.sel.cell)
         pt.hexagon(cx, cy, W, fill=_mix(HEX_FILL, SEL_RGB, 0.2), outline=SEL_RGB, width=2.5 * u, shrink=0.92)

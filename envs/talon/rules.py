@@ -1,11 +1,13 @@
-"""Talon basic rules (seed 000, sections 3-10) as Numba kernels: the game's kernel
+"""Talon rules (seed 000, sections 3-11 and 17-19) as Numba kernels: the game's kernel
 module (``game.kernels``) with the batched entry points, and the one place other code
 imports the rules from (it re-exports every chapter module's names).
 
 The rules live in modules that follow the rulebook's chapters (RULES.md "Code layout"):
-``layout`` (state layout and codes), ``ships`` (2.2, 4.1, 5), ``power`` (6, 9, 10),
-``movement`` (7), ``fire`` (8), ``sequence`` (3, 4), ``legality`` (the mask and the reason
-of an illegal action), ``deploy`` (setting up), ``observation``.
+``layout`` (state layout and codes), ``ships`` (2.2, 4.1, 5), ``terrain`` (17-19),
+``power`` (6, 9, 10), ``movement`` (7, entering terrain hexes, the pull of 18.2), ``fire``
+(8), ``retreat`` (11), ``sequence`` (3, 4, the end of the round: pull, supply, retreat),
+``legality`` (the mask and the reason of an illegal action), ``deploy`` (setting up),
+``observation``.
 
 Every decision the rules leave to a player is one step: the player whose
 decision it is is ``g[b, G_CURRENT]``.  Everything without a choice (dice,
@@ -37,12 +39,14 @@ from .observation import *  # noqa: F401,F403
 from .power import *  # noqa: F401,F403
 from .sequence import *  # noqa: F401,F403
 from .ships import *  # noqa: F401,F403
-from . import deploy, fire, layout, legality, movement, observation, power, sequence, ships
+from .terrain import *  # noqa: F401,F403
+from .retreat import *  # noqa: F401,F403
+from . import deploy, fire, layout, legality, movement, observation, power, retreat, sequence, ships, terrain
 
 
 # the chapter modules, in the order they build on each other (bot.py digests them all
 # to know when its compiled loops must be compiled again)
-CHAPTERS = (layout, ships, fire, movement, power, legality, sequence, deploy, observation)
+CHAPTERS = (layout, ships, terrain, fire, movement, power, retreat, legality, sequence, deploy, observation)
 
 
 @nb.njit(cache=True)

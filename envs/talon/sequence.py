@@ -7,16 +7,21 @@ import numba as nb
 import numpy as np
 
 from ..core.structs import borrow
-from .layout import (GR_COUNT, G_COLL_QUEUE, G_CURRENT, G_DONE, G_GROUP, G_IMPULSE, G_INIT, G_MOVE_PLAYER,
-                     G_PENDING_TURN, G_RESUME, G_ROUND, G_ROUNDS, G_SERIAL, G_SHIP, G_SP0, G_SP1, G_STAGE, G_TURN,
-                     G_WINNER, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE, K_A_FIRE_SHIP, K_A_GROUP,
-                     K_A_INIT, K_A_MOVE, K_A_SPEED, K_A_TARGET, K_A_UNREINF, N_MOVES, N_USES, SH_AB_NOW, SH_AP_SPENT,
+from .layout import (END_DONE, END_PULL, END_RETREAT0, END_RETREAT1, END_SUPPLY, GR_COUNT, G_COLL_QUEUE,
+                     G_COLL_RESUME, G_CURRENT, G_DONE, G_END_STEP, G_GROUP, G_IMPULSE, G_INIT, G_MOVE_PLAYER,
+                     G_PENDING_TURN, G_PULL_A, G_PULL_B, G_PULL_NEXT, G_RESUME, G_ROUND, G_ROUNDS, G_SERIAL, G_SHIP,
+                     G_SP0, G_SP1, G_STAGE, G_TILES, G_TURN, G_WINNER, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE,
+                     K_A_EXPLODE, K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_PULL, K_A_RETREAT, K_A_SPEED,
+                     K_A_TARGET, K_A_UNREINF, K_RETREAT, N_MOVES, N_USES, SH_AB_NOW, SH_AP_SPENT, SH_ARRIVE, SH_CELL,
                      SH_CLASS, SH_CURVE, SH_FIRED, SH_INIT_MARK, SH_MOVED, SH_PENDING, SH_RED, SH_REINF, SH_STATUS,
-                     SH_YEL, SS_ACTIVE, ST_AP, ST_COLLIDE, ST_EXPLODE, ST_FIRE_GROUP, ST_FIRE_SHIP, ST_FIRE_TARGET,
-                     ST_INIT, ST_MOVE, ST_OVER, ST_POWER, other)
+                     SH_YEL, SS_ACTIVE, SS_RESERVE, ST_AP, ST_COLLIDE, ST_EXPLODE, ST_FIRE_GROUP, ST_FIRE_SHIP,
+                     ST_FIRE_TARGET, ST_INIT, ST_MOVE, ST_OVER, ST_POWER, ST_PULL, ST_RETREAT, ST_ROUND_END,
+                     TK_BLACK_HOLE, TK_NONE, TK_NEBULA, TK_ASTEROID, TR_CELL, TR_KIND, other)
 from .fire import explode, fire_weapon, repairs, resolve_explosions
-from .movement import apply_move, collide, next_collision
+from .movement import apply_move, collide, next_collision, pull_ship
 from .power import apply_ap, begin_power_phase, end_power_phase, next_power_ship, set_curve
+from .retreat import jump_to_ftl
+from .terrain import pull_hexes, tile_at
 from .legality import stage_has_choice
 
 
@@ -31,13 +36,14 @@ def turn_player(s, b):
 
 @nb.njit(cache=True)
 def check_end(s, cfg, b):
-    """The game ends when a side has no ship left (or after the last round, see end_round)."""
+    """The game ends when a side has no ship left in play or to arrive (or after the last
+    round, see end_round)."""
     sh = borrow(s.sh)
     alive = 0
     for p in range(2):
         for k in range(sh.shape[2]):
-            if sh[b, p, k, SH_STATUS] == SS_ACTIVE:
-                alive |= 1 << p
+            if sh[b, p, k, SH_STATUS] == SS_ACTIVE or sh[b, p, k, SH_STATUS] == SS_RESERVE:
+                alive |= 1 << p      # a side whose reinforcements are still to come fights on (3.2)
                 break
     if alive == 3:
         return False
@@ -87,7 +93,7 @@ def _calm(s, b):
         for k in range(sh.shape[2]):
             if sh[b, p, k, SH_PENDING]:
                 return False
-            if sh[b, p, k, SH_STATUS] == SS_ACTIVE:
+            if sh[b, p, k, SH_STATUS] == SS_ACTIVE or sh[b, p, k, SH_STATUS] == SS_RESERVE:
                 alive |= 1 << p
     return alive == 3
 
@@ -163,6 +169,106 @@ def end_round(s, cfg, b):
     begin_turn(s, cfg, b)
 
 
+# ---------------------------------------------------------------------------------
+# After the power phase (Talon 3.2): black holes pull (18.2), supply, retreat (11)
+# ---------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def arrival_hex(s, cfg, b, p, cell):
+    """Where a reinforcement arrives: its scenario hex, or if a friendly ship is there or the
+    hex is barred (a planet, black hole or worm hole, or a hex nearer than 2 to a black hole,
+    18.1), the nearest hex that is not, lowest cell first (RULES.md 'Supply')."""
+    sh = s.sh
+    dist = cfg.dist
+    n = dist.shape[0]
+    best = -1
+    best_d = 1 << 30
+    for c in range(n):
+        d = dist[cell, c]
+        if d >= best_d:
+            continue
+        ok = True
+        for k in range(sh.shape[2]):
+            if sh[b, p, k, SH_STATUS] == SS_ACTIVE and sh[b, p, k, SH_CELL] == c:
+                ok = False
+        for i in range(s.g[b, G_TILES]):
+            kind = s.tr[b, i, TR_KIND]
+            x = s.tr[b, i, TR_CELL]
+            if x == c and kind != TK_NEBULA and kind != TK_ASTEROID:
+                ok = False
+            if kind == TK_BLACK_HOLE and dist[x, c] < 2:
+                ok = False
+        if ok:
+            best = c
+            best_d = d
+    return best
+
+
+@nb.njit(cache=True)
+def supply_phase(s, cfg, b):
+    """Supply phase (Talon 3.2 "distribuire i rinforzi come da specifiche dello scenario"):
+    the scenario's reinforcements for this round arrive, the initiative player's first."""
+    sh = s.sh
+    g = s.g
+    for i in range(2):
+        p = g[b, G_INIT] if i == 0 else other(g[b, G_INIT])
+        for k in range(sh.shape[2]):
+            if sh[b, p, k, SH_STATUS] == SS_RESERVE and sh[b, p, k, SH_ARRIVE] == g[b, G_ROUND]:
+                cell = arrival_hex(s, cfg, b, p, sh[b, p, k, SH_CELL])
+                if cell >= 0:
+                    sh[b, p, k, SH_CELL] = cell
+                    sh[b, p, k, SH_STATUS] = SS_ACTIVE
+
+
+@nb.njit(cache=True)
+def round_end_step(s, cfg, b):
+    """One step of the end of the round (Talon 3.2): 0 when something was done (the caller
+    resolves collisions and explosions before the next step), 1 when a player must decide
+    (ST_PULL, ST_RETREAT), 2 when the round is over."""
+    g = s.g
+    sh = s.sh
+    S = sh.shape[2]
+    step = g[b, G_END_STEP]
+    if step == END_PULL:
+        # 18.2 once a round after the power phase, every ship one hex nearer the black
+        # hole, the initiative player's ships first
+        if g[b, G_TILES] > 0:
+            while g[b, G_PULL_NEXT] < 2 * S:
+                i = g[b, G_PULL_NEXT]
+                g[b, G_PULL_NEXT] = i + 1
+                p = g[b, G_INIT] if i < S else other(g[b, G_INIT])
+                k = i % S
+                if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
+                    continue
+                ha, hb = pull_hexes(s, cfg, b, p, k)
+                if ha < 0:
+                    continue
+                if ha != hb:
+                    # along a hexside: the owner decides (18.2)
+                    g[b, G_SHIP] = k
+                    g[b, G_PULL_A] = ha
+                    g[b, G_PULL_B] = hb
+                    g[b, G_STAGE] = ST_PULL
+                    g[b, G_CURRENT] = p
+                    return 1
+                pull_ship(s, cfg, b, p, k, ha)
+                return 0
+        g[b, G_END_STEP] = END_SUPPLY
+        return 0
+    if step == END_SUPPLY:
+        supply_phase(s, cfg, b)
+        g[b, G_END_STEP] = END_RETREAT0
+        return 0
+    if step == END_RETREAT0 or step == END_RETREAT1:
+        if cfg.k[K_RETREAT]:
+            p = g[b, G_INIT] if step == END_RETREAT0 else other(g[b, G_INIT])
+            g[b, G_STAGE] = ST_RETREAT
+            g[b, G_CURRENT] = p
+            return 0            # advance asks whether the player has a ship that may jump
+        g[b, G_END_STEP] = step + 1
+        return 0
+    return 2
+
+
 @nb.njit(cache=True)
 def advance(s, cfg, b):
     """Resolve everything that needs no choice until the next decision (or the end)."""
@@ -194,7 +300,7 @@ def advance(s, cfg, b):
             continue
         if st == ST_INIT:
             return
-        if st == ST_MOVE and g[b, G_COLL_QUEUE] != 0:
+        if (st == ST_MOVE or st == ST_ROUND_END) and g[b, G_COLL_QUEUE] != 0:
             if next_collision(s, b):
                 g[b, G_STAGE] = ST_COLLIDE
                 g[b, G_CURRENT] = g[b, G_MOVE_PLAYER]
@@ -203,16 +309,26 @@ def advance(s, cfg, b):
             if next_power_ship(s, cfg, b):
                 return
             end_power_phase(s, cfg, b)
-            g[b, G_STAGE] = ST_AP  # the next round begins once the explosions are resolved
-            g[b, G_IMPULSE] = 0
+            # the rest of the round (3.2, 18.2), once the explosions are resolved
+            g[b, G_STAGE] = ST_ROUND_END
+            g[b, G_END_STEP] = END_PULL
+            g[b, G_PULL_NEXT] = 0
             g[b, G_TURN] = 0
-            g[b, G_RESUME] = ST_AP
-            if resolve_explosions(s, cfg, b):
-                g[b, G_STAGE] = ST_EXPLODE
+            continue
+        if st == ST_ROUND_END:
+            r = round_end_step(s, cfg, b)
+            if r == 1:
                 return
-            if check_end(s, cfg, b):
+            if r == 2:
+                end_round(s, cfg, b)
+            continue
+        if st == ST_PULL:
+            return
+        if st == ST_RETREAT:
+            if stage_has_choice(s, cfg, b):
                 return
-            end_round(s, cfg, b)
+            g[b, G_END_STEP] += 1
+            g[b, G_STAGE] = ST_ROUND_END
             continue
         p = turn_player(s, b)
         g[b, G_CURRENT] = p
@@ -305,9 +421,19 @@ def apply_action(s, cfg, b, a):
         after_impulse(s, cfg, b)
     elif a < k_[K_A_EXPLODE]:
         collide(s, cfg, b, a == k_[K_A_COLLIDE])
-        g[b, G_STAGE] = ST_MOVE
-    elif a < k_[K_A_DONE]:
+        g[b, G_STAGE] = g[b, G_COLL_RESUME]
+    elif a < k_[K_A_PULL]:
         explode(s, cfg, b, p, a - k_[K_A_EXPLODE])
+    elif a < k_[K_A_RETREAT]:
+        # 18.2 the owner picks the hex of a pull along a hexside
+        cell = g[b, G_PULL_A] if a == k_[K_A_PULL] else g[b, G_PULL_B]
+        g[b, G_STAGE] = ST_ROUND_END
+        pull_ship(s, cfg, b, p, g[b, G_SHIP], cell)
+    elif a < k_[K_A_DONE]:
+        jump_to_ftl(s, b, p, a - k_[K_A_RETREAT])      # 11.1.2
+    elif st == ST_RETREAT:                              # done: no (more) ships jump
+        g[b, G_END_STEP] += 1
+        g[b, G_STAGE] = ST_ROUND_END
     elif stage_after(st) != 0:                          # done
         g[b, G_STAGE] = stage_after(st)
     else:
