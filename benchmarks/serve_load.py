@@ -1,17 +1,30 @@
 """Load test of ``wargym serve --http`` on loopback (issue 17): N concurrent WebSocket matches.
 
-    python -m wargym.benchmarks.serve_load --matches 200 --seconds 30 --game talon_v0
+    python -m wargym.benchmarks.serve_load --matches 200 --seconds 60 --think-ms 500   # paced clients
+    python -m wargym.benchmarks.serve_load --matches 200 --seconds 30 --think-ms 0     # saturation
 
 Starts the real server as a subprocess on a free port, opens N matches, each on its own
-WebSocket connection (client in seat 0, the bot in the other seats), and for a bounded time
-plays them: each client thinks for a random time (exponential, mean ``--think-ms``; 0 =
-answer at once), then sends a random legal action; a match that ends is replaced by a new one.
+WebSocket connection (client in seat 0, the scripted bot, ``--bot``, in seat 1), and for a
+bounded time plays them; a match that ends is closed and replaced by a new one.
+
+The think-time model (``--think-ms``): before each of its decisions a client waits a random
+time, exponential with mean ``--think-ms`` and drawn independently for every decision and
+client (a Poisson stream of moves per client, as from a person or an engine that thinks), then
+sends a random legal action.  N clients thinking ``t`` ms on average offer about N / t moves a
+second, so 200 clients at 500 ms offer ~400 client moves/s: the server is far from saturated and
+the latency is a move's own cost.  ``--think-ms 0`` is a closed loop: every client sends its next
+move the moment the reply arrives, so the server is saturated and a move waits behind the other
+N - 1 clients' (the latency is then about N / moves per second, whatever one move costs).
+
 Reported (also as JSON with ``--json``):
 
 * errors (any reply that is not ok, any dropped connection) and whether every match stayed open;
 * client decisions and bot decisions per second;
 * latency of a move, from sending it to the reply: p50 / p99 / max over every move whose
   reply carries the bot's answer ("bot-move latency"), and over all moves;
+* CPU time per client move (its bot replies included) of the server and of this client, and the
+  share of a core the server used: what a move costs whatever else the machine was doing
+  (rates and latencies also measure that);
 * the server's resident memory before the matches and with all of them open, per match.
 
 Bounded in count and time: ``--matches`` (default 200) and ``--seconds`` (default 30).  The
@@ -28,6 +41,14 @@ import sys
 import time
 
 import numpy as np
+
+
+def cpu_s(pid: int) -> float:
+    """CPU time (user + system) a process has used, in seconds."""
+    import os
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_mb(pid: int) -> float:
@@ -123,10 +144,12 @@ async def main_async(args) -> dict:
         open_s = time.monotonic() - t_open
         rss_open = rss_mb(proc.pid)
         start = time.monotonic()
+        cpu_server, cpu_client = cpu_s(proc.pid), time.process_time()
         clock["stop"] = start + args.seconds
         ready.set()  # every match starts playing now
         await asyncio.gather(*tasks)
         elapsed = time.monotonic() - start
+        cpu_server, cpu_client = cpu_s(proc.pid) - cpu_server, time.process_time() - cpu_client
         rss_end = rss_mb(proc.pid)
     finally:
         proc.terminate()
@@ -139,6 +162,11 @@ async def main_async(args) -> dict:
         "client_moves_per_s": round(stats.client_moves / elapsed, 1),
         "bot_moves_per_s": round(stats.bot_moves / elapsed, 1),
         "bot_move_latency": percentiles(stats.bot_latency), "move_latency": percentiles(stats.all_latency),
+        # CPU time per client move (its bot replies included): what a move costs, whatever else the
+        # machine was doing meanwhile (wall-clock rates and latencies depend on that)
+        "server_cpu_ms_per_move": round(cpu_server * 1000 / max(1, stats.client_moves), 3),
+        "client_cpu_ms_per_move": round(cpu_client * 1000 / max(1, stats.client_moves), 3),
+        "server_cpu_busy": round(cpu_server / elapsed, 2),
         "server_rss_mb": {"before": round(rss_before, 1), "all_open": round(rss_open, 1), "end": round(rss_end, 1),
                           "per_match_kb": round((rss_open - rss_before) * 1024 / max(1, len(opened)), 1)},
     }
@@ -148,7 +176,9 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--matches", type=int, default=200)
     p.add_argument("--seconds", type=float, default=30.0)
-    p.add_argument("--think-ms", type=float, default=500.0, help="mean client think time (0: answer at once)")
+    p.add_argument("--think-ms", type=float, default=500.0,
+                   help="mean of a client's think time before each decision, exponential (0: no think time, "
+                        "the server saturated)")
     p.add_argument("--game", default="talon_v0")
     p.add_argument("--bot", default="scripted")
     p.add_argument("--workers", type=int, default=4)

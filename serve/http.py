@@ -18,11 +18,12 @@ HTTP status of their code (``protocol.ERROR_STATUS``).
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures as cf
 import contextlib
 import json
+import queue
 import socket
 import sys
+import threading
 from pathlib import Path
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -40,30 +41,93 @@ def _reply_response(reply: dict) -> JSONResponse:
     return JSONResponse(reply, status_code=status)
 
 
+class _Workers:
+    """Threads that answer requests off the event loop (the game kernels never run on it).
+
+    ``run_in_executor`` costs the loop a ``concurrent.futures.Future``, its wrapping into an asyncio
+    future with callbacks both ways, and one wake-up of the loop per finished call: at a few
+    thousand requests a second that was a tenth of the loop's time.  Here a finished call goes on
+    a list, and the loop is woken once for everything finished since it last looked.  One event
+    loop per instance (the server's)."""
+
+    def __init__(self, n: int, name: str = "wargym-serve"):
+        self._n, self._name = n, name
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._done: list = []
+        self._lock = threading.Lock()
+        self._wake_pending = False
+        self._threads: list = []
+
+    async def run(self, fn, *args):
+        if not self._threads:
+            self._threads = [threading.Thread(target=self._work, name=f"{self._name}-{i}", daemon=True)
+                             for i in range(self._n)]
+            for t in self._threads:
+                t.start()
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self._jobs.put((loop, future, fn, args))
+        return await future
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            loop, future, fn, args = job
+            try:
+                outcome = (fn(*args), None)
+            except BaseException as exc:  # handed to the awaiting coroutine, as an executor would
+                outcome = (None, exc)
+            with self._lock:
+                self._done.append((future, *outcome))
+                if self._wake_pending:
+                    continue
+                self._wake_pending = True
+            try:
+                loop.call_soon_threadsafe(self._deliver)
+            except RuntimeError:  # the loop has closed: nobody waits any more
+                return
+
+    def _deliver(self) -> None:
+        with self._lock:
+            done, self._done, self._wake_pending = self._done, [], False
+        for future, result, error in done:
+            if future.cancelled():
+                continue
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+
+    def shutdown(self) -> None:
+        for _ in self._threads:
+            self._jobs.put(None)
+
+
 def create_app(server: Server, workers: int = 4) -> FastAPI:
-    pool = cf.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="wargym-serve")
+    pool = _Workers(workers)
     limit = server.limits.max_message_bytes
 
     async def reap_idle():
         period = min(1.0, max(0.05, server.limits.idle_timeout_s / 4))
         while True:
             await asyncio.sleep(period)
-            await asyncio.get_running_loop().run_in_executor(pool, server.reap)
+            await pool.run(server.reap)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         task = asyncio.create_task(reap_idle())
         yield
         task.cancel()
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown()
 
     app = FastAPI(title="wargym serve", version=f"protocol v{VERSION}", lifespan=lifespan,
                   description="wargym's bots as automated opponents for other programs: "
                               "the same JSON messages over HTTP, WebSocket (/v1/ws) and stdio. "
                               "See serve/PROTOCOL.md.")
 
-    async def run(fn, *args):
-        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+    run = pool.run
 
     async def body_of(request: Request) -> bytes | dict:
         """The body, or an error reply if it is over the limit (read no further than that)."""
@@ -205,5 +269,21 @@ def run(server: Server, host: str = "127.0.0.1", port: int = 8765, workers: int 
             print(f"wargym serve --http: listening on http://{host}:{bound}/", file=sys.stderr, flush=True)
         await task
 
-    asyncio.run(main())
+    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        runner.run(main())
     return 0
+
+
+def _loop_factory():
+    """uvloop's event loop where it is installed (the ``serve`` extra has it): at a few thousand
+    WebSocket frames a second the loop's own overhead is a large part of a move's cost (measured
+    with benchmarks/serve_load.py: ~20 % less server CPU a move).  ``WARGYM_SERVE_LOOP=asyncio``
+    keeps the standard loop, to compare."""
+    import os
+    if os.environ.get("WARGYM_SERVE_LOOP") == "asyncio":
+        return None
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
