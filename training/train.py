@@ -59,6 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="runs", help="folder for the run's folder (model, curve, summary)")
     ap.add_argument("--no-progress", action="store_true", help="no progress bars")
+    ap.add_argument("--backend", default="sb3", choices=("sb3", "rllib"),
+                    help="sb3: MaskablePPO in this process (default); rllib: PPO on Ray RLlib with env runners "
+                         "(the rllib extra; wargym/rllib/train.py; no warm start)")
+    ap.add_argument("--env-runners", type=int, default=None,
+                    help="rllib only: sampling processes of --n-envs games each (default 2; 0 = in the driver)")
     return ap
 
 
@@ -105,6 +110,10 @@ def check_args(ap, args) -> dict:
         args.warm_start_rounds = DEFAULT_WARM_ROUNDS.get(args.game, 0)
     if args.warm_start_rounds < 0:
         ap.error("--warm-start-rounds must be 0 or more")
+    if args.backend == "rllib" and args.opponent.endswith(".zip"):
+        ap.error("--backend rllib trains against built-in bots or self-play; a saved model as --opponent is sb3 only")
+    if args.env_runners is not None and (args.backend != "rllib" or args.env_runners < 0):
+        ap.error("--env-runners is for --backend rllib and must be 0 or more")
     return options
 
 
@@ -133,6 +142,9 @@ def main(argv=None) -> dict:
     ap = build_parser()
     args = ap.parse_args(argv)
     options = check_args(ap, args)
+    if args.backend == "rllib":
+        from ..rllib.train import main as train_on_rllib
+        return train_on_rllib(args, options)
     t_start = time.perf_counter()
     import matplotlib
     matplotlib.use("Agg")
