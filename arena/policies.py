@@ -1,4 +1,4 @@
-"""Who can play in the arena: a game's built-in policies and trained SB3 checkpoints."""
+"""Who can play in the arena: a game's built-in policies and trained checkpoints (SB3 zips, RLlib folders)."""
 from __future__ import annotations
 
 import importlib
@@ -40,7 +40,8 @@ class Policy:
 
 
 def parse_policy(spec: str, game) -> Policy:
-    """``"NAME"``: a built-in policy of the game; ``"NAME=PATH"``: a MaskablePPO checkpoint (.zip);
+    """``"NAME"``: a built-in policy of the game; ``"NAME=PATH"``: a MaskablePPO checkpoint (.zip)
+    or an RLlib checkpoint folder (``wargym-train --backend rllib``);
     ``"baseline:NAME"``: a checkpoint shipped with wargym (``wargym.baselines``)."""
     if spec.startswith("baseline:"):
         from .. import baselines
@@ -61,20 +62,36 @@ def parse_policy(spec: str, game) -> Policy:
     if name in game.bot.POLICIES:
         raise ValueError(f"checkpoint name {name!r} is the name of a built-in policy; choose another")
     file = Path(path.strip()).expanduser()
-    if not file.is_file():
+    if not (file.is_file() or _is_rllib_checkpoint(file)):
         raise ValueError(f"checkpoint of policy {name!r} not found: {str(file)!r}")
     return Policy(name, path=file)
 
 
-def load_checkpoint(policy: Policy, obs_size: int, num_actions: int) -> None:
-    """Load a MaskablePPO checkpoint into ``policy.model`` and check it fits the game."""
+def _is_rllib_checkpoint(path: Path) -> bool:
+    """A folder written by RLlib (``wargym-train --backend rllib``: ``<run>/checkpoint``)."""
+    return path.is_dir() and (path / "rllib_checkpoint.json").is_file()
+
+
+def _load_model(policy: Policy):
+    """The checkpoint's model: an RLlib checkpoint folder (wargym.rllib.policy) or a MaskablePPO zip."""
+    if _is_rllib_checkpoint(policy.path):
+        try:
+            from ..rllib.policy import load
+        except ImportError as e:
+            raise ValueError("RLlib checkpoints need ray: pip install 'wargym[rllib]'") from e
+        return load(policy.path)
     try:
         from sb3_contrib import MaskablePPO
     except ImportError as e:
         raise ValueError("checkpoints need sb3-contrib: pip install 'wargym[train]'") from e
+    return MaskablePPO.load(policy.path, device="cpu")
+
+
+def load_checkpoint(policy: Policy, obs_size: int, num_actions: int) -> None:
+    """Load a checkpoint (MaskablePPO zip or RLlib folder) into ``policy.model``; check it fits the game."""
     try:
-        model = MaskablePPO.load(policy.path, device="cpu")
-    except Exception as e:  # a corrupt or foreign zip: say which file, not a deep traceback
+        model = _load_model(policy)
+    except Exception as e:  # a corrupt or foreign checkpoint: say which file, not a deep traceback
         raise ValueError(f"cannot load checkpoint of policy {policy.name!r} from {str(policy.path)!r}: {e}") from e
     obs_shape = tuple(model.observation_space.shape)
     n_actions = getattr(model.action_space, "n", None)
