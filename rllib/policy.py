@@ -68,3 +68,22 @@ def load(path) -> RLlibPolicy:
         raise ValueError(f"cannot load the RLlib module at {str(where)!r}: {e}") from e
     module.eval()
     return RLlibPolicy(module, path)
+
+
+def export_sb3(policy: RLlibPolicy, game: str, options: dict | None, file) -> Path:
+    """Save the module as a MaskablePPO zip (same layers, same names: ``module.sb3_state_dict``),
+    which ``wargym serve``, ``wargym.baselines`` and everything else that reads SB3
+    checkpoints load like any other; returns the file."""
+    from sb3_contrib import MaskablePPO
+
+    from ..training.networks import policy_kwargs
+    from ..wrappers.sb3 import WargymVecEnv
+    from .module import sb3_state_dict
+    cfg = dict(policy.module.model_config or {})
+    env = WargymVecEnv(game, n_envs=1, options=options)
+    kwargs = policy_kwargs(game, options, features_dim=int(cfg.get("features_dim", 64)),
+                           net_arch=(int(cfg.get("hidden", 64)),))
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, device="cpu", policy_kwargs=kwargs)
+    model.policy.load_state_dict(sb3_state_dict(policy.module))
+    model.save(file)
+    return Path(file)

@@ -6,8 +6,10 @@ Each env runner steps ``--n-envs`` games in one batched core (``envs.WargymVecto
 with the opponent inside the compiled core; the learner updates ``WargymTorchModule``
 (the SB3 path's network, masked).  ``--opponent self-play`` trains against the league
 (``league.py``).  The run's folder holds RLlib's checkpoint (``checkpoint/``, loadable
-by ``wargym-arena --policy NAME=<run>/checkpoint`` and by ``policy.load``) and
-``summary.json`` (speed, learning statistics, final win rates).
+by ``wargym-arena --policy NAME=<run>/checkpoint`` and by ``policy.load``), the same
+network as a MaskablePPO zip (``model.zip``: the SB3 path's layers and names, for
+``wargym serve`` and anything else that reads SB3 checkpoints) and ``summary.json``
+(speed, learning statistics, final win rates).
 
 The warm start of the SB3 path (behaviour cloning) is not run here; the learning-rate,
 rollout and batch flags mean the same as there: a rollout is ``--env-runners`` (at least
@@ -17,12 +19,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import time
 from pathlib import Path
 
 import numpy as np
 
 MODULE_ID = "default_policy"  # RLlib's id of the single-agent module
+SELF_PLAY_MODULE = "main"  # the module every seat shares in self_play_config
 RLLIB_DEFAULT_RUNNERS = 2
 
 
@@ -56,9 +60,40 @@ def ppo_config(game: str, options: dict, opponent="random", env_runners: int = R
             .debugging(seed=seed, log_level="ERROR"))
 
 
-def learner_stats(result: dict) -> dict:
+def self_play_config(game: str, options: dict, env_runners: int = RLLIB_DEFAULT_RUNNERS, envs_per_runner: int = 8,
+                     rollout: int = 64, minibatch: int = 512, epochs: int = 2, lr: float = 3e-4, seed: int = 0,
+                     features_dim: int = 64, hidden: int = 64):
+    """PPO on the turn-based ``WargymMultiAgentEnv``: every seat is played by one shared
+    module ``main`` (true self-play; each seat's transitions are its own, rewards included).
+    Each env runner steps ``envs_per_runner`` single games (RLlib vectorises multi-agent envs
+    in Python, so this path is slower than the learner-vs-opponent one)."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    from .envs import MULTI_AGENT_ENV, register_envs
+    from .module import WargymTorchModule
+    register_envs()
+    batch = max(1, env_runners) * envs_per_runner * rollout
+    spec = RLModuleSpec(module_class=WargymTorchModule,
+                        model_config={"game": game, "options": options, "features_dim": features_dim,
+                                      "hidden": hidden})
+    return (PPOConfig()
+            .environment(env=MULTI_AGENT_ENV, env_config={"game": game, "options": options, "seed": seed})
+            .multi_agent(policies={SELF_PLAY_MODULE}, policy_mapping_fn=lambda agent_id, episode, **kw: SELF_PLAY_MODULE)
+            .env_runners(num_env_runners=env_runners, num_envs_per_env_runner=envs_per_runner,
+                         rollout_fragment_length=rollout, num_cpus_per_env_runner=1 if env_runners else 0)
+            .learners(num_learners=0)
+            .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={SELF_PLAY_MODULE: spec}))
+            .training(train_batch_size_per_learner=batch, minibatch_size=min(minibatch, batch), num_epochs=epochs,
+                      lr=lr, gamma=0.995, lambda_=0.95, entropy_coeff=0.005, clip_param=0.2, vf_loss_coeff=0.5,
+                      grad_clip=0.5)
+            .debugging(seed=seed, log_level="ERROR"))
+
+
+def learner_stats(result: dict, module_id: str = MODULE_ID) -> dict:
     """The learning statistics of one iteration (losses, entropy, KL) as plain floats."""
-    learner = result.get("learners", {}).get(MODULE_ID, {})
+    learner = result.get("learners", {}).get(module_id, {})
     names = ("total_loss", "policy_loss", "vf_loss", "entropy", "mean_kl_loss", "curr_kl_coeff")
     return {n: float(learner[n]) for n in names if n in learner}
 
@@ -68,7 +103,7 @@ def sampled_decisions(result: dict) -> int:
     return int(runners.get("num_env_steps_sampled_lifetime", 0))
 
 
-def train_iterations(algo, decisions: int, on_iteration=None) -> list[dict]:
+def train_iterations(algo, decisions: int, on_iteration=None, module_id: str = MODULE_ID) -> list[dict]:
     """``algo.train()`` until ``decisions`` learner decisions are sampled; each iteration's
     statistics (``decisions``, ``seconds``, learning statistics, mean episode return)."""
     history = []
@@ -80,7 +115,7 @@ def train_iterations(algo, decisions: int, on_iteration=None) -> list[dict]:
         done = sampled_decisions(result)
         runners = result.get("env_runners", {})
         history.append({"iteration": len(history) + 1, "decisions": done,
-                        "seconds": round(time.perf_counter() - t0, 2), **learner_stats(result),
+                        "seconds": round(time.perf_counter() - t0, 2), **learner_stats(result, module_id),
                         "episode_return_mean": _float(runners.get("episode_return_mean"))})
         if done >= decisions:
             return history
@@ -95,7 +130,7 @@ def main(args, options: dict) -> dict:
     import ray
 
     from ..arena.policies import Policy, load_game
-    from .policy import load as load_policy
+    from .policy import export_sb3, load as load_policy
 
     opponent = "scripted" if args.opponent == "self-play" else args.opponent
     runners = RLLIB_DEFAULT_RUNNERS if args.env_runners is None else args.env_runners
@@ -103,7 +138,10 @@ def main(args, options: dict) -> dict:
           f"{args.opponent} for {args.timesteps:,} decisions", flush=True)
     t_start = time.perf_counter()
     if not ray.is_initialized():
-        ray.init(num_cpus=max(2, runners + 1), include_dashboard=False, log_to_driver=False)
+        if os.environ.get("RAY_ADDRESS"):  # a running cluster (several machines): join it
+            ray.init(log_to_driver=False)
+        else:
+            ray.init(num_cpus=max(2, runners + 1), include_dashboard=False, log_to_driver=False)
     config = ppo_config(args.game, options, opponent, runners, args.n_envs, args.n_steps, args.batch_size,
                         args.epochs, args.learning_rate, args.seed)
     algo = config.build_algo()
@@ -121,6 +159,7 @@ def main(args, options: dict) -> dict:
 
     game = load_game(args.game)
     policy = Policy("rllib", path=Path(checkpoint), model=load_policy(checkpoint))
+    sb3_zip = export_sb3(policy.model, args.game, options, run_dir / "model.zip")
     evaluation = {}
     for opp in dict.fromkeys([opponent, "random"]):
         evaluation[opp] = evaluate(game, policy, opp, options, args.eval_games, args.seed + 1000)
@@ -131,7 +170,7 @@ def main(args, options: dict) -> dict:
                "decisions_per_second": round(decisions / train_s),
                "total_seconds": round(time.perf_counter() - t_start, 1), "history": history,
                "evaluation": evaluation, "league": league.history if league else None,
-               "checkpoint": str(checkpoint)}
+               "checkpoint": str(checkpoint), "sb3_model": str(sb3_zip)}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     for opp, r in evaluation.items():
         print(f"win rate against {opp} (sampled actions, both seats): {r['win_rate']:.1%} ({r['wins']} wins, "
@@ -139,6 +178,7 @@ def main(args, options: dict) -> dict:
     print(f"PPO on RLlib: {decisions:,} decisions in {train_s:.0f} s ({summary['decisions_per_second']:,} "
           f"decisions/s)")
     print(f"checkpoint: {checkpoint}")
+    print(f"as SB3:     {sb3_zip} (MaskablePPO: wargym serve, baselines, anything that reads SB3 zips)")
     print(f"summary:    {run_dir / 'summary.json'}")
     return summary
 

@@ -209,6 +209,28 @@ def test_ppo_trains_with_two_env_runners_and_the_arena_loads_its_checkpoint(game
     assert t.results.shape == (2, 2) and np.isfinite(t.results).all()
 
 
+def test_true_self_play_on_the_multi_agent_env_at_three_players(ray_cluster, tmp_path):
+    """Every seat of a 3-player Battle Force game played by one shared module, trained on
+    RLlib's multi-agent runner; its checkpoint (module ``main``) plays in the arena."""
+    from wargym.arena.matches import play_tournament
+    from wargym.arena.policies import load_game, parse_policy
+    from wargym.rllib.train import SELF_PLAY_MODULE, self_play_config, train_iterations
+    options = {"players": 3}
+    algo = self_play_config("battle_force", options, env_runners=0, envs_per_runner=2, rollout=16, minibatch=32,
+                            epochs=1, seed=3).build_algo()
+    try:
+        history = train_iterations(algo, 64, module_id=SELF_PLAY_MODULE)
+        for stat in ("total_loss", "policy_loss", "vf_loss", "entropy"):
+            assert math.isfinite(history[-1][stat]), (stat, history[-1])
+        checkpoint = algo.save_to_path(str(tmp_path / "checkpoint"))
+    finally:
+        algo.stop()
+    g = load_game("battle_force")
+    t = play_tournament("battle_force", g, [parse_policy(f"rl={checkpoint}", g), parse_policy("random", g)],
+                        options=options, games_per_lineup=1, seed=0)
+    assert t.players == 3 and np.isfinite(t.results).all()
+
+
 def test_arena_refuses_an_rllib_checkpoint_of_another_game(ray_cluster, tmp_path):
     from wargym.arena.matches import play_tournament
     from wargym.arena.policies import load_game, parse_policy
