@@ -118,3 +118,25 @@ def test_scripted_captain_is_legal_and_never_flies_into_a_planet_or_black_hole(n
 def test_scripted_captain_beats_random_in_terrain_scenarios(name):
     wins, draws, losses, _, _ = _scripted_vs_random(n=20, seed=7, options={"scenario": name})
     assert wins >= 14 and losses <= 3, (name, wins, draws, losses)
+
+
+def test_retreat_stage_has_choice_equals_reference():
+    """advance() asks stage_has_choice whether the retreat phase has a decision (Talon 11);
+    on random-play states of the worm hole scenario put in that stage for either player, it
+    answers as the reference built on the per-action reasons."""
+    core = VecGame(game, 16, {"scenario": "worm_hole_escape"}, auto_reset=True)
+    core.reset(seed=21)
+    streams = new_streams(16, 21)
+    actions = np.zeros(16, dtype=np.int64)
+    answers = set()
+    for _ in range(300):
+        sample_legal(core.mask, streams, actions)
+        core.step(actions)
+        st = core.clone_state()
+        for b in range(16):
+            st.g[b, R.G_STAGE] = R.ST_RETREAT
+            st.g[b, R.G_CURRENT] = b % 2
+            fast = bool(R.stage_has_choice(st.view, core._k, b))
+            assert fast == bool(R.stage_has_choice_ref(st.view, core._k, b))
+            answers.add(fast)
+    assert answers == {True, False}

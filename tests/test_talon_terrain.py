@@ -456,3 +456,22 @@ def test_observation_terrain_planes():
     for kind, (r, c) in zip(game.TERRAIN_KINDS, [(3, 3), (5, 6), (6, 6), (14, 8), (1, 14)]):
         p = names.index(f"terrain: {kind.replace('_', ' ')}")
         assert planes[p, r, c] == 1 and planes[p].sum() == 1
+
+
+def test_renderers_draw_the_tiles():
+    # Talon 17-19 on the map: ANSI marks each tile, the picture paints its hex
+    from wargym.envs.talon import render
+    sc = scenario([ship("terran_ca", "Patton", (8, 4), "E")], [ship("talon_ca", "Justice", (8, 9), "W")],
+                  [tile("planet", (3, 3)), tile("asteroids", (5, 6)), tile("nebula", (6, 6)),
+                   tile("black_hole", (14, 8)), tile("worm_hole", (1, 14))])
+    core = core_for(sc)
+    text = render.strip_ansi(render.render(core, 0, "ansi"))
+    rows = text.splitlines()
+    for mark, (r, c) in zip(("OO", "**", "~~", "@@", "WW"), [(3, 3), (5, 6), (6, 6), (14, 8), (1, 14)]):
+        line = next(x for x in rows if x.startswith(f"{r:2d}  "))
+        assert line[4 + (2 if r & 1 else 0) + 4 * c:][:4].strip() == mark, (mark, line)
+    plain = VecGame(game, 1, {"terrain": True})
+    plain.load_scenario(scenario([ship("terran_ca", "Patton", (8, 4), "E")], [ship("talon_ca", "Justice", (8, 9), "W")]),
+                        seed=0)
+    with_tiles, without = render.render(core, 0, "rgb_array"), render.render(plain, 0, "rgb_array")
+    assert with_tiles.shape == without.shape and (with_tiles != without).any()

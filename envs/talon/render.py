@@ -800,7 +800,8 @@ LEGEND_ITEMS = ("Terran ship (P0) slot 0", "Talon ship (P1) slot 0", "selected s
                 "front arc", "right arc", "left arc", "rear arc", "in arc and range of the firing group",
                 "shield box (lost: hollow)", "reinforcement (impulse)", "hull box (hit: crossed)",
                 "critical hull box", "red charge box", "yellow charge box", "bar full: can fire",
-                "battery", "afterburner")
+                "battery", "afterburner", "planet", "asteroids", "nebula", "black hole", "worm hole")
+LEGEND_TILES = (R.TK_PLANET, R.TK_ASTEROID, R.TK_NEBULA, R.TK_BLACK_HOLE, R.TK_WORM_HOLE)   # items 18-22
 
 
 LEGEND_NOTES = ("Cards: P-S-TR = Power-Speed-Turn radius;  turn in N = hexes before the ship may turn;",
@@ -819,6 +820,25 @@ def _legend_positions(width):
         out.append((x, y))
         x += need
     return out, y + (20 + 16 * len(LEGEND_NOTES)) * u
+
+
+def _tile(pt, cx, cy, W, kind):
+    """A terrain tile (Talon 17-19) in the hex of width ``W`` centred at (cx, cy)."""
+    u = SS
+    col = TERRAIN_RGB[kind]
+    if kind == R.TK_PLANET:
+        pt.disc(cx, cy, 0.42 * W, fill=col, outline=_mix(col, TEXT, 0.4), width=u)
+    elif kind == R.TK_ASTEROID:
+        for dx, dy, r in ((-0.2, -0.12, 0.1), (0.15, -0.18, 0.08), (0.05, 0.12, 0.12), (-0.22, 0.2, 0.07),
+                          (0.25, 0.15, 0.06)):
+            pt.disc(cx + dx * W, cy + dy * W, r * W, fill=col)
+    elif kind == R.TK_NEBULA:
+        pt.hexagon(cx, cy, W, fill=_mix(HEX_FILL, col, 0.55), outline=col, width=u, shrink=0.96)
+    elif kind == R.TK_BLACK_HOLE:
+        pt.disc(cx, cy, 0.4 * W, fill=col, outline=(250, 180, 60), width=2 * u)
+    else:
+        pt.disc(cx, cy, 0.38 * W, fill=_mix(HEX_FILL, col, 0.3), outline=col, width=2 * u)
+        pt.disc(cx, cy, 0.12 * W, fill=col)
 
 
 def _draw_legend(pt, v, x0, y0, width):
@@ -869,6 +889,9 @@ def _draw_legend(pt, v, x0, y0, width):
             pt.d.rectangle((x + 6 * u, y - 2 * u, x + 8 * u, y + 2 * u), fill=TEXT_DIM)
         elif k == 17:
             pt.d.polygon([(x - 5 * u, y - 5 * u), (x + 4 * u, y), (x - 5 * u, y + 5 * u)], fill=(255, 150, 60))
+        elif k >= 18:
+            pt.hexagon(x, y, w, fill=HEX_FILL, outline=HEX_EDGE, width=u)
+            _tile(pt, x, y, w, LEGEND_TILES[k - 18])
         pt.text((x + 20 * u, y), label, 11 * u, fill=TEXT_DIM, anchor="lm")
 
 
@@ -992,20 +1015,7 @@ def render_rgb(v, viewer: int = 0) -> np.ndarray:
     # -- terrain tiles (Talon 17-19) ---------------------------------------------------
     for c, kind in v.terrain.items():
         cx, cy = centre(c)
-        col = TERRAIN_RGB[kind]
-        if kind == R.TK_PLANET:
-            pt.disc(cx, cy, 0.42 * W, fill=col, outline=_mix(col, TEXT, 0.4), width=u)
-        elif kind == R.TK_ASTEROID:
-            for dx, dy, r in ((-0.2, -0.12, 0.1), (0.15, -0.18, 0.08), (0.05, 0.12, 0.12), (-0.22, 0.2, 0.07),
-                              (0.25, 0.15, 0.06)):
-                pt.disc(cx + dx * W, cy + dy * W, r * W, fill=col)
-        elif kind == R.TK_NEBULA:
-            pt.hexagon(cx, cy, W, fill=_mix(HEX_FILL, col, 0.55), outline=col, width=u, shrink=0.96)
-        elif kind == R.TK_BLACK_HOLE:
-            pt.disc(cx, cy, 0.4 * W, fill=col, outline=(250, 180, 60), width=2 * u)
-        else:
-            pt.disc(cx, cy, 0.38 * W, fill=_mix(HEX_FILL, col, 0.3), outline=col, width=2 * u)
-            pt.disc(cx, cy, 0.12 * W, fill=col)
+        _tile(pt, cx, cy, W, kind)
     if v.sel is not None:
         cx, cy = centre(v.sel.cell)
         pt.hexagon(cx, cy, W, fill=_mix(HEX_FILL, SEL_RGB, 0.2), outline=SEL_RGB, width=2.5 * u, shrink=0.92)
