@@ -126,13 +126,18 @@ async def main_async(args) -> dict:
                             "--idle-timeout", "3600")
     try:
         url = base.replace("http", "ws") + "/v1/ws"
-        # warm the game (import, compile from cache, one env per worker) before measuring anything
+        # warm the game (import, kernels from Numba's cache, one env per worker thread) before measuring:
+        # requests on several connections at once, so that every worker thread builds its env now
         from websockets.asyncio.client import connect
-        async with connect(url) as ws:
-            for _ in range(args.workers):
-                await ws.send(json.dumps({"v": 1, "type": "bot_move", "game": args.game, "state": {"seed": 0},
-                                          "bot": args.bot}))
-                await asyncio.wait_for(ws.recv(), 300)
+
+        async def warm():
+            async with connect(url) as ws:
+                for _ in range(3):
+                    await ws.send(json.dumps({"v": 1, "type": "bot_move", "game": args.game, "state": {"seed": 0},
+                                              "bot": args.bot}))
+                    await asyncio.wait_for(ws.recv(), 300)
+        await warm()
+        await asyncio.gather(*(warm() for _ in range(4 * args.workers)))
         rss_before = rss_mb(proc.pid)
         stats, ready, opened = Stats(), asyncio.Event(), []
         clock = {"stop": float("inf")}

@@ -122,6 +122,21 @@ class _Slot:
         self.names = [self.env.action_name(a) for a in range(self.core.num_actions)]
         self.ids = {n: a for a, n in enumerate(self.names)}
         self.num_players = self.core.num_players
+        self._warm(entry)
+
+    def _warm(self, entry: GameEntry) -> None:
+        """Every kernel a request runs, called once now: Numba loads a kernel from its cache on its
+        first call (50-200 ms, holding the interpreter), which would otherwise stall every request in
+        flight when the first match reaches that path (a p99 of 80 ms instead of a few ms measured
+        in benchmarks/serve_load.py for Battle Force)."""
+        env = self.env
+        saved = env.clone_state()
+        env.set_state(saved)                       # the observation and mask kernels
+        first = int(env.legal_actions()[0])
+        env.why_illegal(first)                     # the rules' reasons
+        _builtin_action(entry, self.core, entry.fallback_policy())   # the compiled bots
+        env.step(first)                            # a step
+        env.set_state(saved)
 
 
 class _EnvSlots(threading.local):
