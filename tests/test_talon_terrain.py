@@ -381,6 +381,21 @@ def test_pull_into_a_friendly_ship_collides():
     assert stage(core) != R.ST_COLLIDE
 
 
+def test_pull_into_asteroids_and_into_the_black_hole():
+    # Talon 18.2 with 17.3 and 18.1: the pull is a move into the hex: asteroids there damage
+    # the shield facing the hole; a ship next to the hole is pulled into it and destroyed,
+    # and the enemy scores it (17.1).
+    sc = scenario([ship("terran_ca", "Patton", (4, 2), "E", speed=1)],
+                  [ship("talon_ca", "Justice", (4, 10), "W", speed=1)],
+                  [tile("black_hole", (4, 8)), tile("asteroids", (4, 4))], impulse="F", initiative=0)
+    core = core_for(sc)
+    drive(core, lambda c: g(c, R.G_ROUND) == 2)
+    assert rc(core, sh(core, 0, 0, R.SH_CELL)) == (4, 4)
+    assert sh(core, 0, 0, R.SH_SHIELD + R.ARC_FRONT) == 5
+    assert sh(core, 1, 0, R.SH_STATUS) == R.SS_DESTROYED and g(core, R.G_SP0) == 115
+    assert g(core, R.G_DONE) == 1 and g(core, R.G_WINNER) == 0
+
+
 # -- 19 worm holes ----------------------------------------------------------------------------
 def test_worm_hole_takes_the_ship_out_of_the_battle():
     # Talon 19: a ship entering a worm hole retreats at once (no points to anyone); it
