@@ -14,6 +14,7 @@ stay over, so ``VecGame.clone_state`` and ``save`` fill it and ``set_state`` and
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -34,8 +35,15 @@ class StateSpec:
     view_type: type = None
 
     def fingerprint(self) -> str:
-        text = json.dumps([self.game, [list(f) for f in self.fields]])
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return _schema_fingerprint(self.game, self.fields)
+
+
+@functools.lru_cache(maxsize=None)
+def _schema_fingerprint(game: str, fields: tuple) -> str:
+    # cached: BatchState.assign checks it on every copy (wargym serve loads a
+    # match's state into a worker's env on every request)
+    text = json.dumps([game, [list(f) for f in fields]])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 
@@ -90,7 +98,7 @@ class BatchState:
         self.truncated[idx] = other.truncated
 
     def _check_same_spec(self, other: "BatchState") -> None:
-        if other.spec.fingerprint() != self.spec.fingerprint():
+        if other.spec is not self.spec and other.spec.fingerprint() != self.spec.fingerprint():
             raise ValueError(f"state of game {other.spec.game!r} does not match {self.spec.game!r} (schema differs)")
 
     # -- serialisation -----------------------------------------------------
