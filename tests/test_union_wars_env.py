@@ -66,6 +66,19 @@ def _fuzz_check(core):
                         assert gap >= -0.02, "no base inside another"
                 if md[p, i, L.MD_FLAGS] & L.F_ENGAGED:
                     assert st in (L.ACTIVE, L.OOC)
+    return _sight_cache_checked(core)
+
+
+def _sight_cache_checked(core):
+    """The sight cache (sight.py) holds exactly what fresh sight lines give; returns how many
+    cached answers were compared."""
+    from wargym.envs.union_wars import rules
+    checked = 0
+    for b in range(core.num_envs):
+        wrong, n = rules.check_sight_cache(core.state.view, core.cfg.struct, b)
+        assert wrong == 0, f"game {b}: {wrong} of {n} cached sight answers differ from a fresh computation"
+        checked += n
+    return checked
 
 
 def test_random_play_fuzz_invariants():
@@ -75,17 +88,21 @@ def test_random_play_fuzz_invariants():
     streams = new_streams(16, 5)
     actions = np.zeros(16, np.int64)
     finished = 0
+    cached = 0
     for step in range(3000):
         assert (core.mask.sum(1) > 0)[~core.terminated].all(), "a live game always has a legal action"
         sample_legal(core.mask, streams, actions)
         core.step(actions, active=~core.terminated)
         if step % 50 == 0:
-            _fuzz_check(core)
+            cached += _fuzz_check(core)
+        elif step % 5 == 0:
+            cached += _sight_cache_checked(core)
         finished = int(core.terminated.sum())
         if finished == 16:
             break
-    _fuzz_check(core)
+    cached += _fuzz_check(core)
     assert finished >= 8
+    assert cached > 1000, "the fuzz compared the sight cache with fresh sight lines"
 
 
 def _trajectory(batch, seed, steps, index=0, parallel=False):

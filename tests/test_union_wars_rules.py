@@ -386,3 +386,94 @@ def test_melee_winner_may_consolidate_2d6():
     env.step(A(env, "A_MOVE") + move_choice(4, 4))
     assert env.core.state.pos[0, 0, 2, 1] == pytest.approx(32.25 + 7, abs=1e-3)
     assert g(env, L.G_STAGE) == L.ST_SELECT and g(env, L.G_ACTIVE) == 1
+
+
+# -- LA MISCHIA: the attacker's owner chooses target and weapon ----------------------------------
+def _two_guerrieri_in_contact(env, dice, **opts):
+    # fante (r 1.25) at (60, 20); guerrieri (r 1.5) touching it north (slot 2) and east (slot 3);
+    # a third guerriero far away keeps the game going after the melee
+    return start(env, [model(0, 2, 60, 20), model(1, 2, 60, 22.75, 270, car=0), model(1, 3, 62.75, 20, 180, car=0),
+                       model(1, 4, 100, 100, car=0)], dice=dice, **opts)
+
+
+@pytest.mark.parametrize("chosen, other", [(2, 3), (3, 2)])
+def test_melee_target_is_chosen_by_the_attackers_owner(chosen, other):
+    # LA MISCHIA: "scegli un modello, un arma da mischia a disposizione e un bersaglio".
+    # The fante (AT 1) rolls 5 (ADM 4): a hit on the chosen guerriero; the guerrieri (AT 2 each,
+    # one enemy in contact, one weapon: no decision) roll 1, 1 and 1, 1; armour 4+ rolls 2: one
+    # wound.  1 wound to 0: the guerrieri lose and are removed; the fante consolidates 3 + 4.
+    env = _two_guerrieri_in_contact(new_env(), [5, 1, 1, 1, 1, 2, 3, 4])
+    env.step(A(env, "A_PASS"))                 # end of the tactical phase: LA FASE DI MISCHIA
+    assert g(env, L.G_STAGE) == L.ST_MELEE_TARGET and env.agent_selection == "player_0"
+    assert (g(env, L.G_ACTOR_SIDE), g(env, L.G_ACTOR)) == (0, 2)
+    legal = set(env.legal_actions().tolist())
+    assert legal == {A(env, "A_THEIR") + 2, A(env, "A_THEIR") + 3}   # the enemies in base contact
+    env.step(A(env, "A_THEIR") + chosen)
+    assert md(env, 1, chosen, L.MD_WOUNDS) == 1 and md(env, 1, other, L.MD_WOUNDS) == 0
+    assert md(env, 1, 2, L.MD_STATUS) == L.REMOVED and md(env, 1, 3, L.MD_STATUS) == L.REMOVED
+    assert g(env, L.G_STAGE) == L.ST_CONSOLIDATE and g(env, L.G_CONSOL) == 7
+
+
+def test_melee_target_out_of_contact_is_refused_and_changes_nothing():
+    # LA MISCHIA: only an enemy in base contact can be the target
+    env = _two_guerrieri_in_contact(new_env(), [5, 1, 1, 1, 1, 2, 3, 4])
+    env.step(A(env, "A_PASS"))
+    before = env.core.state.md.copy()
+    with pytest.raises(ValueError, match="base contact"):
+        env.step(A(env, "A_THEIR") + 4)
+    assert (env.core.state.md == before).all() and g(env, L.G_STAGE) == L.ST_MELEE_TARGET
+    assert "melee target" in game.action_name(env.core.cfg, A(env, "A_THEIR") + 4)
+
+
+def test_single_target_and_weapon_are_no_decision():
+    # one enemy in contact and one melee weapon: the melee is fought without asking
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 22.75, 270, car=0), model(1, 4, 100, 100, car=0)],
+                dice=[5, 1, 1, 2, 3, 4])
+    env.step(A(env, "A_PASS"))
+    assert md(env, 1, 2, L.MD_STATUS) == L.REMOVED
+    assert g(env, L.G_STAGE) == L.ST_CONSOLIDATE
+
+
+def _two_weapon_fante(tmp_path):
+    # a user's armylist where the fante carries two melee weapons (coltello, artigli potenziati)
+    import json
+    data = json.loads((game.DATA / "armylist_umanita.json").read_text())
+    for m in data["models"]:
+        if m["name"] == "fante":
+            m["arsenal"] = ["fucile d'assalto", "coltello da combattimento", "artigli potenziati"]
+    path = tmp_path / "umanita.json"
+    path.write_text(json.dumps(data))
+    return new_env(army_files={"umanita": str(path)})
+
+
+def test_melee_weapon_is_chosen_by_the_attackers_owner(tmp_path):
+    # LA MISCHIA: the fante has two melee weapons (BIANCA twice: +1 attack, 2 in all): rolls 5, 1
+    # (one hit); the guerriero 1, 1.  With the artigli potenziati (POTENZIATA) the armour roll
+    # of 5 does not save: a wound, the guerriero loses.
+    env = start(_two_weapon_fante(tmp_path), [model(0, 2, 60, 20), model(1, 2, 60, 22.75, 270, car=0),
+                                              model(1, 4, 100, 100, car=0)], dice=[5, 1, 1, 1, 5, 3, 4])
+    env.step(A(env, "A_PASS"))
+    assert g(env, L.G_STAGE) == L.ST_MELEE_WEAPON and g(env, L.G_TGT) == 2
+    assert set(env.legal_actions().tolist()) == {A(env, "A_CHOICE"), A(env, "A_CHOICE") + 1}
+    env.step(A(env, "A_CHOICE") + 1)
+    assert md(env, 1, 2, L.MD_WOUNDS) == 1 and md(env, 1, 2, L.MD_STATUS) == L.REMOVED
+
+
+def test_melee_tie_fights_again_with_new_choices(tmp_path):
+    # LA MISCHIA: with the coltello the armour roll of 5 saves: 0 wounds each, a tie:
+    # "in caso di pareggio effettua un ulteriore combattimento" - and the weapon is chosen again
+    env = start(_two_weapon_fante(tmp_path), [model(0, 2, 60, 20), model(1, 2, 60, 22.75, 270, car=0),
+                                              model(1, 4, 100, 100, car=0)], dice=[5, 1, 1, 1, 5])
+    env.step(A(env, "A_PASS"))
+    env.step(A(env, "A_CHOICE") + 0)
+    assert md(env, 1, 2, L.MD_WOUNDS) == 0 and md(env, 1, 2, L.MD_STATUS) == L.ACTIVE
+    assert g(env, L.G_STAGE) == L.ST_MELEE_WEAPON and g(env, L.G_MELEE_ROUND) == 1
+
+
+def test_melee_choices_auto_option_chooses_as_before():
+    # option melee_choices="auto": no decision; the enemy with the fewest wounds left (a tie: the
+    # first slot) is attacked, as the env chose for everyone before the choice was the player's
+    env = _two_guerrieri_in_contact(new_env(melee_choices="auto"), [5, 1, 1, 1, 1, 2, 3, 4])
+    env.step(A(env, "A_PASS"))
+    assert md(env, 1, 2, L.MD_WOUNDS) == 1 and md(env, 1, 3, L.MD_WOUNDS) == 0
+    assert g(env, L.G_STAGE) == L.ST_CONSOLIDATE

@@ -19,6 +19,8 @@ Functions:
   moving along a segment meet a polygon or another base;
 * ``bbox_gap``, ``segment_polygon_within``, ``point_polygon_within``: the same
   questions as thresholds, with a bounding-box rejection first (the hot paths);
+* ``box_of``, ``box_gap`` and the ``*_boxed`` variants of the three tests above: the same
+  rejection with the polygon's box computed once (``box_gap`` with a box from ``box_of`` equals ``bbox_gap``);
 * ``segment_polygon_span``: the part (parameters t0..t1 in 0..1) of a segment
   inside a convex polygon, for "enters, leaves or crosses" tests;
 * ``ray_hits_circle``: does a sight line pass through a base.
@@ -131,6 +133,50 @@ def bbox_gap(ax, ay, bx, by, poly, n):
     gx = max(0.0, max(min(ax, bx) - px1, px0 - max(ax, bx)))
     gy = max(0.0, max(min(ay, by) - py1, py0 - max(ay, by)))
     return math.hypot(gx, gy)
+
+
+@nb.njit(cache=True)
+def box_of(poly, n):
+    """The polygon's bounding box (x0, x1, y0, y1), for ``box_gap`` and the ``*_boxed`` tests."""
+    px0, px1, py0, py1 = poly[0, 0], poly[0, 0], poly[0, 1], poly[0, 1]
+    for i in range(1, n):
+        px0 = min(px0, poly[i, 0])
+        px1 = max(px1, poly[i, 0])
+        py0 = min(py0, poly[i, 1])
+        py1 = max(py1, poly[i, 1])
+    return px0, px1, py0, py1
+
+
+@nb.njit(cache=True, inline="always")
+def box_gap(ax, ay, bx, by, x0, x1, y0, y1):
+    """``bbox_gap`` against the box x0..x1, y0..y1 of ``box_of`` (the same arithmetic, the same result)."""
+    gx = max(0.0, max(min(ax, bx) - x1, x0 - max(ax, bx)))
+    gy = max(0.0, max(min(ay, by) - y1, y0 - max(ay, by)))
+    return math.hypot(gx, gy)
+
+
+@nb.njit(cache=True)
+def point_polygon_within_boxed(px, py, poly, n, d, x0, x1, y0, y1):
+    """``point_polygon_within`` with the polygon's box from ``box_of``."""
+    if box_gap(px, py, px, py, x0, x1, y0, y1) >= d:
+        return False
+    return point_polygon_distance(px, py, poly, n) < d
+
+
+@nb.njit(cache=True)
+def segment_polygon_within_boxed(ax, ay, bx, by, poly, n, d, x0, x1, y0, y1):
+    """``segment_polygon_within`` with the polygon's box from ``box_of``."""
+    if box_gap(ax, ay, bx, by, x0, x1, y0, y1) >= d:
+        return False
+    return segment_polygon_distance(ax, ay, bx, by, poly, n) < d
+
+
+@nb.njit(cache=True)
+def segment_crosses_polygon_boxed(ax, ay, bx, by, poly, n, x0, x1, y0, y1):
+    """``segment_crosses_polygon`` with the polygon's box from ``box_of``."""
+    if box_gap(ax, ay, bx, by, x0, x1, y0, y1) > EPS:
+        return False
+    return segment_polygon_distance(ax, ay, bx, by, poly, n) <= EPS
 
 
 @nb.njit(cache=True)

@@ -7,7 +7,8 @@ import math
 
 import numba as nb
 
-from ..core.geometry import point_polygon_distance, point_polygon_within
+from ..core.geometry import box_gap, point_polygon_distance, point_polygon_within, point_polygon_within_boxed
+from .sight import piece_box, terrain_boxes_ready
 from ..core.rng import draw_int
 from .general import is_active, on_table, radius, stat
 from .layout import (ACTIVE, G_ASSASSIN0, G_BASE0, G_CMD0, G_EDGE0, G_MISSION, G_NOBJ, G_RESERVE_PLACING, K_FIXED_TABLE,
@@ -132,9 +133,12 @@ def spot_reason(s, cfg, b, side, i, x, y):
     infiltrator = (stat(s, cfg, b, side, i, PF_RULES) & SR_INFILTRATE) != 0 and not reserve
     if not infiltrator and not in_zone(s, b, side, y, r):
         return R_DEPLOY_ZONE
+    terrain_boxes_ready(s, b)
     for t in range(T_MAX):
-        if s.tinfo[b, t, TI_KIND] == T_IMPASSABLE and \
-                point_polygon_within(x, y, s.terr[b, t], s.tinfo[b, t, TI_NVERT], r):
+        if s.tinfo[b, t, TI_KIND] != T_IMPASSABLE:
+            continue
+        px0, px1, py0, py1 = piece_box(s, b, t)
+        if point_polygon_within_boxed(x, y, s.terr[b, t], s.tinfo[b, t, TI_NVERT], r, px0, px1, py0, py1):
             return R_IMPASSABLE
     for os in range(2):
         for j in range(N_SLOTS):
@@ -153,8 +157,13 @@ def spot_reason(s, cfg, b, side, i, x, y):
 
 @nb.njit(cache=True)
 def objective_reason(s, cfg, b, x, y):
+    terrain_boxes_ready(s, b)
     for t in range(T_MAX):
-        if s.tinfo[b, t, TI_KIND] == T_IMPASSABLE and \
+        if s.tinfo[b, t, TI_KIND] != T_IMPASSABLE:
+            continue
+        # (a point 1 mm outside a piece's box is outside the piece: the box test first)
+        px0, px1, py0, py1 = piece_box(s, b, t)
+        if box_gap(x, y, x, y, px0, px1, py0, py1) < 0.1 and \
                 point_polygon_distance(x, y, s.terr[b, t], s.tinfo[b, t, TI_NVERT]) <= 0:
             return R_IMPASSABLE
     for q in range(s.g[b, G_NOBJ]):

@@ -35,7 +35,8 @@ from .layout import (AK_AID, AK_CHARGE, AK_FIRE0, AK_FIRE1, AK_GENIO, AK_HIDE, A
                      K_A_THEIR, K_A_MINE, M_BASES, M_OBJECTIVES, M_PATROL, MD_CAR, MD_FATIGUE, MD_FLAGS, MD_MORALE,
                      MD_USED, MD_WOUNDS, N_DIRS, N_DIST, N_MOVES, N_SLOTS, N_SPOTS, PF_ADM, PF_AT, PF_CAR, PF_COS,
                      PF_FS, PF_R0, PF_RULES, RK_FIRE0, RK_FIRE1, RK_PRONE, SR_FLY, ST_ACTION, ST_COUNTERMOVE,
-                     ST_DEPLOY, ST_REACT, ST_REACT_KIND, ST_SELECT, ST_TARGET, ST_CONSOLIDATE, T_MAX, T_NONE, TI_EXPLORED, TI_KIND,
+                     ST_DEPLOY, ST_REACT, ST_REACT_KIND, ST_SELECT, ST_TARGET, ST_CONSOLIDATE, ST_MELEE_TARGET,
+                     ST_MELEE_WEAPON, T_MAX, T_NONE, TI_EXPLORED, TI_KIND,
                      TI_NVERT, WP_RANGE, WP_RATE, G_NREACT)
 from .rules import step_game
 from .layout import config_view, state_view
@@ -252,6 +253,16 @@ def scripted_action(s0, cfg0, b, mask):
         return best_move(s, cfg, b, me, s.g[b, G_RSLOT], mask, k[K_A_MOVE], True, False)
     if st == ST_CONSOLIDATE:
         return k[K_A_PASS]     # winners hold their ground
+    if st == ST_MELEE_TARGET:
+        # LA MISCHIA: the enemy in contact with the fewest wounds left
+        j = _melee.best_melee_target(s, cfg, b, s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR])
+        if j >= 0:
+            return k[K_A_THEIR] + j
+    if st == ST_MELEE_WEAPON:
+        # ... with its best melee weapon (POTENZIATA, then MONOMOLECOLARE)
+        w = _melee.best_melee_weapon_slot(s, cfg, b, s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR])
+        if w >= 0:
+            return k[K_A_CHOICE] + w
     if st == ST_DEPLOY:
         # the legal spot nearest the middle of the table's width, spread by slot
         best, best_v = -1, 1e9

@@ -41,6 +41,7 @@ DEFAULT_OPTIONS = {
     "morale_markers": "beyond_car",    # malus for markers beyond CAR ("beyond_car") or for each marker ("each")
     "exploration_bank": "own_tests",   # ESPLORAZIONE points turn one's failed discipline tests ("own_tests") or unused ("off")
     "reactions_per_model": "one",      # reactions one model may declare against one action: "one" or "any"
+    "melee_choices": "player",         # LA MISCHIA: target and weapon chosen by the owner ("player") or as the bot would ("auto")
     "weight": False, "ammo": False, "jamming": False, "reserves": False, "time": False,  # REGOLE OPZIONALI
     "night": "off",              # LA NOTTE: "off", "on", or "choose" (the initiative winner decides)
     "reward": "win",             # "win": +1/-1/0 at the end; "kills": also (enemy - own losses)/army each step
@@ -53,6 +54,7 @@ _CHOICES = {
     "morale_markers": ("beyond_car", "each"),
     "exploration_bank": ("own_tests", "off"),
     "reactions_per_model": ("one", "any"),
+    "melee_choices": ("player", "auto"),
     "weight": (False, True), "ammo": (False, True), "jamming": (False, True), "reserves": (False, True),
     "time": (False, True),
     "night": ("off", "on", "choose"),
@@ -98,6 +100,7 @@ REASONS = (
     "an objective is already on that spot",
     "the model has no VOLANTE rule",
     "the model cannot target itself",
+    "a model fights an enemy in base contact with it (LA MISCHIA)",
 )
 assert len(REASONS) == L.N_REASONS
 
@@ -351,6 +354,7 @@ def build_config(opts: dict):
     k[L.K_FIXED_TABLE] = fixed
     k[L.K_N_FIXED] = int((fixed_info[:, L.TI_KIND] != 0).sum())
     k[L.K_REACT_ONCE] = opts["reactions_per_model"] == "one"
+    k[L.K_MELEE_AUTO] = opts["melee_choices"] == "auto"
     for key, value in a.items():
         k[getattr(L, "K_" + key.upper())] = value
     return Tables(k=k, pf=pf, wp=wp, army=army, spots=spots, fixed_terr=fixed_terr, fixed_tinfo=fixed_info,
@@ -403,7 +407,7 @@ def state_spec(cfg) -> StateSpec:
         ("objs", (L.MAX_OBJ, 3), "float32"),
         ("smoke", (L.MAX_SMOKE, 3), "float32"),
         ("rq", (L.MAX_REACT, 3), "int32"),
-        ("shot", (5,), "float32"),
+        ("geo", (L.N_GEO,), "float32"),                # the last shot's line, the sight cache (layout.GEO_*)
     )
     return StateSpec(NAME, fields, UnionWarsState)
 
@@ -452,7 +456,8 @@ def action_name(cfg, a: int) -> str:
     if a >= k["a_react"]:
         return f"reaction {L.REACTION_NAMES[a - k['a_react']]}"
     if a >= k["a_choice"]:
-        return f"choice {a - k['a_choice']} (mission / side / order / initiative / day-night, by stage)"
+        return (f"choice {a - k['a_choice']} (mission / side / order / initiative / day-night / "
+                "melee weapon slot, by stage)")
     if a >= k["a_piece"]:
         return f"scenic element {a - k['a_piece']} as base"
     if a >= k["a_spot"]:
@@ -466,7 +471,7 @@ def action_name(cfg, a: int) -> str:
     if a >= k["a_mine"]:
         return f"own model {a - k['a_mine']} as target"
     if a >= k["a_their"]:
-        return f"enemy model {a - k['a_their']} (target, or the controlled model)"
+        return f"enemy model {a - k['a_their']} (target, the melee target, or the controlled model)"
     if a >= k["a_act"]:
         return f"action {L.ACTION_NAMES[a - k['a_act']]}"
     return f"own model {a - k['a_model']}"
@@ -602,7 +607,7 @@ def _check_positions(cfg, s, b):
 def validate_state(cfg, state) -> None:
     g, md = state.g, state.md
     checks = (
-        ((g[:, L.G_STAGE] >= 0) & (g[:, L.G_STAGE] <= L.ST_CONSOLIDATE)).all(), "stage out of range",
+        ((g[:, L.G_STAGE] >= 0) & (g[:, L.G_STAGE] < L.N_STAGES)).all(), "stage out of range",
         np.isin(g[:, L.G_DECIDER], (0, 1)).all(), "decider out of range",
         ((md[..., L.MD_STATUS] >= 0) & (md[..., L.MD_STATUS] <= L.REMOVED)).all(), "model status out of range",
         (md[..., L.MD_CAR] >= 0).all(), "negative charisma",

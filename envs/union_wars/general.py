@@ -112,7 +112,7 @@ def model_distance(s, cfg, b, sa, ia, sb, ib):
             - radius(s, cfg, b, sa, ia) - radius(s, cfg, b, sb, ib))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def control_range(s, cfg, b, side, i):
     """AREA DI CONTROLLO: SN x 2 from the base edge; off while engaged in melee."""
     if has_flag(s, b, side, i, F_ENGAGED) or not is_active(s, b, side, i):

@@ -31,14 +31,18 @@ N_MOVES = N_DIRS * (N_DIST + 1)
  G_ACTOR_SIDE, G_ACT, G_TGT, G_MOVE, G_NREACT, G_RSLOT, G_BANK0, G_BANK1, G_EDGE0, G_DEPLOYER, G_NOBJ,
  G_OBJ_PLACED, G_BONUS0, G_BONUS1, G_AMMO0, G_AMMO1, G_CONTROLLED, G_NIGHT, G_CMD0, G_CMD1, G_MAX_TURNS,
  G_START0, G_START1, G_BASE0, G_BASE1, G_PLACER, G_CHARGE_OK, G_RESERVE_PLACING, G_ASSASSIN0,
- G_ASSASSIN1, G_EXPLORE_WINNER, G_CM_PTR, G_SEGN0, G_SEGN1, G_COORD0, G_COORD1, G_CONSOL) = range(47)
-N_G = 47  # G_CONSOL: the 2D6 cm of the consolidation being decided
+ G_ASSASSIN1, G_EXPLORE_WINNER, G_CM_PTR, G_SEGN0, G_SEGN1, G_COORD0, G_COORD1, G_CONSOL,
+ G_MELEE_ROUND) = range(48)
+N_G = 48  # G_CONSOL: the 2D6 cm of the consolidation being decided; G_MELEE_ROUND: the current group's round
 
 # -- per model: s.md[b, side, slot, MD_*] ----------------------------------------
 (MD_PROFILE, MD_STATUS, MD_WOUNDS, MD_MORALE, MD_FATIGUE, MD_CAR, MD_FLAGS, MD_USED, MD_PRONE_UNTIL,
  MD_CHARGE_AT, MD_MELEE_DEALT, MD_FLASH_UNTIL, MD_JAMMED, MD_REACTED, MD_ENGAGED_WITH, MD_CMD_BONUS,
- MD_CONTROLLED, MD_ACTIONS, MD_HIT_BY) = range(19)
-N_MD = 19
+ MD_CONTROLLED, MD_ACTIONS, MD_HIT_BY, MD_MELEE_TGT, MD_MELEE_WPN) = range(21)
+N_MD = 21
+# LA MISCHIA: the attack chosen for this round (MD_MELEE_TGT: enemy slot, MELEE_UNCHOSEN or
+# MELEE_NO_TARGET; MD_MELEE_WPN: melee weapon slot 0/1, MELEE_BARE_HANDS or MELEE_UNCHOSEN)
+MELEE_UNCHOSEN, MELEE_NO_TARGET, MELEE_BARE_HANDS = -3, -2, -1
 
 # model status
 ABSENT, RESERVE, ACTIVE, OOC, REMOVED = 0, 1, 2, 3, 4
@@ -63,6 +67,8 @@ F_FLEW_FROM_ROUGH = 1 << 15
 F_KEPT = 1 << 16           # LE RISERVE: kept in reserve at deployment
 F_ENTERING = 1 << 17       # a reserve that passed its 4+ and is being placed
 F_WON = 1 << 18            # won a melee this phase: may consolidate 2D6
+F_MELEE_GROUP = 1 << 19    # in the melee group fighting now (LA FASE DI MISCHIA)
+F_MELEE_DONE = 1 << 20     # its melee group has fought this phase
 
 # -- action kinds (LE AZIONI) and reaction kinds (LE REAZIONI) --------------------
 (AK_MOVE, AK_FIRE0, AK_FIRE1, AK_SUPP0, AK_SUPP1, AK_CHARGE, AK_HIDE, AK_ALERT, AK_AID, AK_RECOVER, AK_AIM,
@@ -81,11 +87,13 @@ REACTION_NAMES = ("CONTROMOSSA", "RIPIEGARE", "FUOCO DI REAZIONE (arma 1)", "FUO
 
 # -- decision stages ----------------------------------------------------------------
 (ST_MISSION, ST_SIDE, ST_DEPLOY_ORDER, ST_OBJECTIVE, ST_BASE, ST_DEPLOY, ST_INITIATIVE, ST_NIGHT, ST_SELECT,
- ST_ACTION, ST_TARGET, ST_REACT, ST_REACT_KIND, ST_COUNTERMOVE, ST_OVER, ST_CONSOLIDATE) = range(16)
+ ST_ACTION, ST_TARGET, ST_REACT, ST_REACT_KIND, ST_COUNTERMOVE, ST_OVER, ST_CONSOLIDATE, ST_MELEE_TARGET,
+ ST_MELEE_WEAPON) = range(18)
+N_STAGES = 18
 STAGE_NAMES = ("mission choice", "deployment side", "deployment order", "objective placement", "base choice",
                "deployment", "initiative", "day or night", "choose a model", "declare an action",
                "choose a target", "declare reactions", "choose a reaction", "counter-move", "over",
-               "consolidation")
+               "consolidation", "melee target", "melee weapon")
 
 # -- missions (MISSIONI) --------------------------------------------------------------
 M_EXTERMINATION, M_PATROL, M_OBJECTIVES, M_BASES, M_ASSASSINATION = 1, 2, 3, 4, 5
@@ -140,8 +148,8 @@ WEAPON_RULE_BITS = {"MANI NUDE": WR_BARE, "BIANCA": WR_BLADE, "MONOMOLECOLARE": 
 (K_MISSION, K_TURNS, K_TIME, K_NIGHT, K_AMMO, K_JAM, K_RESERVES, K_WEIGHT, K_CAR_REFRESH, K_MORALE_EACH,
  K_BANK, K_REWARD_KILLS, K_MAX_DECISIONS, K_FIXED_TABLE, K_N_FIXED, K_REACT_ONCE, K_TURNS_TOTAL,
  K_A_MODEL, K_A_ACT, K_A_THEIR, K_A_MINE, K_A_MOVE, K_A_SPOT, K_A_PIECE, K_A_CHOICE, K_A_REACT, K_A_PASS,
- K_N_ACTIONS) = range(28)
-N_K = 28
+ K_N_ACTIONS, K_MELEE_AUTO) = range(29)
+N_K = 29
 N_CHOICES = 5
 
 # -- reasons an action is illegal (index into game.REASONS) --------------------------------
@@ -150,8 +158,8 @@ N_CHOICES = 5
  R_NOT_IN_CONTACT_TERRAIN, R_NO_WOUND, R_NOT_SUPPRESSED, R_TOO_FAR, R_OFF_TABLE, R_IMPASSABLE, R_BASES_CROSS,
  R_NEAR_ENEMY, R_IMMOBILE, R_NOT_PSIONIC, R_DEPLOY_ZONE, R_DEPLOY_ENEMY, R_RESERVE_LIMIT, R_PIECE,
  R_ALREADY_REACTED, R_NO_REACTION_TARGET, R_NOT_COMMANDER, R_NO_SUCH_ACTION, R_RECOVERED, R_OBJ_SPOT,
- R_NOT_FLYER, R_SAME_ACTOR) = range(38)
-N_REASONS = 38
+ R_NOT_FLYER, R_SAME_ACTOR, R_NOT_IN_CONTACT) = range(39)
+N_REASONS = 39
 
 # -- observation ---------------------------------------------------------------------------------
 N_MF = 28      # features per model row
@@ -159,8 +167,29 @@ N_TF = 13      # features per terrain row
 N_GF = 40      # globals (+ objectives and smoke below)
 N_OBS = 2 * N_SLOTS * N_MF + T_MAX * N_TF + N_GF + MAX_OBJ * 3 + MAX_SMOKE * 3
 
+# -- s.geo[b, GEO_*]: float32 geometry kept per game ------------------------------------------------
+# The line of fire of the last shot (for the renderer) and the sight cache (sight.py): VISTA DEI
+# MODELLI computed once per layout of the table.  One array, not several: every array of the
+# state is one more argument of every compiled call, and more arguments made the calls slower.
+# GEO_SHOT: x0, y0, x1, y1, drawn (1) of the last shot.
+# GEO_KEY: what the cached answers were computed from (every model's x, y and control range,
+#   or -2 when not active; every smoke marker's x, y, present), then GEO_VALID (0: no answer
+#   is cached) and GEO_BOXED (0: the terrain boxes must be computed again).
+# GEO_BOX + 4 t: the bounding box x0, x1, y0, y1 of terrain piece t.
+# GEO_VIS + ((side * N_SLOTS + i) * 2 + ts) * N_SLOTS + ti: the sight bits of model (side, i)
+#   looking at (ts, ti), front arc and NASCOSTO aside, or VIS_UNKNOWN.
+VIS_UNKNOWN = -1.0
+N_VIS_KEY = 2 * N_SLOTS * 3 + MAX_SMOKE * 3
+GEO_SHOT = 0
+GEO_KEY = 5
+GEO_VALID = GEO_KEY + N_VIS_KEY
+GEO_BOXED = GEO_VALID + 1
+GEO_BOX = GEO_BOXED + 1
+GEO_VIS = GEO_BOX + 4 * T_MAX
+N_GEO = GEO_VIS + 2 * N_SLOTS * 2 * N_SLOTS
+
 STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "pos", "md", "terr", "tinfo", "objs", "smoke",
-                "rq", "shot")
+                "rq", "geo")
 CONFIG_FIELDS = ("k", "pf", "wp", "army", "spots", "fixed_terr", "fixed_tinfo")
 StateView = collections.namedtuple("StateView", STATE_FIELDS)
 ConfigView = collections.namedtuple("ConfigView", CONFIG_FIELDS)
@@ -171,7 +200,7 @@ OutputsView = collections.namedtuple("OutputsView", OUTPUT_FIELDS)
 def state_view(s):
     return StateView(borrow(s.rng), borrow(s.policy_rng), borrow(s.dice_script), borrow(s.dice), borrow(s.g),
                      borrow(s.pos), borrow(s.md), borrow(s.terr), borrow(s.tinfo), borrow(s.objs),
-                     borrow(s.smoke), borrow(s.rq), borrow(s.shot))
+                     borrow(s.smoke), borrow(s.rq), borrow(s.geo))
 
 
 @nb.njit(cache=True, inline="always")

@@ -11,7 +11,9 @@ import math
 
 import numba as nb
 
-from ..core.geometry import point_polygon_within, segment_polygon_distance, segment_polygon_within
+from ..core.geometry import (point_polygon_within, point_polygon_within_boxed, segment_polygon_distance,
+                             segment_polygon_within, segment_polygon_within_boxed)
+from .sight import piece_box, terrain_boxes_ready
 from .general import d6, discipline_test, has_flag, is_active, on_table, radius, stat
 from .layout import (ACTIVE, F_ALERT, F_ENGAGED, F_HIDDEN, MD_FATIGUE, MD_FLAGS, MD_STATUS, N_DIRS, N_DIST,
                      N_SLOTS, OK, PF_FLY, PF_M, PF_RULES, R_BASES_CROSS, R_IMPASSABLE, R_NEAR_ENEMY, R_OFF_TABLE,
@@ -33,16 +35,20 @@ def path_reason(s, cfg, b, side, i, x0, y0, x1, y1, flying, ignore_side, ignore_
     r = radius(s, cfg, b, side, i)
     if x1 < r - 1e-4 or y1 < r - 1e-4 or x1 > TABLE_CM - r + 1e-4 or y1 > TABLE_CM - r + 1e-4:
         return R_OFF_TABLE
+    terrain_boxes_ready(s, b)
     for t in range(T_MAX):
         if s.tinfo[b, t, TI_KIND] != T_IMPASSABLE:
             continue
         n = s.tinfo[b, t, TI_NVERT]
+        px0, px1, py0, py1 = piece_box(s, b, t)
         if flying:
             # VOLANTE / TERRENI: impassable terrain "può essere sorvolato"; it may not land there
-            if point_polygon_within(x1, y1, s.terr[b, t], n, r - TOUCH):
+            if point_polygon_within_boxed(x1, y1, s.terr[b, t], n, r - TOUCH, px0, px1, py0, py1):
                 return R_IMPASSABLE
-        elif segment_polygon_within(x0, y0, x1, y1, s.terr[b, t], n, r - TOUCH):
+        elif segment_polygon_within_boxed(x0, y0, x1, y1, s.terr[b, t], n, r - TOUCH, px0, px1, py0, py1):
             return R_IMPASSABLE
+    lo_x, hi_x = min(x0, x1), max(x0, x1)
+    lo_y, hi_y = min(y0, y1), max(y0, y1)
     for os in range(2):
         for j in range(N_SLOTS):
             if (os == side and j == i) or not on_table(s, b, os, j):
@@ -51,6 +57,10 @@ def path_reason(s, cfg, b, side, i, x0, y0, x1, y1, flying, ignore_side, ignore_
                 continue
             cx, cy = s.pos[b, os, j, 0], s.pos[b, os, j, 1]
             cr = radius(s, cfg, b, os, j)
+            # a base farther than both thresholds from the path's box is farther from the path
+            far = r + cr + ENEMY_GAP + 0.01
+            if cx < lo_x - far or cx > hi_x + far or cy < lo_y - far or cy > hi_y + far:
+                continue
             # distance from the other base's centre to the path, minus both radii
             dx, dy = x1 - x0, y1 - y0
             L2 = dx * dx + dy * dy

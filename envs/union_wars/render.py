@@ -145,9 +145,9 @@ def rgb(core, b, viewer=0) -> np.ndarray:
                 _disc(img, cx, cy, r * 0.4, (0, 0, 0))
             if f & L.F_SUPPRESSED:
                 _disc(img, cx, cy, r + 2, (255, 140, 0), ring=True)
-    if s.shot[b, 4]:
-        x0, y0 = px(s.shot[b, 0], s.shot[b, 1])
-        x1, y1 = px(s.shot[b, 2], s.shot[b, 3])
+    if s.geo[b, L.GEO_SHOT + 4]:
+        x0, y0 = px(s.geo[b, L.GEO_SHOT + 0], s.geo[b, L.GEO_SHOT + 1])
+        x1, y1 = px(s.geo[b, L.GEO_SHOT + 2], s.geo[b, L.GEO_SHOT + 3])
         _line(img, x0, y0, x1, y1, (255, 0, 200))
     return img
 

@@ -22,12 +22,12 @@ from .battle import (base_piece_ok, edge_is_low, final_result, generate_terrain,
 from .general import d6, has_flag, is_active, on_table, roll_off, round_up, stat
 from .layout import *  # noqa: F401,F403  (the named columns and codes)
 from .layout import (config_view, outputs_view, state_view)
-from .melee import melee_phase, update_engagement
+from .melee import melee_continue, melee_start, melee_target_reason, melee_weapon_reason, update_engagement
 from .movement import consolidate_reason, execute_move, move_reason, move_target, place
 from .psychology import choose_commander, command_test, command_test_needed, control_phase, losses
 from .reactions import (REACTION_GROUP0, apply_prone, declare_reaction, execute_reaction, reaction_kind_reason,
                         reaction_reason, reactor_can, reactor_reason)
-from .sight import reveal_hidden
+from .sight import forget_sight, reveal_hidden, sight_cache_mismatches
 
 OPT_NIGHT_OFF, OPT_NIGHT_ON, OPT_NIGHT_CHOOSE = 0, 1, 2
 
@@ -47,7 +47,8 @@ def reset_game(s, cfg, b, seed):
     s.objs[b, :, :] = 0.0
     s.smoke[b, :, :] = 0.0
     s.rq[b, :, :] = 0
-    s.shot[b, :] = 0.0
+    s.geo[b, GEO_SHOT:GEO_SHOT + 5] = 0.0
+    forget_sight(s, b)
     for c in (G_ACTOR, G_TGT, G_CONTROLLED, G_CMD0, G_CMD1, G_BASE0, G_BASE1, G_ASSASSIN0, G_ASSASSIN1, G_WINNER,
               G_RSLOT):
         s.g[b, c] = -1
@@ -105,6 +106,7 @@ def scouts(cfg, side):
 @nb.njit(cache=True)
 def after_mission(s, cfg, b):
     generate_terrain(s, cfg, b)
+    forget_sight(s, b)
     # ESPLORAZIONE: 1D6 + 1 per ESPLORATORE; the margin is a bank of bonus/malus points
     w, margin = roll_off(s, b, scouts(cfg, 0), scouts(cfg, 1))
     s.g[b, G_EXPLORE_WINNER] = w
@@ -281,7 +283,23 @@ def final_phase(s, cfg, b):
 @nb.njit(cache=True)
 def end_tactical(s, cfg, b):
     """End of the tactical phase: LA FASE DI MISCHIA, DI CONTROLLO, FINALE, next turn."""
-    melee_phase(s, cfg, b)
+    melee_start(s, cfg, b)
+    melee_resume(s, cfg, b)
+
+
+@nb.njit(cache=True)
+def melee_resume(s, cfg, b):
+    """LA MISCHIA: fight until an attacker's owner chooses its target or weapon (stages *melee
+    target* / *melee weapon*: the attacker is G_ACTOR_SIDE / G_ACTOR, its chosen target G_TGT),
+    then the consolidations."""
+    side, i, kind = melee_continue(s, cfg, b)
+    if kind != 0:
+        s.g[b, G_STAGE] = ST_MELEE_TARGET if kind == 1 else ST_MELEE_WEAPON
+        s.g[b, G_DECIDER] = side
+        s.g[b, G_ACTOR_SIDE] = side
+        s.g[b, G_ACTOR] = i
+        s.g[b, G_TGT] = s.md[b, side, i, MD_MELEE_TGT] if kind == 2 else -1
+        return
     if check_sudden(s, cfg, b):
         return
     next_consolidation(s, cfg, b)
@@ -349,7 +367,7 @@ def declare_action(s, cfg, b):
     s.g[b, G_NREACT] = 0
     for j in range(N_SLOTS):
         s.md[b, 1 - s.g[b, G_ACTIVE], j, MD_REACTED] = 0
-    s.shot[b, 4] = 0
+    s.geo[b, GEO_SHOT + 4] = 0
     if ak != AK_DELEGATE and any_reactor(s, cfg, b):
         s.g[b, G_STAGE] = ST_REACT
         s.g[b, G_DECIDER] = 1 - s.g[b, G_ACTIVE]
@@ -458,6 +476,8 @@ def decide(s, cfg, b, a, apply):
     if a >= k[K_A_MINE]:
         return _target(s, cfg, b, st, me, a - k[K_A_MINE], True, apply)
     if a >= k[K_A_THEIR]:
+        if st == ST_MELEE_TARGET:
+            return _melee_target(s, cfg, b, me, a - k[K_A_THEIR], apply)
         if st == ST_SELECT:
             return _select(s, cfg, b, st, me, 1 - me, a - k[K_A_THEIR], apply)
         return _target(s, cfg, b, st, me, a - k[K_A_THEIR], False, apply)
@@ -690,7 +710,33 @@ def _piece(s, cfg, b, st, me, t, apply):
 
 
 @nb.njit(cache=True)
+def _melee_target(s, cfg, b, me, j, apply):
+    """LA MISCHIA: the attacker's owner chooses which enemy in contact it attacks."""
+    side, i = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
+    code = melee_target_reason(s, cfg, b, side, i, j)
+    if code != OK or not apply:
+        return code
+    s.md[b, side, i, MD_MELEE_TGT] = j
+    melee_resume(s, cfg, b)
+    return OK
+
+
+@nb.njit(cache=True)
+def _melee_weapon(s, cfg, b, me, w, apply):
+    """LA MISCHIA: ... and with which of its melee weapons (choice 0 / 1 = weapon slot)."""
+    side, i = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
+    code = melee_weapon_reason(s, cfg, b, side, i, w)
+    if code != OK or not apply:
+        return code
+    s.md[b, side, i, MD_MELEE_WPN] = w
+    melee_resume(s, cfg, b)
+    return OK
+
+
+@nb.njit(cache=True)
 def _choice(s, cfg, b, st, me, c, apply):
+    if st == ST_MELEE_WEAPON:
+        return _melee_weapon(s, cfg, b, me, c, apply)
     n = 5 if st == ST_MISSION else 2
     if st not in (ST_MISSION, ST_SIDE, ST_DEPLOY_ORDER, ST_INITIATIVE, ST_NIGHT):
         return R_WRONG_STAGE
@@ -759,6 +805,9 @@ def write_mask(s, cfg, b, mask):
     elif st == ST_REACT_KIND:
         lo[0], hi[0] = k[K_A_REACT], k[K_A_REACT] + N_RK
         n = 1
+    elif st == ST_MELEE_TARGET:
+        lo[0], hi[0] = k[K_A_THEIR], k[K_A_THEIR] + N_SLOTS
+        n = 1
     elif st == ST_COUNTERMOVE:
         lo[0], hi[0] = k[K_A_MOVE], k[K_A_MOVE] + N_MOVES
         n = 1
@@ -779,6 +828,16 @@ def write_mask(s, cfg, b, mask):
     else:
         lo[0], hi[0] = k[K_A_CHOICE], k[K_A_CHOICE] + N_CHOICES
         n = 1
+    if st == ST_DEPLOY:
+        # the same test as decide -> _spot, with the model to place found once
+        me = s.g[b, G_DECIDER]
+        i = next_to_deploy(s, b, me)
+        for sp in range(N_SPOTS):
+            if spot_reason(s, cfg, b, me, i, cfg.spots[sp, 0], cfg.spots[sp, 1]) == OK:
+                mask[k[K_A_SPOT] + sp] = 1
+        if decide(s, cfg, b, k[K_A_PASS], False) == OK:
+            mask[k[K_A_PASS]] = 1
+        return
     if st == ST_REACT_KIND:
         # the same test as decide -> _react_kind, with the reactor's part (its sight lines) done once
         me, j = s.g[b, G_DECIDER], s.g[b, G_RSLOT]
@@ -1038,11 +1097,18 @@ def action_reason(s0, cfg0, b, a):
 
 
 @nb.njit(cache=True)
+def check_sight_cache(s0, cfg0, b):
+    """(wrong, checked) cached sight answers of game ``b`` against fresh ones (tests)."""
+    return sight_cache_mismatches(state_view(s0), config_view(cfg0), b)
+
+
+@nb.njit(cache=True)
 def start_battle_at(s0, cfg0, b, active):
     """Scenarios: begin the tactical phase of ``active``'s turn (game.apply_scenario)."""
     s, cfg = state_view(s0), config_view(cfg0)
     s.g[b, G_ACTIVE] = active
     s.g[b, G_FIRST] = active
     s.g[b, G_RESERVE_PLACING] = 0
+    forget_sight(s, b)    # the scenario may have replaced the terrain
     update_engagement(s, cfg, b)
     start_turn(s, cfg, b)

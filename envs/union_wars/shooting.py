@@ -11,7 +11,7 @@ import math
 import numba as nb
 
 from .general import (d6, has_flag, is_active, model_distance, on_table, radius, round_up, set_flag, stat)
-from .layout import (ACTIVE, EX_WEAPONS, F_ALERT, F_HIDDEN, F_PRONE, F_SATURATED, F_WOUNDED, F_PIN_TEST,
+from .layout import (GEO_SHOT, ACTIVE, EX_WEAPONS, F_ALERT, F_HIDDEN, F_PRONE, F_SATURATED, F_WOUNDED, F_PIN_TEST,
                      G_AMMO0, G_COORD0, G_NIGHT, G_SEGN0, G_TURN, K_AMMO, K_JAM, MAX_SMOKE, MD_FATIGUE, MD_FLAGS,
                      MD_FLASH_UNTIL, MD_JAMMED, MD_MELEE_DEALT, MD_MORALE, MD_STATUS, MD_WOUNDS, N_SLOTS, OK, OOC,
                      PF_ADT, PF_ARM, PF_COS, PF_EXPERT, PF_FS, PF_R0, PF_RULES, PF_SHIELD, PF_SN, R_ALLY_BLOCKS,
@@ -214,11 +214,11 @@ def resolve_fire(s, cfg, b, side, i, w, ts, ti, suppressive, reaction):
     wpn = weapon_of(s, cfg, b, side, i, w)
     wrules = cfg.wp[wpn, WP_RULES]
     spend_ammo(s, cfg, b, side)
-    s.shot[b, 0] = s.pos[b, side, i, 0]
-    s.shot[b, 1] = s.pos[b, side, i, 1]
-    s.shot[b, 2] = s.pos[b, ts, ti, 0]
-    s.shot[b, 3] = s.pos[b, ts, ti, 1]
-    s.shot[b, 4] = 1
+    s.geo[b, GEO_SHOT + 0] = s.pos[b, side, i, 0]
+    s.geo[b, GEO_SHOT + 1] = s.pos[b, side, i, 1]
+    s.geo[b, GEO_SHOT + 2] = s.pos[b, ts, ti, 0]
+    s.geo[b, GEO_SHOT + 3] = s.pos[b, ts, ti, 1]
+    s.geo[b, GEO_SHOT + 4] = 1
     if not on_table(s, b, ts, ti):
         return 0
     vis = sight(s, cfg, b, side, i, ts, ti, True)
@@ -238,8 +238,8 @@ def resolve_fire(s, cfg, b, side, i, w, ts, ti, suppressive, reaction):
             ti = first_model_on_line(s, cfg, b, side, i, ts, ti)
             vis = sight(s, cfg, b, side, i, ts, ti, False) | SEEN
             dist = model_distance(s, cfg, b, side, i, ts, ti)
-            s.shot[b, 2] = s.pos[b, ts, ti, 0]
-            s.shot[b, 3] = s.pos[b, ts, ti, 1]
+            s.geo[b, GEO_SHOT + 2] = s.pos[b, ts, ti, 0]
+            s.geo[b, GEO_SHOT + 3] = s.pos[b, ts, ti, 1]
     thrown = (wrules & WR_THROWN) != 0
     reach = 0
     if thrown:

@@ -7,17 +7,30 @@ line is blocked or passes through terrain that does not block.  Impassable piece
 least as tall as the lower of viewer and target block; lower pieces and rough terrain
 obscure.  A piece the viewer's own base touches is its cover, not an obstacle.  Models
 block lines through their bases, except the viewer's allies inside its control area.
+
+The sight cache: the lines of a pair of models depend only on the terrain, the smoke markers,
+where the models stand, which are active and how far their control areas reach.  ``sight``
+keeps each pair's answer in the state (``geo``, layout.GEO_VIS) with those inputs (GEO_KEY), checks the
+inputs at every query (a few dozen comparisons against 2-3 microseconds of sight lines) and
+forgets every answer when one of them changed, so a cached answer is always the one a fresh
+computation gives.  The terrain is fixed after setup: whatever writes it (the generator, a
+scenario) calls ``forget_sight``.  The front arc and NASCOSTO are checked before the cache.
 """
 from __future__ import annotations
 
 import math
 
 import numba as nb
+import numpy as np
 
-from ..core.geometry import bbox_gap, point_polygon_within, ray_hits_circle, segment_crosses_polygon, point_segment_distance
+from ..core.geometry import (box_gap, box_of, point_polygon_within, point_polygon_within_boxed,
+                             point_segment_distance, ray_hits_circle,
+                             segment_crosses_polygon_boxed)
 from ..core.structs import local_i32
-from .general import has_flag, height, in_control_area, is_active, radius
-from .layout import (F_HIDDEN, MD_FLAGS, N_SLOTS, T_IMPASSABLE, T_NONE, T_MAX, TI_HEIGHT, TI_KIND, TI_NVERT, MAX_SMOKE)
+from .general import control_range, has_flag, height, in_control_area, is_active, radius
+from .layout import (F_HIDDEN, MD_FLAGS, N_SLOTS, N_VIS_KEY, T_IMPASSABLE, T_NONE, T_MAX, TI_HEIGHT, TI_KIND,
+                     TI_NVERT, MAX_SMOKE, VIS_UNKNOWN, GEO_BOX, GEO_BOXED, GEO_KEY, GEO_VALID, GEO_VIS,
+                     N_GEO)
 
 SEEN = 1
 OBSCURED = 2
@@ -63,9 +76,10 @@ def _line(s, cfg, b, side, i, ts, ti, ax, ay, bx, by, low, pieces, n_pieces, mod
         t = pieces[q]
         kind = s.tinfo[b, t, TI_KIND]
         n = s.tinfo[b, t, TI_NVERT]
-        if not segment_crosses_polygon(ax, ay, bx, by, s.terr[b, t], n):
+        px0, px1, py0, py1 = piece_box(s, b, t)
+        if not segment_crosses_polygon_boxed(ax, ay, bx, by, s.terr[b, t], n, px0, px1, py0, py1):
             continue
-        if point_polygon_within(ax, ay, s.terr[b, t], n, vr + CONTACT_TOL + 1e-6):
+        if point_polygon_within_boxed(ax, ay, s.terr[b, t], n, vr + CONTACT_TOL + 1e-6, px0, px1, py0, py1):
             continue  # the viewer's own cover
         if kind == T_IMPASSABLE and s.tinfo[b, t, TI_HEIGHT] >= low:
             return 2
@@ -88,16 +102,140 @@ def _line(s, cfg, b, side, i, ts, ti, ax, ay, bx, by, low, pieces, n_pieces, mod
 
 
 @nb.njit(cache=True)
+def forget_sight(s, b):
+    """Drop every cached sight answer and terrain box of game ``b`` (the terrain changed)."""
+    s.geo[b, GEO_VALID] = 0.0
+    s.geo[b, GEO_BOXED] = 0.0
+
+
+@nb.njit(cache=True, inline="always")
+def piece_box(s, b, t):
+    """The bounding box x0, x1, y0, y1 of terrain piece t (terrain_boxes_ready first)."""
+    o = GEO_BOX + 4 * t
+    return s.geo[b, o], s.geo[b, o + 1], s.geo[b, o + 2], s.geo[b, o + 3]
+
+
+@nb.njit(cache=True)
+def terrain_boxes_ready(s, b):
+    """Make GEO_BOX hold the bounding box of every terrain piece (after forget_sight)."""
+    if s.geo[b, GEO_BOXED] != 0.0:
+        return
+    for t in range(T_MAX):
+        n = s.tinfo[b, t, TI_NVERT]
+        if s.tinfo[b, t, TI_KIND] != T_NONE and n > 0:
+            x0, x1, y0, y1 = box_of(s.terr[b, t], n)
+            o = GEO_BOX + 4 * t
+            s.geo[b, o] = x0
+            s.geo[b, o + 1] = x1
+            s.geo[b, o + 2] = y0
+            s.geo[b, o + 3] = y1
+    s.geo[b, GEO_BOXED] = 1.0
+
+
+@nb.njit(cache=True, inline="always")
+def _vis_index(side, i, ts, ti):
+    return GEO_VIS + ((side * N_SLOTS + i) * 2 + ts) * N_SLOTS + ti
+
+
+@nb.njit(cache=True)
+def _sight_key_same(s, cfg, b, write):
+    """Do the cached answers hold for the table as it is now (the inputs of the sight lines are
+    the ones they were computed from)?  With ``write`` the key is set to the table's."""
+    same = s.geo[b, GEO_VALID] != 0.0
+    n = GEO_KEY
+    for side in range(2):
+        for i in range(N_SLOTS):
+            code = control_range(s, cfg, b, side, i) if is_active(s, b, side, i) else -2.0
+            x, y = s.pos[b, side, i, 0], s.pos[b, side, i, 1]
+            if same and (s.geo[b, n] != x or s.geo[b, n + 1] != y or s.geo[b, n + 2] != np.float32(code)):
+                same = False
+                if not write:
+                    return False
+            if write:
+                s.geo[b, n] = x
+                s.geo[b, n + 1] = y
+                s.geo[b, n + 2] = code
+            n += 3
+    for q in range(MAX_SMOKE):
+        on = s.smoke[b, q, 2] > 0
+        x = s.smoke[b, q, 0] if on else np.float32(0.0)
+        y = s.smoke[b, q, 1] if on else np.float32(0.0)
+        if same and (s.geo[b, n] != x or s.geo[b, n + 1] != y or s.geo[b, n + 2] != (1.0 if on else 0.0)):
+            same = False
+            if not write:
+                return False
+        if write:
+            s.geo[b, n] = x
+            s.geo[b, n + 1] = y
+            s.geo[b, n + 2] = 1.0 if on else 0.0
+        n += 3
+    return same
+
+
+@nb.njit(cache=True)
+def _sight_cache_ready(s, cfg, b):
+    """Make the cache match the table as it is now: keep it when no input of the sight lines
+    changed since it was filled, else empty it."""
+    terrain_boxes_ready(s, b)
+    if _sight_key_same(s, cfg, b, False):
+        return
+    _sight_key_same(s, cfg, b, True)
+    for q in range(GEO_VIS, N_GEO):
+        s.geo[b, q] = VIS_UNKNOWN
+    s.geo[b, GEO_VALID] = 1.0
+
+
+@nb.njit(cache=True)
+def sight_cache_mismatches(s, cfg, b):
+    """(wrong, checked): the cached sight answers of game ``b`` that are current, compared with
+    a fresh computation from scratch (the fuzz test's check that the cache is exact)."""
+    if not _sight_key_same(s, cfg, b, False):
+        return 0, 0      # the table changed since the last query: nothing cached is current
+    saved = s.geo[b].copy()
+    forget_sight(s, b)
+    _sight_cache_ready(s, cfg, b)     # boxes the terrain again and empties the cache
+    wrong, checked = 0, 0
+    for side in range(2):
+        for i in range(N_SLOTS):
+            for ts in range(2):
+                for ti in range(N_SLOTS):
+                    v = saved[_vis_index(side, i, ts, ti)]
+                    if v == VIS_UNKNOWN:
+                        continue
+                    checked += 1
+                    if sight_lines(s, cfg, b, side, i, ts, ti) != v:
+                        wrong += 1
+    s.geo[b, :] = saved
+    return wrong, checked
+
+
+@nb.njit(cache=True)
 def sight(s, cfg, b, side, i, ts, ti, need_arc):
     """Bits SEEN, OBSCURED, SMOKE, COVERED_BY_ENEMY, ALLY_IN_WAY of model (side, i) looking at
-    (ts, ti).  Hidden targets are out of sight (NASCOSTO)."""
+    (ts, ti).  Hidden targets are out of sight (NASCOSTO).  The sight lines come from the
+    cache when nothing they depend on changed (module docstring)."""
     if has_flag(s, b, ts, ti, F_HIDDEN):
         return 0
+    if need_arc and not in_front_arc(s, cfg, b, side, i, s.pos[b, ts, ti, 0], s.pos[b, ts, ti, 1],
+                                     radius(s, cfg, b, ts, ti)):
+        return 0
+    _sight_cache_ready(s, cfg, b)
+    q = _vis_index(side, i, ts, ti)
+    v = s.geo[b, q]
+    if v == VIS_UNKNOWN:
+        r = sight_lines(s, cfg, b, side, i, ts, ti)
+        s.geo[b, q] = r
+        return r
+    return np.int64(v)
+
+
+@nb.njit(cache=True)
+def sight_lines(s, cfg, b, side, i, ts, ti):
+    """The three sight lines of (side, i) to (ts, ti), front arc and NASCOSTO aside; needs the
+    terrain boxes (GEO_BOX) of the table as it is (sight makes sure of them)."""
     ax, ay = s.pos[b, side, i, 0], s.pos[b, side, i, 1]
     tx, ty = s.pos[b, ts, ti, 0], s.pos[b, ts, ti, 1]
     tr = radius(s, cfg, b, ts, ti)
-    if need_arc and not in_front_arc(s, cfg, b, side, i, tx, ty, tr):
-        return 0
     low = min(height(s, cfg, b, side, i), height(s, cfg, b, ts, ti))
     # candidates: terrain pieces and bases whose boxes meet the box of the three lines
     x0, x1 = min(ax, tx - tr), max(ax, tx + tr)
@@ -107,7 +245,8 @@ def sight(s, cfg, b, side, i, ts, ti, need_arc):
     for t in range(T_MAX):
         if s.tinfo[b, t, TI_KIND] == T_NONE:
             continue
-        if bbox_gap(x0, y0, x1, y1, s.terr[b, t], s.tinfo[b, t, TI_NVERT]) > 0.0:
+        px0, px1, py0, py1 = piece_box(s, b, t)
+        if box_gap(x0, y0, x1, y1, px0, px1, py0, py1) > 0.0:
             continue
         pieces[n_pieces] = t
         n_pieces += 1
