@@ -135,7 +135,7 @@ def main(args, options: dict) -> dict:
     opponent = "scripted" if args.opponent == "self-play" else args.opponent
     runners = RLLIB_DEFAULT_RUNNERS if args.env_runners is None else args.env_runners
     print(f"wargym: PPO on RLlib ({runners} env runners x {args.n_envs} games) on {args.game} against "
-          f"{args.opponent} for {args.timesteps:,} decisions", flush=True)
+          f"{args.opponent} for {args.timesteps:,} decisions (no warm start on this backend)", flush=True)
     t_start = time.perf_counter()
     if not ray.is_initialized():
         if os.environ.get("RAY_ADDRESS"):  # a running cluster (several machines): join it
