@@ -11,6 +11,7 @@ where it saved the model, the learning curve and the summary.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 import time
@@ -110,6 +111,8 @@ def check_args(ap, args) -> dict:
         args.warm_start_rounds = DEFAULT_WARM_ROUNDS.get(args.game, 0)
     if args.warm_start_rounds < 0:
         ap.error("--warm-start-rounds must be 0 or more")
+    if args.backend == "rllib" and importlib.util.find_spec("ray") is None:
+        ap.error("--backend rllib needs Ray RLlib: pip install 'wargym[rllib]'")
     if args.backend == "rllib" and args.opponent.endswith(".zip"):
         ap.error("--backend rllib trains against built-in bots or self-play; a saved model as --opponent is sb3 only")
     if args.env_runners is not None and (args.backend != "rllib" or args.env_runners < 0):
