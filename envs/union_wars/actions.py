@@ -40,7 +40,7 @@ TARGET_NONE, TARGET_THEIRS, TARGET_MINE, TARGET_MOVE = 0, 1, 2, 3
 ACTION_TARGET = np.array([3, 1, 1, 1, 1, 1, 0, 0, 2, 0, 0, 0, 0, 2, 1, 1, 0, 1, 2, 3], np.int64)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def ability_bit(ak):
     if ak == AK_RICHIAMO:
         return AB_RICHIAMO
@@ -55,13 +55,13 @@ def ability_bit(ak):
     return 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def is_controlled(s, b, side, i):
     """ABILITA' CONTROLLO: the enemy model the active player may make act once this turn."""
     return side != s.g[b, G_ACTIVE] and s.g[b, G_CONTROLLED] == i
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def action_cost(s, cfg, b, side, i, ak):
     """The charisma an action costs now: 0 for the controlled enemy model and for an
     ESPLORATORE's free move in its side's first tactical phase; doubled while suppressed."""
@@ -76,7 +76,7 @@ def action_cost(s, cfg, b, side, i, ak):
     return c
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def can_pay(s, b, side, i, cost):
     """Charisma: the model's own points, or one of the side's GENIO TATTICO bonus actions."""
     return cost == 0 or s.md[b, side, i, MD_CAR] >= cost or s.g[b, G_BONUS0 + side] > 0
@@ -92,7 +92,7 @@ def pay(s, b, side, i, cost):
         s.md[b, side, i, MD_CAR] -= cost
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def model_reason(s, cfg, b, side, i):
     """May (side, i) declare any action now (before looking at which)?"""
     if not is_active(s, b, side, i):
@@ -220,7 +220,7 @@ def target_reason(s, cfg, b, side, i, ak, ts, tj):
     return R_NO_TARGET
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def target_side(s, b, side, ak):
     """Enemy-targeted actions aim at the decider's opponent (for the controlled model that is
     its own side: "viene considerato a tutti gli effetti un modello nemico")."""

@@ -105,7 +105,7 @@ def clear_flag(s, b, side, i, f):
     s.md[b, side, i, MD_FLAGS] &= ~f
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def model_distance(s, cfg, b, sa, ia, sb, ib):
     """MISURAZIONI: base edge to base edge, in cm."""
     return (math.hypot(s.pos[b, sa, ia, 0] - s.pos[b, sb, ib, 0], s.pos[b, sa, ia, 1] - s.pos[b, sb, ib, 1])
@@ -122,7 +122,7 @@ def control_range(s, cfg, b, side, i):
     return 2.0 * stat(s, cfg, b, side, i, PF_SN)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def in_control_area(s, cfg, b, side, i, other_side, j):
     """Is model (other_side, j) inside model (side, i)'s control area."""
     cr = control_range(s, cfg, b, side, i)

@@ -30,7 +30,7 @@ from .shooting import protect
 CONTACT = 0.05   # bases within 0.05 cm are in contact
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def in_contact(s, cfg, b, sa, ia, sb, ib):
     d = math.hypot(s.pos[b, sa, ia, 0] - s.pos[b, sb, ib, 0], s.pos[b, sa, ia, 1] - s.pos[b, sb, ib, 1])
     return d - radius(s, cfg, b, sa, ia) - radius(s, cfg, b, sb, ib) <= CONTACT

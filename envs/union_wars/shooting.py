@@ -29,7 +29,7 @@ def weapon_of(s, cfg, b, side, i, w):
     return cfg.pf[s.md[b, side, i, 0], PF_R0 + w]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def max_range(s, cfg, b, side, i, wpn):
     if cfg.wp[wpn, WP_RULES] & WR_THROWN:
         return 10.0 * stat(s, cfg, b, side, i, PF_COS) + 12.0   # DA LANCIO: COS x 10 + 2D6 at most

@@ -41,7 +41,7 @@ SMOKE_RADIUS = 4.0        # FUMOGENO: "un'area di 4cm (misurata dai bordi)"; the
 CONTACT_TOL = 0.5         # a base within 0.5 cm of a scenic element is "a contatto"
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def in_front_arc(s, cfg, b, side, i, tx, ty, tr):
     """Tutti i modelli vedono a 180°: some part of the base at (tx, ty) lies in the front half."""
     f = s.pos[b, side, i, 2]
