@@ -32,7 +32,7 @@ from .rules import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, DQ, DR, G_CURRENT, G_DONE
                     SH_YEL, SS_ACTIVE, ST_AP, ST_COLLIDE, ST_EXPLODE, ST_FIRE_GROUP, ST_FIRE_SHIP, ST_FIRE_TARGET,
                     ST_INIT, ST_MOVE, ST_POWER, U_BATTERY, U_CHARGE, U_REINF, U_TURN, ap_source, from_axial, group_full,
                     must_move, step_game, to_axial, G_TILES, K_A_PULL, K_A_RETREAT, G_PULL_A, G_PULL_B,
-                    ST_PULL, ST_RETREAT, TK_PLANET, TK_BLACK_HOLE, TK_WORM_HOLE, TK_ASTEROID, TK_NEBULA, TR_KIND,
+                    ST_PULL, ST_PUSH, G_PUSH_SHIP, W_FUSION, ST_RETREAT, TK_PLANET, TK_BLACK_HOLE, TK_WORM_HOLE, TK_ASTEROID, TK_NEBULA, TR_KIND,
                     TR_CELL, aim_penalty, tile_at)
 
 RANDOM, SCRIPTED = 0, 1
@@ -393,6 +393,16 @@ def _group_action(s, cfg, b, p, mask):
             if sh[b, 1 - p, t, SH_STATUS] == SS_ACTIVE:
                 v = max(v, _group_damage(cfg, c, gi, sh[b, p, k, SH_CELL], sh[b, p, k, SH_FACING],
                                          sh[b, 1 - p, t, SH_CELL]))
+        if cfg.grp[c, gi, GR_WEAPON] == W_FUSION:
+            # 15.2 the cone hits every ship: worth firing only if the enemy loses more than we do
+            v = 0.0
+            for q in range(2):
+                for t in range(sh.shape[2]):
+                    if sh[b, q, t, SH_STATUS] == SS_ACTIVE and not (q == p and t == k):
+                        d = _group_damage(cfg, c, gi, sh[b, p, k, SH_CELL], sh[b, p, k, SH_FACING], sh[b, q, t, SH_CELL])
+                        v += d if q != p else -1.5 * d
+            if v <= 0.0:
+                continue
         if v > best_v:
             best, best_v = a, v
     return best
@@ -423,6 +433,22 @@ def _pull_action(s, cfg, b, p):
     sa = _position_score(s, cfg, b, p, k, s.g[b, G_PULL_A], f)
     sb = _position_score(s, cfg, b, p, k, s.g[b, G_PULL_B], f)
     return cfg.k[K_A_PULL] + (1 if sb > sa else 0)
+
+
+@nb.njit(cache=True)
+def _push_action(s, cfg, b, p):
+    """Talon 15.1.2 along a hexside: push the enemy into the hex that is worse for it (a
+    deadly hex if there is one, else the one its owner would like less)."""
+    e = 1 - p
+    t = s.g[b, G_PUSH_SHIP]
+    f = s.sh[b, e, t, SH_FACING]
+    ca = s.g[b, G_PULL_A]
+    cb = s.g[b, G_PULL_B]
+    if ca < 0 or cb < 0:
+        return cfg.k[K_A_PULL]
+    sa = _position_score(s, cfg, b, e, t, ca, f)
+    sb = _position_score(s, cfg, b, e, t, cb, f)
+    return cfg.k[K_A_PULL] + (1 if sb < sa else 0)
 
 
 @nb.njit(cache=True)
@@ -464,6 +490,8 @@ def scripted_action(s, cfg, b, mask):
         a = _first_legal(mask, cfg.k[K_A_EXPLODE], cfg.k[K_A_PULL])
     elif st == ST_PULL:
         a = _pull_action(s, cfg, b, p)
+    elif st == ST_PUSH:
+        a = _push_action(s, cfg, b, p)
     elif st == ST_RETREAT:
         a = _retreat_action(s, cfg, b, p, mask)
     if a >= 0 and mask[a]:

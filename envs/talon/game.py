@@ -33,6 +33,8 @@ CRITICAL_KEYS = {"none": R.CR_NONE, "secondary_explosion": R.CR_SECONDARY, "shie
                  "ftl_core_breach": R.CR_BREACH}
 # weapons whose firing rules are in sections 1-10 (the others: 13 missiles, 15 big guns)
 BASIC_WEAPONS = ("disruptor", "torpedo", "laser")
+HEAVY_WEAPONS = ("fusion_cannon", "wave_cannon")      # Talon 15, with option heavy_weapons
+HEAVY_RULES = {"15.1 wave cannon", "15.2 fusion cannon"}
 
 DEFAULT_OPTIONS = {
     "scenario": "example",       # "example": the 3-vs-3 CA battle of the example of play; "fleet": fleets to a point budget
@@ -54,6 +56,7 @@ DEFAULT_OPTIONS = {
     "max_tiles": 24,             # terrain tiles a scenario may hold (with terrain on)
     "hexside_terrain": "both_sides",  # 17.5 a line along a hexside with asteroids/nebula on one side only: "both_sides" (counts none) or "either_side" (counts one)
     "retreat": "auto",           # retreat phase (Talon 11): "auto" (if the scenario says so), True, False
+    "heavy_weapons": "auto",     # wave and fusion cannons (Talon 15) and the classes that carry them: "auto" (if the scenario fields one), True, False
 }
 READY_SCENARIOS = {key: sc for key, sc in json.loads((DATA / "scenarios.json").read_text()).items()
                    if not key.startswith("_") and key != "example_of_play"}
@@ -62,6 +65,7 @@ _CHOICES = {
     "scenario": ("example", "fleet", *READY_SCENARIOS),
     "terrain": ("auto", True, False),
     "retreat": ("auto", True, False),
+    "heavy_weapons": ("auto", True, False),
     "hexside_terrain": ("both_sides", "either_side"),
     "initiative": ("roll", 0, 1),
     "edition": (1, 2),
@@ -146,7 +150,8 @@ STAGE_NAMES = {R.ST_AP: "spend AP", R.ST_MOVE: "movement", R.ST_FIRE_SHIP: "fire
                R.ST_FIRE_GROUP: "fire: choose group", R.ST_FIRE_TARGET: "fire: choose target",
                R.ST_POWER: "power phase: choose speed", R.ST_INIT: "initiative", R.ST_COLLIDE: "collision order",
                R.ST_EXPLODE: "explosion order", R.ST_PULL: "black hole: choose the hex",
-               R.ST_RETREAT: "retreat phase", R.ST_ROUND_END: "end of the round", R.ST_OVER: "game over"}
+               R.ST_RETREAT: "retreat phase", R.ST_ROUND_END: "end of the round", R.ST_OVER: "game over",
+               R.ST_PUSH: "wave cannon: choose the hex", R.ST_TURN_END: "end of the turn"}
 USE_NAMES = ("side-slip marker", "power through a turn", "charge yellow box of group 0",
              "charge yellow box of group 1", "charge yellow box of group 2", "charge battery",
              "reinforce front shield", "reinforce right shield", "reinforce left shield", "reinforce rear shield",
@@ -261,6 +266,16 @@ def class_index(cfg, key: str) -> int:
         raise ValueError(f"unknown ship class {key!r}; known: {', '.join(cfg.class_keys)}") from None
 
 
+def _fields_heavy(ready, classes) -> bool:
+    """Option heavy_weapons="auto": on when the ready scenario fields a class carrying a wave or
+    fusion cannon (Talon 15), so that the basic game's actions stay as they were."""
+    if not ready:
+        return False
+    heavy = {c["key"] for c in classes if any(gr["weapon"] in HEAVY_WEAPONS for gr in c["groups"])}
+    return any(ship.get("class") in heavy for side in ready.get("players", []) if isinstance(side, dict)
+               for ship in side.get("ships", []) if isinstance(ship, dict))
+
+
 def build_config(opts: dict):
     rows, cols, S = opts["map_rows"], opts["map_cols"], opts["max_ships"]
     grid = HexGrid(rows, cols)
@@ -322,6 +337,14 @@ def build_config(opts: dict):
         ready = READY_SCENARIOS[opts["scenario"]]
     terrain_on = opts["terrain"] if opts["terrain"] != "auto" else bool(ready and ready.get("terrain"))
     retreat_on = opts["retreat"] if opts["retreat"] != "auto" else bool(ready and ready.get("retreat"))
+    heavy_on = opts["heavy_weapons"] if opts["heavy_weapons"] != "auto" else _fields_heavy(ready, classes)
+    if heavy_on:
+        # 15: the classes that needed only the heavy weapons are playable, their cannons fire
+        for i, c in enumerate(classes):
+            if c.get("advanced") and set(c["advanced"]) <= HEAVY_RULES:
+                cls[i, R.CL_PLAYABLE] = 1
+        for key in HEAVY_WEAPONS:
+            wplay[WEAPON_KEYS.index(key)] = 1
     T = opts["max_tiles"] if terrain_on else 1
     tmpl_tr = np.zeros((T, R.N_TR), dtype=np.int32)
     if ready is not None:
@@ -336,7 +359,8 @@ def build_config(opts: dict):
                               grid.cell(*ship["hex"]), DIRECTION_NAMES.index(ship["facing"]), ship.get("arrives", 0))
     fleet_cls = np.full((2, nc), -1, dtype=np.int32)
     for p, race in enumerate(("terran", "talon")):
-        ok = [i for i, c in enumerate(classes) if c.get("race") == race and not c.get("advanced")]
+        ok = [i for i, c in enumerate(classes) if c.get("race") == race
+              and (not c.get("advanced") or (heavy_on and set(c["advanced"]) <= HEAVY_RULES))]
         fleet_cls[p, :len(ok)] = ok
     # fleet formation: a line down the map's west (player 0) and east (player 1) edge
     # (every other row from the middle out, then the rows between, then a second column)
@@ -354,7 +378,7 @@ def build_config(opts: dict):
     # the basic game's actions (and the checkpoints trained on them) stay as they were
     for name, size in (("AP", n_ap), ("UNREINF", S * 4), ("MOVE", S * R.N_MOVES), ("FIRE_SHIP", S),
                        ("GROUP", 3), ("TARGET", S), ("SPEED", 3), ("INIT", 2), ("COLLIDE", 2),
-                       ("EXPLODE", S), ("PULL", 2 if terrain_on else 0), ("RETREAT", S if retreat_on else 0),
+                       ("EXPLODE", S), ("PULL", 2 if terrain_on or heavy_on else 0), ("RETREAT", S if retreat_on else 0),
                        ("DONE", 1)):
         layout[name] = off
         off += size
@@ -373,6 +397,7 @@ def build_config(opts: dict):
     k[R.K_OBS_PLANES] = R.N_PLANES + (R.N_TERRAIN_PLANES if terrain_on else 0)
     k[R.K_TERRAIN] = terrain_on
     k[R.K_RETREAT] = retreat_on
+    k[R.K_HEAVY] = heavy_on
     k[R.K_HEXSIDE] = opts["hexside_terrain"] == "either_side"
     k[R.K_OBS_SHIP] = R.N_SF
     k[R.K_OBS_GLOBAL] = R.N_GLOBAL
@@ -510,8 +535,8 @@ def action_name(cfg, a: int) -> str:
     if a < off("PULL"):
         return f"ship {a - off('EXPLODE')} explodes next"
     if a < off("RETREAT"):
-        return ("black hole: pulled into the first hex of the hexside",
-                "black hole: pulled into the second hex of the hexside")[a - off("PULL")]
+        return ("pulled (black hole) or pushed (wave cannon) into the first hex of the hexside",
+                "pulled (black hole) or pushed (wave cannon) into the second hex of the hexside")[a - off("PULL")]
     if a < off("DONE"):
         return f"ship {a - off('RETREAT')} jumps to FTL (retreats)"
     assert S >= 0
@@ -635,6 +660,9 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
             ci = class_index(cfg, ship.get("class"))
             c = cfg.classes[ci]
             if not cfg.cls[ci, R.CL_PLAYABLE]:
+                if set(c["advanced"]) <= HEAVY_RULES:
+                    raise ValueError(f"{where}: class {c['key']} needs advanced rule(s) {c['advanced']}: make the environment with "
+                                     "option heavy_weapons=True (Talon 15)")
                 raise ValueError(f"{where}: class {c['key']} needs advanced rule(s) {c['advanced']} that talon_v0 "
                                  "does not implement (option advanced_classes='inert' fields it anyway)")
             counters = c.get("counters", [])
@@ -751,7 +779,7 @@ def validate_state(cfg, state) -> None:
     problems = []
     if ((g[:, R.G_CURRENT] < 0) | (g[:, R.G_CURRENT] > 1)).any():
         problems.append("player to move")
-    if ((g[:, R.G_STAGE] < R.ST_AP) | (g[:, R.G_STAGE] > R.ST_OVER)).any():
+    if ((g[:, R.G_STAGE] < R.ST_AP) | (g[:, R.G_STAGE] > R.ST_TURN_END)).any():
         problems.append("stage")
     if ((g[:, R.G_IMPULSE] < 0) | (g[:, R.G_IMPULSE] > 6)).any():
         problems.append("impulse")

@@ -54,7 +54,10 @@ G_END_STEP = 29     # end of the round after the power phase: END_* below (Talon
 G_PULL_NEXT = 30    # next ship (player-major index, initiative player first) the black hole pulls (18.2)
 G_PULL_A = 31       # the two hexes a ship pulled along a hexside may go to (18.2, ST_PULL)
 G_PULL_B = 32
-N_G = 33
+G_PUSH_SHIP = 33    # enemy ship a wave cannon pushes along a hexside: the firer picks the hex (15.1.2, ST_PUSH)
+G_PUSH_DIR_A = 34   # the two directions it may be pushed in (G_PULL_A/B hold their hexes)
+G_PUSH_DIR_B = 35
+N_G = 36
 
 # -- the end of a round, after the power phase (Talon 3.2, 18.2) ------------------------
 END_PULL = 1        # gravitational pull of black holes (18.2)
@@ -77,6 +80,8 @@ ST_PULL = 10        # a black hole pulls a ship along a hexside: its owner picks
 ST_RETREAT = 11     # retreat phase: ships whose FTL drive is active may jump (Talon 3.2, 11)
 ST_ROUND_END = 12   # (no decision) the end of the round is being resolved (Talon 3.2, 18.2)
 ST_OVER = 13
+ST_PUSH = 14        # a wave cannon pushes a ship along a hexside: the firer picks the hex (Talon 15.1.2)
+ST_TURN_END = 15    # (no decision) the end of a turn: wave cannon damage (15.1.3), then repairs (8.7)
 
 # -- ships sh[b, p, k, SH_*] ---------------------------------------------------
 SH_CLASS = 0        # index into the class table, -1 = empty slot
@@ -111,7 +116,8 @@ SH_C_PLOSS = 38
 SH_PENDING = 39     # destroyed, explosion not yet resolved (Talon 8.6.3)
 SH_AB_NOW = 40      # used an afterburner this impulse (Talon 10.2.3)
 SH_ARRIVE = 41      # SS_RESERVE ships: round in whose supply phase the ship arrives (Talon 3.2)
-N_SH = 42
+SH_WAVE = 42        # 4 columns: wave cannon damage on each shield arc, due at the end of the turn (Talon 15.1.3)
+N_SH = 46
 
 SS_EMPTY = 0
 SS_ACTIVE = 1
@@ -205,11 +211,12 @@ K_OBS_SHIP = 25      # features per ship in the observation table
 K_OBS_GLOBAL = 26
 K_FIRST_INIT = 27    # who starts with the initiative in the template (-1: die roll)
 K_TERRAIN = 28       # 1: terrain rules and the terrain observation planes are on (option terrain)
-K_A_PULL = 29        # actions: the hex a ship pulled along a hexside goes to (2, only with terrain)
+K_A_PULL = 29        # actions: the hex a ship pulled (18.2) or pushed (15.1.2) along a hexside goes to (2, only with terrain or heavy weapons)
 K_A_RETREAT = 30     # actions: a ship jumps to FTL (max_ships, only with option retreat)
 K_HEXSIDE = 31       # 17.5 a line along a hexside with asteroids/nebula on one side only: 0 counts none, 1 one
 K_RETREAT = 32       # 1: the retreat phase (Talon 11) is played (option retreat)
-N_K = 33
+K_HEAVY = 33         # 1: wave and fusion cannons fire (Talon 15, option heavy_weapons)
+N_K = 34
 
 # class table cls[c, CL_*]
 CL_POINTS = 0

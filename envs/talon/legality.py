@@ -17,7 +17,7 @@ from .layout import (G_CURRENT, G_DONE, G_GROUP, G_SHIP, G_STAGE, G_WLEFT, K_A_A
                      K_A_UNREINF, K_N_ACTIONS, N_MOVES, N_USES, OK, R_GAME_OVER, R_MUST_MOVE, R_NOT_PENDING,
                      R_NO_SUCH_ACTION, R_STAGE, SH_AP_SPENT, SH_REINF, SH_STATUS, SS_ACTIVE, ST_AP, ST_COLLIDE,
                      ST_EXPLODE, ST_FIRE_GROUP, ST_FIRE_SHIP, ST_FIRE_TARGET, ST_INIT, ST_MOVE, ST_POWER, ST_PULL,
-                     ST_RETREAT, config_view, state_view)
+                     ST_PUSH, ST_RETREAT, config_view, state_view)
 from .ships import active
 from .fire import can_fire, explode_reason, group_reason, target_reason
 from .movement import may_move, move_kind_reason, move_reason, must_still_move
@@ -94,7 +94,7 @@ def action_reason(s_, cfg_, b, a):
         k = a - k_[K_A_EXPLODE]
         return explode_reason(s, b, p, k) if k < borrow(s.sh).shape[2] else R_NOT_PENDING
     if a < k_[K_A_RETREAT]:
-        return OK if st == ST_PULL else R_STAGE      # 18.2 either hex of the hexside
+        return OK if st == ST_PULL or st == ST_PUSH else R_STAGE     # 18.2, 15.1.2 either hex of the hexside
     if a < k_[K_A_DONE]:
         if st != ST_RETREAT:
             return R_STAGE
@@ -244,6 +244,8 @@ def write_mask_ref(s, cfg, b, mask):
     st = s.g[b, G_STAGE]
     if ST_AP <= st <= ST_RETREAT:
         mask_range(s, cfg, b, mask, k[STAGE_FAMILY[st]], k[STAGE_FAMILY[st + 1]])
+    elif st == ST_PUSH:
+        mask_range(s, cfg, b, mask, k[K_A_PULL], k[K_A_RETREAT])
     mask_range(s, cfg, b, mask, k[K_A_DONE], k[K_A_DONE] + 1)
 
 
@@ -317,7 +319,7 @@ def write_mask(s_, cfg_, b, mask):
         for k in range(S):
             if explode_reason(s, b, p, k) == OK:
                 mask[a_ex + k] = 1
-    elif st == ST_PULL:
+    elif st == ST_PULL or st == ST_PUSH:
         mask[k_[K_A_PULL]] = 1
         mask[k_[K_A_PULL] + 1] = 1
     elif st == ST_RETREAT:

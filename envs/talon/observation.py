@@ -11,7 +11,7 @@ from .layout import (CL_BATTERY, CL_N_GROUPS, CL_N_HULL, CL_POINTS, GR_RED, GR_Y
                      SH_C_FTL, SH_C_HELM, SH_C_PLOSS, SH_C_POWER, SH_C_SHIELDS, SH_C_TURN, SH_FACING, SH_FIRED,
                      SH_GROUP_DEAD, SH_HULL_HITS, SH_INIT_MARK, SH_MOVED, SH_POWER, SH_RED, SH_REINF, SH_SHIELD,
                      SH_SLIP, SH_STATUS, SH_TURN_LEFT, SH_YEL, SS_ACTIVE, ST_COLLIDE, ST_FIRE_GROUP, ST_FIRE_TARGET,
-                     ST_POWER, ST_PULL, TR_CELL, TR_KIND, config_view, other, state_view)
+                     ST_POWER, ST_PULL, ST_PUSH, TR_CELL, TR_KIND, config_view, other, state_view)
 from .ships import must_move, speed_of, turn_radius
 from .power import ap_source
 from .sequence import turn_player
@@ -25,7 +25,7 @@ P_ENEMY_FACING = 6   # 6 planes: enemy ships by facing
 P_OWN_SLOT = 12      # own ship slot + 1
 P_ENEMY_SLOT = 13    # enemy ship slot + 1
 P_ACTIVE = 14        # the active ship (firing / power phase / colliding / pulled), 1 own, 2 enemy
-PULL_FIRST = 3       # ... and in ST_PULL the hexes the pulled ship may go to (action PULL 0, PULL 1; Talon 18.2)
+PULL_FIRST = 3       # ... and in ST_PULL/ST_PUSH the hexes the pulled/pushed ship may go to (action PULL 0, PULL 1; Talon 18.2, 15.1.2)
 PULL_SECOND = 4
 P_ACTIVE_ARC = 15    # arc of the active ship each hex is in, + 1
 N_PLANES = 16
@@ -113,7 +113,7 @@ def write_obs_ref(s, cfg, b, v, obs):
     st = g[b, G_STAGE]
     act_p = -1
     act_k = -1
-    if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER or st == ST_PULL:
+    if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER or st == ST_PULL or st == ST_PUSH:
         act_p = g[b, G_CURRENT]
         act_k = g[b, G_SHIP]
     elif st == ST_COLLIDE:
@@ -190,9 +190,11 @@ def write_obs_ref(s, cfg, b, v, obs):
         for cell in range(n):
             if cell != ac:
                 obs[P_ACTIVE_ARC * n + cell] = cfg.arc_of[ac, cell, af] + 1
-        if st == ST_PULL:
-            obs[P_ACTIVE * n + g[b, G_PULL_A]] = PULL_FIRST
-            obs[P_ACTIVE * n + g[b, G_PULL_B]] = PULL_SECOND
+        if st == ST_PULL or st == ST_PUSH:
+            if g[b, G_PULL_A] >= 0:        # a push off the map has no hex to show (15.1.2, 7.5.1)
+                obs[P_ACTIVE * n + g[b, G_PULL_A]] = PULL_FIRST
+            if g[b, G_PULL_B] >= 0:
+                obs[P_ACTIVE * n + g[b, G_PULL_B]] = PULL_SECOND
     o = base_t + 2 * S * N_SF
     obs[o + O_ROUND] = clip8(g[b, G_ROUND])
     obs[o + O_IMPULSE] = imp
@@ -282,7 +284,7 @@ def write_obs(s, cfg, b, v, obs):
     st = g[b, G_STAGE]
     act_p = -1
     act_k = -1
-    if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER or st == ST_PULL:
+    if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER or st == ST_PULL or st == ST_PUSH:
         act_p = g[b, G_CURRENT]
         act_k = g[b, G_SHIP]
     elif st == ST_COLLIDE:
@@ -374,9 +376,11 @@ def write_obs(s, cfg, b, v, obs):
         for cell in range(n):
             obs[o + cell] = arc_of[ac, cell, af] + 1
         obs[o + ac] = 0
-        if st == ST_PULL:
-            obs[P_ACTIVE * n + g[b, G_PULL_A]] = PULL_FIRST
-            obs[P_ACTIVE * n + g[b, G_PULL_B]] = PULL_SECOND
+        if st == ST_PULL or st == ST_PUSH:
+            if g[b, G_PULL_A] >= 0:        # a push off the map has no hex to show (15.1.2, 7.5.1)
+                obs[P_ACTIVE * n + g[b, G_PULL_A]] = PULL_FIRST
+            if g[b, G_PULL_B] >= 0:
+                obs[P_ACTIVE * n + g[b, G_PULL_B]] = PULL_SECOND
     o = base_t + 2 * S * N_SF
     obs[o + O_ROUND] = clip8(g[b, G_ROUND])
     obs[o + O_IMPULSE] = imp

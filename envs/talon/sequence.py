@@ -12,12 +12,14 @@ from .layout import (END_DONE, END_PULL, END_RETREAT0, END_RETREAT1, END_SUPPLY,
                      G_PENDING_TURN, G_PULL_A, G_PULL_B, G_PULL_NEXT, G_RESUME, G_ROUND, G_ROUNDS, G_SERIAL, G_SHIP,
                      G_SP0, G_SP1, G_STAGE, G_TILES, G_TURN, G_WINNER, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE,
                      K_A_EXPLODE, K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_PULL, K_A_RETREAT, K_A_SPEED,
-                     K_A_TARGET, K_A_UNREINF, K_RETREAT, N_MOVES, N_USES, SH_AB_NOW, SH_AP_SPENT, SH_ARRIVE, SH_CELL,
+                     K_A_TARGET, K_A_UNREINF, K_HEAVY, K_RETREAT, N_MOVES, N_USES, SH_AB_NOW, SH_AP_SPENT, SH_ARRIVE, SH_CELL,
                      SH_CLASS, SH_CURVE, SH_FIRED, SH_INIT_MARK, SH_MOVED, SH_PENDING, SH_RED, SH_REINF, SH_STATUS,
                      SH_YEL, SS_ACTIVE, SS_RESERVE, ST_AP, ST_COLLIDE, ST_EXPLODE, ST_FIRE_GROUP, ST_FIRE_SHIP,
-                     ST_FIRE_TARGET, ST_INIT, ST_MOVE, ST_OVER, ST_POWER, ST_PULL, ST_RETREAT, ST_ROUND_END,
+                     ST_FIRE_TARGET, ST_INIT, ST_MOVE, ST_OVER, ST_POWER, ST_PULL, ST_PUSH, ST_RETREAT, ST_ROUND_END, ST_TURN_END,
+                     W_FUSION, W_WAVE, GR_WEAPON,
                      TK_BLACK_HOLE, TK_NONE, TK_NEBULA, TK_ASTEROID, TR_CELL, TR_KIND, other)
 from .fire import explode, fire_weapon, repairs, resolve_explosions
+from .heavy_weapons import apply_wave_damage, choose_push, fire_fusion, fire_wave, wave_damage_due
 from .movement import apply_move, collide, next_collision, pull_ship
 from .power import apply_ap, begin_power_phase, end_power_phase, next_power_ship, set_curve
 from .retreat import jump_to_ftl
@@ -300,7 +302,7 @@ def advance(s, cfg, b):
             continue
         if st == ST_INIT:
             return
-        if (st == ST_MOVE or st == ST_ROUND_END) and g[b, G_COLL_QUEUE] != 0:
+        if (st == ST_MOVE or st == ST_ROUND_END or st == ST_FIRE_TARGET) and g[b, G_COLL_QUEUE] != 0:
             if next_collision(s, b):
                 g[b, G_STAGE] = ST_COLLIDE
                 g[b, G_CURRENT] = g[b, G_MOVE_PLAYER]
@@ -322,8 +324,18 @@ def advance(s, cfg, b):
             if r == 2:
                 end_round(s, cfg, b)
             continue
-        if st == ST_PULL:
+        if st == ST_PULL or st == ST_PUSH:
             return
+        if st == ST_TURN_END:
+            # 15.1.3 the wave cannon's damage at the end of the turn; the explosions it
+            # causes are resolved (above) before the turn ends
+            if borrow(cfg.k)[K_HEAVY] and wave_damage_due(s, b):
+                apply_wave_damage(s, cfg, b)
+                continue
+            end_turn(s, cfg, b)
+            if g[b, G_STAGE] == ST_INIT:
+                return
+            continue
         if st == ST_RETREAT:
             if stage_has_choice(s, cfg, b):
                 return
@@ -336,20 +348,20 @@ def advance(s, cfg, b):
             return
         # nothing to decide here: move on
         nxt = stage_after(st)
-        if nxt != 0:
-            g[b, G_STAGE] = nxt
+        if nxt == ST_TURN_END and not (borrow(cfg.k)[K_HEAVY] and wave_damage_due(s, b)):
+            end_turn(s, cfg, b)             # the usual end of a turn, without a pass through ST_TURN_END
+            if g[b, G_STAGE] == ST_INIT:
+                return
             continue
-        end_turn(s, cfg, b)
-        if g[b, G_STAGE] == ST_INIT:
-            return
+        g[b, G_STAGE] = nxt
 
 
 @nb.njit(cache=True, inline="always")
 def stage_after(st):
     """The stage that follows ``st`` when the player is done with it or has nothing to decide
     in it (Talon 3.2): AP, then movement, then fire; a group's targets lead back to the choice
-    of a group, that to the choice of the next firing ship.  0 after the fire stage: the
-    turn ends (end_turn).  (A function of the stage alone, so the loop in advance calls
+    of a group, that to the choice of the next firing ship.  After the fire stage the
+    turn ends (ST_TURN_END: wave cannon damage, 15.1.3, then end_turn).  (A function of the stage alone, so the loop in advance calls
     nothing that takes the state structs.)"""
     if st == ST_AP:
         return ST_MOVE
@@ -357,7 +369,7 @@ def stage_after(st):
         return ST_FIRE_SHIP
     if st == ST_FIRE_TARGET:
         return ST_FIRE_GROUP
-    return 0
+    return ST_TURN_END
 
 
 @nb.njit(cache=True)
@@ -408,8 +420,16 @@ def apply_action(s, cfg, b, a):
         g[b, G_STAGE] = ST_FIRE_TARGET
     elif a < k_[K_A_SPEED]:
         t = a - k_[K_A_TARGET]
-        fire_weapon(s, cfg, b, p, g[b, G_SHIP], g[b, G_GROUP], t)
+        k = g[b, G_SHIP]
+        gi = g[b, G_GROUP]
+        w = grp[sh[b, p, k, SH_CLASS], gi, GR_WEAPON]
         g[b, G_WLEFT] -= 1
+        if w == W_FUSION:
+            fire_fusion(s, cfg, b, p, k, gi)            # 15.2 every ship in the cone
+        elif w == W_WAVE:
+            fire_wave(s, cfg, b, p, k, gi, t)           # 15.1 push now, damage at the end of the turn
+        else:
+            fire_weapon(s, cfg, b, p, k, gi, t)
     elif a < k_[K_A_INIT]:
         d = a - k_[K_A_SPEED]
         k = g[b, G_SHIP]
@@ -424,6 +444,8 @@ def apply_action(s, cfg, b, a):
         g[b, G_STAGE] = g[b, G_COLL_RESUME]
     elif a < k_[K_A_PULL]:
         explode(s, cfg, b, p, a - k_[K_A_EXPLODE])
+    elif a < k_[K_A_RETREAT] and st == ST_PUSH:
+        choose_push(s, cfg, b, p, a != k_[K_A_PULL])   # 15.1.2 the firer picks the hex
     elif a < k_[K_A_RETREAT]:
         # 18.2 the owner picks the hex of a pull along a hexside
         cell = g[b, G_PULL_A] if a == k_[K_A_PULL] else g[b, G_PULL_B]
@@ -434,8 +456,6 @@ def apply_action(s, cfg, b, a):
     elif st == ST_RETREAT:                              # done: no (more) ships jump
         g[b, G_END_STEP] += 1
         g[b, G_STAGE] = ST_ROUND_END
-    elif stage_after(st) != 0:                          # done
+    else:                                               # done
         g[b, G_STAGE] = stage_after(st)
-    else:
-        end_turn(s, cfg, b)
     advance(s, cfg, b)

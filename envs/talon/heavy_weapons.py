@@ -1,0 +1,197 @@
+"""Talon heavy weapons (rulebook section 15): the Terran wave cannon (15.1: a hit pushes the
+target one hex away from the firer, its 10 damage waits for the end of the turn) and the
+Talon fusion cannon (15.2: every ship in the cone, friendly ones too, a die each).
+
+Both are on only with option ``heavy_weapons`` (config ``K_HEAVY``); the basic game never
+calls this module's kernels except ``wave_damage_due``'s quick test at the end of a turn."""
+from __future__ import annotations
+
+import numba as nb
+
+from ..core.rng import roll_die
+from ..core.structs import borrow
+from .layout import (G_PUSH_DIR_A, G_PUSH_DIR_B, G_PUSH_SHIP, G_PULL_A, G_PULL_B, G_STAGE, G_TILES,
+                     GR_ARCS, GR_WEAPON, K_COLS, K_ROWS, OK, SH_CELL, SH_CLASS, SH_FACING, SH_STATUS, SH_WAVE,
+                     SS_ACTIVE, SS_RETREATED, ST_FIRE_TARGET, ST_PUSH, other)
+from .ships import DQ, DR, active, from_axial, leave_play, to_axial
+from .fire import damage, reach_reason
+from .movement import apply_shift, best_shift, enter_hex, forced_withdrawal, queue_collisions
+from .terrain import aim_penalty, line_reason
+
+
+# ---------------------------------------------------------------------------------
+# Wave cannon (Talon 15.1)
+# ---------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def push_dirs(cfg, fc, tc):
+    """Directions (0..5, as facings) of the hex one step further along the line from hex ``fc``'s
+    centre through ``tc``'s (Talon 15.1.2): the neighbour of ``tc`` whose direction is nearest
+    the line's.  Two different directions when the line leaves ``tc`` through a vertex, i.e.
+    runs between two hexes ("esattamente lungo due esagoni"): the firer picks.
+
+    In cube coordinates the dot product is the plane's own (up to a factor), so the
+    comparison is exact in integers."""
+    cols = cfg.k[K_COLS]
+    q1, r1 = to_axial(fc, cols)
+    q2, r2 = to_axial(tc, cols)
+    vq = q2 - q1
+    vr = r2 - r1
+    vs = -vq - vr
+    best = -(1 << 30)
+    da = -1
+    db = -1
+    for d in range(6):
+        dot = vq * DQ[d] + vr * DR[d] + vs * (-DQ[d] - DR[d])
+        if dot > best:
+            best = dot
+            da = d
+            db = d
+        elif dot == best:
+            db = d
+    return da, db
+
+
+@nb.njit(cache=True)
+def push_cell(cfg, cell, d):
+    """The hex next to ``cell`` in direction ``d``, -1 off the map."""
+    cols = cfg.k[K_COLS]
+    q, r = to_axial(cell, cols)
+    return from_axial(q + DQ[d], r + DR[d], cfg.k[K_ROWS], cols)
+
+
+@nb.njit(cache=True)
+def push_ship(s, cfg, b, e, t, d):
+    """Ship ``t`` of player ``e`` is pushed one hex in direction ``d`` (Talon 15.1.2): its facing
+    and turn marker stay ("senza cambiare orientamento"; the turn marker moves with it, so the
+    hexes still to go before the next turn are the same).  Entering the hex has the effects of
+    movement, resolved now (15.1.3): terrain (17-19) and collisions with friendly ships (7.4),
+    which return to the fire stage.  Off the map, the map moves as for a move (7.5.1, 7.5.2)."""
+    sh = s.sh
+    rows = cfg.k[K_ROWS]
+    cols = cfg.k[K_COLS]
+    q, r = to_axial(sh[b, e, t, SH_CELL], cols)
+    nq = q + DQ[d]
+    nr = r + DR[d]
+    if from_axial(nq, nr, rows, cols) < 0:
+        dq, dr, ok = best_shift(s, cfg, b, nq, nr)
+        if not ok:
+            forced_withdrawal(s, cfg, b)
+            if not active(sh, b, e, t):
+                return False
+            dq, dr, ok = best_shift(s, cfg, b, nq, nr)
+            if not ok:
+                leave_play(sh, b, e, t, SS_RETREATED)     # as a move with no room (RULES.md)
+                return False
+        apply_shift(s, cfg, b, dq, dr)
+        q += dq
+        r += dr
+        nq += dq
+        nr += dr
+    origin = from_axial(q, r, rows, cols)
+    cell = from_axial(nq, nr, rows, cols)
+    sh[b, e, t, SH_CELL] = cell
+    arc = cfg.arc_of[origin, cell, sh[b, e, t, SH_FACING]]
+    if s.g[b, G_TILES] > 0:
+        enter_hex(s, cfg, b, e, t, origin)
+    return queue_collisions(s, b, e, t, origin, arc, ST_FIRE_TARGET)
+
+
+@nb.njit(cache=True)
+def fire_wave(s, cfg, b, p, k, gi, t):
+    """One wave cannon at enemy ship ``t`` (Talon 15.1.1): a die on the wave cannon table by range;
+    a hit marks 10 damage on the target's shield arc facing the firer, resolved at the end of
+    the turn (15.1.3, ``apply_wave_damage``), and pushes the target now (15.1.2).  When the push
+    may go to either of two hexes, the firer decides (stage ST_PUSH)."""
+    sh = s.sh
+    e = other(p)
+    c = sh[b, p, k, SH_CLASS]
+    w = cfg.grp[c, gi, GR_WEAPON]
+    fc = sh[b, p, k, SH_CELL]
+    tc = sh[b, e, t, SH_CELL]
+    die = roll_die(s.rng, s.dice_script, s.dice, b, 6)
+    if s.g[b, G_TILES] > 0:
+        die -= aim_penalty(s, cfg, b, fc, tc)       # 17.5, 18.1
+    n = cfg.wdmg[w, cfg.dist[fc, tc], die] if die >= 1 else 0
+    if n <= 0:
+        return
+    # the arc hit is the one facing the firer when the shot lands (15.1 example: "un colpo
+    # ... sullo scudo posteriore", then the push)
+    sh[b, e, t, SH_WAVE + cfg.arc_of[tc, fc, sh[b, e, t, SH_FACING]]] += n
+    da, db = push_dirs(cfg, fc, tc)
+    if da == db:
+        push_ship(s, cfg, b, e, t, da)
+        return
+    g = s.g
+    g[b, G_PUSH_SHIP] = t
+    g[b, G_PUSH_DIR_A] = da
+    g[b, G_PUSH_DIR_B] = db
+    g[b, G_PULL_A] = push_cell(cfg, tc, da)         # the hexes, for the observation (-1 off the map)
+    g[b, G_PULL_B] = push_cell(cfg, tc, db)
+    g[b, G_STAGE] = ST_PUSH
+
+
+@nb.njit(cache=True)
+def choose_push(s, cfg, b, p, second):
+    """The firer picks the hex of a push along a hexside (Talon 15.1.2); back to its targets."""
+    g = s.g
+    g[b, G_STAGE] = ST_FIRE_TARGET
+    push_ship(s, cfg, b, other(p), g[b, G_PUSH_SHIP], g[b, G_PUSH_DIR_B] if second else g[b, G_PUSH_DIR_A])
+
+
+@nb.njit(cache=True, inline="always")
+def wave_damage_due(s, b):
+    """Is any wave cannon damage waiting for the end of the turn (Talon 15.1.3)?"""
+    sh = borrow(s.sh)
+    for p in range(2):
+        for k in range(sh.shape[2]):
+            if sh[b, p, k, SH_WAVE] or sh[b, p, k, SH_WAVE + 1] or sh[b, p, k, SH_WAVE + 2] or sh[b, p, k, SH_WAVE + 3]:
+                return True
+    return False
+
+
+@nb.njit(cache=True)
+def apply_wave_damage(s, cfg, b):
+    """End of the turn: the wave cannon hits' damage, ship by ship in slot order, arc by arc
+    (Talon 15.1.3).  Ships destroyed by it explode afterwards in their owners' order (8.6.3),
+    and their explosions may destroy others: the chain reaction the rule speaks of."""
+    sh = s.sh
+    for p in range(2):
+        for k in range(sh.shape[2]):
+            for a in range(4):
+                n = sh[b, p, k, SH_WAVE + a]
+                sh[b, p, k, SH_WAVE + a] = 0
+                if n > 0 and sh[b, p, k, SH_STATUS] == SS_ACTIVE:
+                    damage(s, cfg, b, p, k, a, n)
+
+
+# ---------------------------------------------------------------------------------
+# Fusion cannon (Talon 15.2)
+# ---------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def fire_fusion(s, cfg, b, p, k, gi):
+    """One fusion cannon, fired at an enemy ship (15.2.2: only an enemy may be designated), hits
+    every ship in the group's arc and range, friendly ones included, with a die each on the
+    fusion cannon table by range (15.2.1); damage on the shield arc facing the firer.  The
+    firer's own ships are resolved first (15.2.2 "il giocatore che ha sparato risolve per
+    primo"), each side's in slot order: the damage to each ship is independent and the
+    explosions wait in the queue (8.6.3), so the order decides only which die each roll uses."""
+    sh = s.sh
+    c = sh[b, p, k, SH_CLASS]
+    w = cfg.grp[c, gi, GR_WEAPON]
+    arcs = cfg.grp[c, gi, GR_ARCS]
+    fc = sh[b, p, k, SH_CELL]
+    facing = sh[b, p, k, SH_FACING]
+    for i in range(2):
+        q = p if i == 0 else other(p)
+        for j in range(sh.shape[2]):
+            if not active(sh, b, q, j):
+                continue
+            tc = sh[b, q, j, SH_CELL]
+            if reach_reason(cfg, w, arcs, fc, facing, tc) != OK or line_reason(s, cfg, b, fc, tc) != OK:
+                continue
+            die = roll_die(s.rng, s.dice_script, s.dice, b, 6)
+            if s.g[b, G_TILES] > 0:
+                die -= aim_penalty(s, cfg, b, fc, tc)
+            n = cfg.wdmg[w, cfg.dist[fc, tc], die] if die >= 1 else 0
+            if n > 0:
+                damage(s, cfg, b, q, j, cfg.arc_of[tc, fc, sh[b, q, j, SH_FACING]], n)

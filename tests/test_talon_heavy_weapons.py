@@ -1,0 +1,172 @@
+"""Talon heavy weapons (seed 000, section 15): the wave cannon (15.1) and the fusion cannon
+(15.2).  Each test names the rule it checks and asserts exact outcomes from scripted dice;
+the ready scenario "big_guns" gets the mask/observation-equals-reference checks, the
+random-play fuzz and the scripted captain."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from wargym.envs.core.sampling import new_streams, sample_legal
+from wargym.envs.core.vec import VecGame
+from wargym.envs.talon import game
+from wargym.envs.talon import rules as R
+from test_talon_bot import _scripted_vs_random
+from test_talon_env import _check_invariants
+from test_talon_mask import (test_fast_mask_equals_reference_on_random_play as mask_equals_reference,
+                             test_fast_observation_equals_full_rewrite_on_random_play as obs_equals_reference)
+from test_talon_terrain import A, act, g, legal, sh, ship, stage, step_hex
+
+
+def duel(p0, p1, dice, initiative=0, **options):
+    """Impulse E: no AP and no movement at speed 3, the turn goes straight to firing."""
+    core = VecGame(game, 1, {"heavy_weapons": True, **options})
+    core.load_scenario({"players": [{"ships": p0}, {"ships": p1}], "impulse": "E", "initiative": initiative},
+                       seed=0)
+    core.script_dice(0, dice)
+    if stage(core) == R.ST_MOVE:          # Talon ships could burn an afterburner: decline
+        act(core, "DONE")
+    return core
+
+
+def at(core, p, k):
+    return core.cfg.grid.row_col(sh(core, p, k, R.SH_CELL))
+
+
+def end_fire(core):
+    """The firing player is done: its turn ends (ST_TURN_END, Talon 3.2, 15.1.3)."""
+    p = g(core, R.G_CURRENT)
+    while g(core, R.G_CURRENT) == p and stage(core) in (R.ST_FIRE_SHIP, R.ST_FIRE_GROUP, R.ST_FIRE_TARGET):
+        act(core, "DONE")
+
+
+WAVE = 1            # the Terran BB's groups: laser F+L, wave cannon F, laser F+R
+FUSION = 1          # the Talon BB's: disruptors F+L, fusion cannon F, disruptors F+R
+
+
+# -- 15.1 wave cannon ---------------------------------------------------------------------------
+def test_wave_cannon_pushes_now_and_damages_at_the_end_of_the_turn():
+    # 15.1.1 range 2 hits on 2-6 for 10; 15.1.2 the target goes one hex further along the
+    # line, facing unchanged; 15.1.3 the damage waits for the end of the turn.
+    core = duel([ship("terran_bb", "Defiant", (8, 4), "E")], [ship("talon_bb", "Eviscerator", (8, 6), "W")], [2])
+    act(core, "FIRE_SHIP", 0)
+    act(core, "GROUP", WAVE)
+    act(core, "TARGET", 0)
+    assert at(core, 1, 0) == step_hex(core, 8, 6, 0) and sh(core, 1, 0, R.SH_FACING) == 3
+    assert sh(core, 1, 0, R.SH_SHIELD + R.ARC_FRONT) == 9 and sh(core, 1, 0, R.SH_WAVE + R.ARC_FRONT) == 10
+    end_fire(core)
+    # 10 on the front shield (9 boxes), 1 on the hull (first box: no critical)
+    assert sh(core, 1, 0, R.SH_SHIELD + R.ARC_FRONT) == 0 and sh(core, 1, 0, R.SH_HULL_HITS) == 1
+    assert all(sh(core, 1, 0, R.SH_WAVE + a) == 0 for a in range(4))
+    assert g(core, R.G_CURRENT) == 1          # the Talon player's turn
+
+
+def test_wave_cannon_miss_does_not_push():
+    # 15.1.1 range 3 hits on 3-6: a 2 misses, nothing moves
+    core = duel([ship("terran_bb", "Defiant", (8, 4), "E")], [ship("talon_bb", "Eviscerator", (8, 7), "W")], [2])
+    act(core, "FIRE_SHIP", 0)
+    act(core, "GROUP", WAVE)
+    act(core, "TARGET", 0)
+    assert at(core, 1, 0) == (8, 7) and sh(core, 1, 0, R.SH_WAVE + R.ARC_FRONT) == 0
+
+
+def test_wave_cannon_push_between_two_hexes_is_the_firers_choice():
+    # 15.1.2 "Se la linea si trova esattamente lungo due esagoni, la nave che spara può
+    # scegliere": the target two hexes away on a 30-degree line (E then SE)
+    core0 = VecGame(game, 1, {"heavy_weapons": True})
+    t = step_hex(core0, *step_hex(core0, 8, 4, 0), 5)
+    core = duel([ship("terran_bb", "Defiant", (8, 4), "E")], [ship("talon_bb", "Eviscerator", t, "W")], [2])
+    act(core, "FIRE_SHIP", 0)
+    act(core, "GROUP", WAVE)
+    act(core, "TARGET", 0)
+    assert stage(core) == R.ST_PUSH and g(core, R.G_CURRENT) == 0
+    assert legal(core, "PULL", 0) and legal(core, "PULL", 1) and not legal(core, "DONE")
+    assert core.cfg.grid.row_col(g(core, R.G_PULL_A)) == step_hex(core, *t, 0)
+    assert core.cfg.grid.row_col(g(core, R.G_PULL_B)) == step_hex(core, *t, 5)
+    act(core, "PULL", 1)
+    assert at(core, 1, 0) == step_hex(core, *t, 5) and stage(core) != R.ST_PUSH
+
+
+def test_wave_cannon_push_into_a_friendly_ship_collides_then_explodes_in_a_chain():
+    # 15.1.3: pushed into a friendly ship's hex the target collides (7.4, its owner orders
+    # the collision), then at the end of the turn the wave damage destroys it and its
+    # explosion (8.6.2, Talon BB: 4) hits the friendly ship in the same hex.
+    core = duel([ship("terran_bb", "Defiant", (8, 4), "E")],
+                [ship("talon_bb", "Eviscerator", (8, 6), "W", hull_hits=7),
+                 ship("talon_ca", "Justice", (8, 7), "W")],
+                [2, 6, 1, 1, 1])     # hit; the explosion's arc roll-off: front (8.6.2)
+    act(core, "FIRE_SHIP", 0)
+    act(core, "GROUP", WAVE)
+    act(core, "TARGET", 0)
+    assert stage(core) == R.ST_COLLIDE and g(core, R.G_CURRENT) == 1
+    act(core, "COLLIDE")                      # the pushed ship first
+    # 3 each: the BB on its rear (it moved east, facing west), the Justice on its front
+    assert sh(core, 1, 0, R.SH_SHIELD + R.ARC_REAR) == 3 and sh(core, 1, 1, R.SH_SHIELD + R.ARC_FRONT) == 4
+    assert sh(core, 1, 0, R.SH_STATUS) == R.SS_ACTIVE
+    end_fire(core)
+    assert sh(core, 1, 0, R.SH_STATUS) == R.SS_DESTROYED and g(core, R.G_SP0) == 179
+    assert sh(core, 1, 1, R.SH_SHIELD + R.ARC_FRONT) == 0 and sh(core, 1, 1, R.SH_HULL_HITS) == 0
+
+
+# -- 15.2 fusion cannon -------------------------------------------------------------------------
+def test_fusion_cannon_hits_every_ship_in_its_cone_with_a_die_each():
+    # 15.2.1-15.2.2 (the Eviscerator example): a 4 deals 6 at range 2 and 2 at range 3;
+    # the friendly ship in the cone is hit too and resolved first; a ship out of the arc is not.
+    core = duel([ship("terran_ca", "Patton", (8, 6), "E"), ship("terran_ca", "Napoleon", (8, 10), "W")],
+                [ship("talon_bb", "Eviscerator", (8, 8), "W"), ship("talon_ca", "Justice", (8, 5), "W")],
+                [4, 4], initiative=1)
+    act(core, "FIRE_SHIP", 0)
+    act(core, "GROUP", FUSION)
+    assert not legal(core, "TARGET", 1)       # the Napoleon is behind: not in the front arc
+    act(core, "TARGET", 0)
+    assert sh(core, 1, 1, R.SH_SHIELD + R.ARC_REAR) == 3 - 2       # Justice, range 3, firer behind it
+    assert sh(core, 0, 0, R.SH_SHIELD + R.ARC_FRONT) == 6 - 6      # Patton, range 2
+    assert [sh(core, 0, 1, R.SH_SHIELD + a) for a in range(4)] == [6, 5, 5, 4]
+
+
+# -- the option and the ready scenario -------------------------------------------------------------
+def test_heavy_weapons_option_gates_the_classes_and_adds_only_the_push_actions():
+    basic = VecGame(game, 1, {})
+    assert basic.cfg.k[R.K_HEAVY] == 0 and basic.cfg.k[R.K_N_ACTIONS] == 203
+    big = VecGame(game, 1, {"scenario": "big_guns"})
+    assert big.cfg.k[R.K_HEAVY] == 1 and big.cfg.k[R.K_N_ACTIONS] == 205
+    with pytest.raises(ValueError, match="heavy_weapons"):
+        VecGame(game, 1, {}).load_scenario({"players": [{"ships": [ship("terran_bb", "Defiant", (8, 4), "E")]},
+                                                        {"ships": [ship("talon_ca", "Justice", (8, 8), "W")]}]})
+    # bases (14) still need their own rules
+    with pytest.raises(ValueError, match="14 bases"):
+        VecGame(game, 1, {"heavy_weapons": True}).load_scenario(
+            {"players": [{"ships": [ship("terran_base", "Valley Forge", (8, 4), "E")]},
+                         {"ships": [ship("talon_ca", "Justice", (8, 8), "W")]}]})
+
+
+def test_fast_mask_equals_reference_in_big_guns():
+    mask_equals_reference({"scenario": "big_guns"})
+
+
+def test_fast_observation_equals_reference_in_big_guns():
+    obs_equals_reference({"scenario": "big_guns"})
+
+
+def test_random_play_fuzz_in_big_guns():
+    core = VecGame(game, 16, {"scenario": "big_guns"})
+    core.reset(seed=13)
+    streams = new_streams(16, 13)
+    actions = np.zeros(16, dtype=np.int64)
+    stages = set()
+    for _ in range(3000):
+        live = ~core.terminated
+        if not live.any():
+            break
+        sample_legal(core.mask, streams, actions)
+        core.step(actions, active=live)
+        stages |= set(core.state.g[:, R.G_STAGE].tolist())
+        for b in range(16):
+            _check_invariants(core, b)
+    assert core.terminated.all()
+    assert R.ST_PUSH in stages and R.ST_COLLIDE in stages     # random play meets a push along a hexside (15.1.2)
+
+
+def test_scripted_captain_beats_random_in_big_guns():
+    wins, draws, losses, _, _ = _scripted_vs_random(n=20, seed=7, options={"scenario": "big_guns"})
+    assert wins >= 14 and losses <= 3, (wins, draws, losses)
