@@ -9,7 +9,7 @@ import pytest
 
 from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
-from wargym.envs.talon import game
+from wargym.envs.talon import bot, game
 from wargym.envs.talon import rules as R
 from test_talon_bot import _scripted_vs_random
 from test_talon_env import _check_invariants
@@ -73,8 +73,8 @@ def test_wave_cannon_miss_does_not_push():
 def test_wave_cannon_push_between_two_hexes_is_the_firers_choice():
     # 15.1.2 "Se la linea si trova esattamente lungo due esagoni, la nave che spara può
     # scegliere": the target two hexes away on a 30-degree line (E then SE)
-    core0 = VecGame(game, 1, {"heavy_weapons": True})
-    t = step_hex(core0, *step_hex(core0, 8, 4, 0), 5)
+    grid_only = VecGame(game, 1, {"heavy_weapons": True})      # for step_hex before the duel exists
+    t = step_hex(grid_only, *step_hex(grid_only, 8, 4, 0), 5)
     core = duel([ship("terran_bb", "Defiant", (8, 4), "E")], [ship("talon_bb", "Eviscerator", t, "W")], [2])
     act(core, "FIRE_SHIP", 0)
     act(core, "GROUP", WAVE)
@@ -170,3 +170,21 @@ def test_random_play_fuzz_in_big_guns():
 def test_scripted_captain_beats_random_in_big_guns():
     wins, draws, losses, _, _ = _scripted_vs_random(n=20, seed=7, options={"scenario": "big_guns"})
     assert wins >= 14 and losses <= 3, (wins, draws, losses)
+
+
+def test_scripted_captain_holds_the_fusion_cannon_when_it_would_hurt_its_own_ship_most():
+    # 15.2.2 the cone hits friendly ships too: with a friendly CA at range 1 in the cone and the
+    # only enemy at range 3, the captain fires its disruptors, not the fusion cannon; with the
+    # friend out of the cone it fires the fusion cannon (6 expected at range 2 against 3.3 for a pair of disruptors).
+    def group_chosen(p1):
+        core = duel([ship("terran_ca", "Patton", (8, 5), "E")], p1, [], initiative=1)
+        act(core, "FIRE_SHIP", 0)
+        assert stage(core) == R.ST_FIRE_GROUP and legal(core, "GROUP", FUSION)
+        states, cfgs, _ = core.kernel_args()
+        out = np.zeros(1, dtype=np.int64)
+        bot.policy_actions(states, cfgs, core.mask, bot.SCRIPTED, out)
+        return int(out[0]) - A(core, "GROUP", 0)
+    assert group_chosen([ship("talon_bb", "Eviscerator", (8, 8), "W"),
+                         ship("talon_ca", "Justice", (8, 7), "W")]) != FUSION
+    assert group_chosen([ship("talon_bb", "Eviscerator", (8, 7), "W"),
+                         ship("talon_ca", "Justice", (2, 7), "W")]) == FUSION
