@@ -354,6 +354,17 @@ def explode_reason(s, b, p, k):
 # Firing a weapon (Talon 8.3); repairs (8.7)
 # ---------------------------------------------------------------------------------
 @nb.njit(cache=True)
+def roll_weapon_damage(s, cfg, b, w, fc, tc):
+    """The damage of one shot of weapon ``w`` from hex ``fc`` at hex ``tc``: a die on the weapon's
+    table by range (Talon 8.3 step 5; the wave cannon's table for 15.1.1), less the aim penalty
+    of terrain (17.5, 18.1); a result below 1 misses."""
+    die = roll_die(s.rng, s.dice_script, s.dice, b, 6)
+    if s.g[b, G_TILES] > 0:
+        die -= aim_penalty(s, cfg, b, fc, tc)
+    return cfg.wdmg[w, cfg.dist[fc, tc], die] if die >= 1 else 0
+
+
+@nb.njit(cache=True)
 def fire_weapon(s, cfg, b, p, k, gi, t):
     """One weapon of the group at target ``t``: a die on the weapon table by range (Talon 8.3 step 5),
     damage on the target's shield arc that contains the firer (8.3 step 6)."""
@@ -363,10 +374,7 @@ def fire_weapon(s, cfg, b, p, k, gi, t):
     w = cfg.grp[c, gi, GR_WEAPON]
     fc = sh[b, p, k, SH_CELL]
     tc = sh[b, e, t, SH_CELL]
-    die = roll_die(s.rng, s.dice_script, s.dice, b, 6)
-    if s.g[b, G_TILES] > 0:
-        die -= aim_penalty(s, cfg, b, fc, tc)       # 17.5, 18.1: below 1 misses
-    n = cfg.wdmg[w, cfg.dist[fc, tc], die] if die >= 1 else 0
+    n = roll_weapon_damage(s, cfg, b, w, fc, tc)
     if n > 0:
         damage(s, cfg, b, e, t, cfg.arc_of[tc, fc, sh[b, e, t, SH_FACING]], n)
 

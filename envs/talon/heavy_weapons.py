@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import numba as nb
 
-from ..core.rng import roll_die
 from ..core.structs import borrow
 from .layout import (G_PUSH_DIR_A, G_PUSH_DIR_B, G_PUSH_SHIP, G_PULL_A, G_PULL_B, G_STAGE, G_TILES,
                      GR_ARCS, GR_WEAPON, K_COLS, K_ROWS, OK, SH_CELL, SH_CLASS, SH_FACING, SH_STATUS, SH_WAVE,
-                     SS_ACTIVE, SS_RETREATED, ST_FIRE_TARGET, ST_PUSH, other)
-from .ships import DQ, DR, active, from_axial, leave_play, to_axial
-from .fire import damage, reach_reason
-from .movement import apply_shift, best_shift, enter_hex, forced_withdrawal, queue_collisions
-from .terrain import aim_penalty, line_reason
+                     SS_ACTIVE, ST_FIRE_TARGET, ST_PUSH, other)
+from .ships import DQ, DR, active, from_axial, to_axial
+from .fire import damage, reach_reason, roll_weapon_damage
+from .movement import enter_hex, queue_collisions, step_one_hex
+from .terrain import line_reason
 
 
 # ---------------------------------------------------------------------------------
@@ -67,29 +66,10 @@ def push_ship(s, cfg, b, e, t, d):
     movement, resolved now (15.1.3): terrain (17-19) and collisions with friendly ships (7.4),
     which return to the fire stage.  Off the map, the map moves as for a move (7.5.1, 7.5.2)."""
     sh = s.sh
-    rows = cfg.k[K_ROWS]
-    cols = cfg.k[K_COLS]
-    q, r = to_axial(sh[b, e, t, SH_CELL], cols)
-    nq = q + DQ[d]
-    nr = r + DR[d]
-    if from_axial(nq, nr, rows, cols) < 0:
-        dq, dr, ok = best_shift(s, cfg, b, nq, nr)
-        if not ok:
-            forced_withdrawal(s, cfg, b)
-            if not active(sh, b, e, t):
-                return False
-            dq, dr, ok = best_shift(s, cfg, b, nq, nr)
-            if not ok:
-                leave_play(sh, b, e, t, SS_RETREATED)     # as a move with no room (RULES.md)
-                return False
-        apply_shift(s, cfg, b, dq, dr)
-        q += dq
-        r += dr
-        nq += dq
-        nr += dr
-    origin = from_axial(q, r, rows, cols)
-    cell = from_axial(nq, nr, rows, cols)
-    sh[b, e, t, SH_CELL] = cell
+    origin = step_one_hex(s, cfg, b, e, t, d)
+    if origin < 0:
+        return False
+    cell = sh[b, e, t, SH_CELL]
     arc = cfg.arc_of[origin, cell, sh[b, e, t, SH_FACING]]
     if s.g[b, G_TILES] > 0:
         enter_hex(s, cfg, b, e, t, origin)
@@ -108,10 +88,7 @@ def fire_wave(s, cfg, b, p, k, gi, t):
     w = cfg.grp[c, gi, GR_WEAPON]
     fc = sh[b, p, k, SH_CELL]
     tc = sh[b, e, t, SH_CELL]
-    die = roll_die(s.rng, s.dice_script, s.dice, b, 6)
-    if s.g[b, G_TILES] > 0:
-        die -= aim_penalty(s, cfg, b, fc, tc)       # 17.5, 18.1
-    n = cfg.wdmg[w, cfg.dist[fc, tc], die] if die >= 1 else 0
+    n = roll_weapon_damage(s, cfg, b, w, fc, tc)
     if n <= 0:
         return
     # the arc hit is the one facing the firer when the shot lands (15.1 example: "un colpo
@@ -189,9 +166,6 @@ def fire_fusion(s, cfg, b, p, k, gi):
             tc = sh[b, q, j, SH_CELL]
             if reach_reason(cfg, w, arcs, fc, facing, tc) != OK or line_reason(s, cfg, b, fc, tc) != OK:
                 continue
-            die = roll_die(s.rng, s.dice_script, s.dice, b, 6)
-            if s.g[b, G_TILES] > 0:
-                die -= aim_penalty(s, cfg, b, fc, tc)
-            n = cfg.wdmg[w, cfg.dist[fc, tc], die] if die >= 1 else 0
+            n = roll_weapon_damage(s, cfg, b, w, fc, tc)
             if n > 0:
                 damage(s, cfg, b, q, j, cfg.arc_of[tc, fc, sh[b, q, j, SH_FACING]], n)

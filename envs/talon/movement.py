@@ -165,11 +165,8 @@ def apply_move(s, cfg, b, p, k, m):
     """Move one hex: straight, turn (rotate then advance, 7.2.1) or side slip (7.3.1).
 
     Returns True if the ship ended in a friendly ship's hex (collision, 7.4)."""
-    k_ = borrow(cfg.k)
     g = borrow(s.g)
     sh = borrow(s.sh)
-    rows = k_[K_ROWS]
-    cols = k_[K_COLS]
     if not must_move(sh, config_view(cfg), b, p, k, g[b, G_IMPULSE]):   # views: see layout.py
         sh[b, p, k, SH_AB_LEFT] -= 1                  # 10.2.2 afterburner
         sh[b, p, k, SH_AB_NOW] = 1
@@ -187,28 +184,9 @@ def apply_move(s, cfg, b, p, k, m):
     elif m == M_SLIP_RIGHT:
         d = (f + 5) % 6
         arc = ARC_RIGHT
-    q, r = to_axial(sh[b, p, k, SH_CELL], cols)
-    nq = q + DQ[d]
-    nr = r + DR[d]
-    if from_axial(nq, nr, rows, cols) < 0:
-        # 7.5.1 the moving map: shift everything so there is room to move
-        dq, dr, ok = best_shift(s, cfg, b, nq, nr)
-        if not ok:
-            forced_withdrawal(s, cfg, b)              # 7.5.2
-            if not active(sh, b, p, k):
-                return False
-            dq, dr, ok = best_shift(s, cfg, b, nq, nr)
-            if not ok:
-                # No room even after 7.5.2: the ship leaves the battle (RULES.md).
-                leave_play(sh, b, p, k, SS_RETREATED)
-                return False
-        apply_shift(s, cfg, b, dq, dr)
-        q += dq
-        r += dr
-        nq += dq
-        nr += dr
-    origin = from_axial(q, r, rows, cols)
-    sh[b, p, k, SH_CELL] = from_axial(nq, nr, rows, cols)
+    origin = step_one_hex(s, cfg, b, p, k, d)
+    if origin < 0:
+        return False
     sh[b, p, k, SH_FACING] = f
     # 7.2.2 turn marker: placed turn-radius hexes ahead after a turn; each
     # straight move or side slip brings it one hex closer (7.3.2).
@@ -220,6 +198,39 @@ def apply_move(s, cfg, b, p, k, m):
     if g[b, G_TILES] > 0:
         enter_hex(s, cfg, b, p, k, origin)            # 17-19 terrain
     return queue_collisions(s, b, p, k, origin, arc, ST_MOVE)
+
+
+@nb.njit(cache=True)
+def step_one_hex(s, cfg, b, p, k, d):
+    """Ship ``k`` of player ``p`` enters the next hex in direction ``d``, its facing unchanged
+    (a move, 7.1-7.3, or a wave cannon's push, 15.1.2).  Off the map, the map moves first
+    (7.5.1), after a forced withdrawal if there is no room (7.5.2).  Returns the hex it came
+    from (as the map now is), or -1 when the ship is no longer in play."""
+    sh = s.sh
+    rows = cfg.k[K_ROWS]
+    cols = cfg.k[K_COLS]
+    q, r = to_axial(sh[b, p, k, SH_CELL], cols)
+    nq = q + DQ[d]
+    nr = r + DR[d]
+    if from_axial(nq, nr, rows, cols) < 0:
+        # 7.5.1 the moving map: shift everything so there is room to move
+        dq, dr, ok = best_shift(s, cfg, b, nq, nr)
+        if not ok:
+            forced_withdrawal(s, cfg, b)              # 7.5.2
+            if not active(sh, b, p, k):
+                return -1
+            dq, dr, ok = best_shift(s, cfg, b, nq, nr)
+            if not ok:
+                # No room even after 7.5.2: the ship leaves the battle (RULES.md).
+                leave_play(sh, b, p, k, SS_RETREATED)
+                return -1
+        apply_shift(s, cfg, b, dq, dr)
+        q += dq
+        r += dr
+        nq += dq
+        nr += dr
+    sh[b, p, k, SH_CELL] = from_axial(nq, nr, rows, cols)
+    return from_axial(q, r, rows, cols)
 
 
 @nb.njit(cache=True)
