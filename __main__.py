@@ -89,7 +89,22 @@ def _serve_parser(sub) -> None:
                    help="also offer the bot 'test:slow', which sleeps --slow-bot-ms before each move "
                         "(to test clients' time limits)")
     p.add_argument("--slow-bot-ms", type=int, default=1000)
+    p.add_argument("--model", action="append", default=[], metavar="GAME:NAME=PATH",
+                   help="also serve this checkpoint (a MaskablePPO .zip or an RLlib checkpoint folder of "
+                        "wargym-train --backend rllib) as bot model:NAME of GAME (e.g. talon_v0); repeatable")
     p.add_argument("--log-level", default="warning", help="HTTP: uvicorn's log level")
+
+
+def _served_models(specs: list[str]) -> dict:
+    """``GAME:NAME=PATH`` options -> {game: {name: path}} (checked by the server)."""
+    models: dict = {}
+    for spec in specs:
+        game, colon, rest = spec.partition(":")
+        name, eq, path = rest.partition("=")
+        if not (colon and eq and game and name and path):
+            raise SystemExit(f"wargym serve: --model {spec!r} is not GAME:NAME=PATH (e.g. talon_v0:mine=run/model.zip)")
+        models.setdefault(game.strip(), {})[name.strip()] = path.strip()
+    return models
 
 
 def serve(args) -> int:
@@ -98,7 +113,10 @@ def serve(args) -> int:
                     max_matches_per_client=args.max_matches_per_client, idle_timeout_s=args.idle_timeout,
                     default_time_limit_ms=args.time_limit_ms, test_bots=args.test_bots,
                     slow_bot_ms=args.slow_bot_ms)
-    server = Server(limits)
+    try:
+        server = Server(limits, models=_served_models(args.model))
+    except ValueError as exc:
+        raise SystemExit(f"wargym serve: {exc}") from None
     if args.stdio:
         from .serve import stdio
         return stdio.run(server)

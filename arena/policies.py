@@ -62,7 +62,7 @@ def parse_policy(spec: str, game) -> Policy:
     if name in game.bot.POLICIES:
         raise ValueError(f"checkpoint name {name!r} is the name of a built-in policy; choose another")
     file = Path(path.strip()).expanduser()
-    if not (file.is_file() or _is_rllib_checkpoint(file)):
+    if not is_checkpoint_path(file):
         raise ValueError(f"checkpoint of policy {name!r} not found: {str(file)!r}")
     return Policy(name, path=file)
 
@@ -72,19 +72,29 @@ def _is_rllib_checkpoint(path: Path) -> bool:
     return path.is_dir() and (path / "rllib_checkpoint.json").is_file()
 
 
-def _load_model(policy: Policy):
-    """The checkpoint's model: an RLlib checkpoint folder (wargym.rllib.policy) or a MaskablePPO zip."""
-    if _is_rllib_checkpoint(policy.path):
+def is_checkpoint_path(path: Path) -> bool:
+    """A MaskablePPO zip or an RLlib checkpoint folder, as far as the file system tells."""
+    return path.is_file() or _is_rllib_checkpoint(path)
+
+
+def load_model(path: Path):
+    """The model of a checkpoint: an RLlib checkpoint folder (wargym.rllib.policy) or a MaskablePPO
+    zip; either answers ``predict(obs, action_masks=...)`` and has the two spaces."""
+    if _is_rllib_checkpoint(path):
         try:
             from ..rllib.policy import load
         except ImportError as e:
             raise ValueError("RLlib checkpoints need ray: pip install 'wargym[rllib]'") from e
-        return load(policy.path)
+        return load(path)
     try:
         from sb3_contrib import MaskablePPO
     except ImportError as e:
         raise ValueError("checkpoints need sb3-contrib: pip install 'wargym[train]'") from e
-    return MaskablePPO.load(policy.path, device="cpu")
+    return MaskablePPO.load(path, device="cpu")
+
+
+def _load_model(policy: Policy):
+    return load_model(policy.path)
 
 
 def load_checkpoint(policy: Policy, obs_size: int, num_actions: int) -> None:

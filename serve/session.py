@@ -34,6 +34,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -198,15 +199,19 @@ def _baselines():
 
 
 class Bots:
-    """The server's list of bots; checkpoints are loaded once, by name, from ``wargym.baselines``."""
+    """The server's list of bots; checkpoints are loaded once, by name, from ``wargym.baselines`` or
+    from the checkpoints the operator named when starting the server (``--model GAME:NAME=PATH``,
+    ``models``: {game: {name: path}}; never from a client)."""
 
-    def __init__(self, limits: Limits):
+    def __init__(self, limits: Limits, models: dict | None = None):
         self.limits = limits
+        self.extra = {game: dict(named) for game, named in (models or {}).items()}
         self._models: dict = {}
         self._models_lock = threading.Lock()
 
     def names(self, entry: GameEntry) -> list[str]:
         out = list(entry.policies)
+        out += [MODEL_PREFIX + n for n in self.extra.get(entry.name, {})]
         lib = _baselines()
         if lib is not None:
             try:
@@ -238,13 +243,35 @@ class Bots:
         key = (entry.name, bot.name)
         with self._models_lock:
             if key not in self._models:
+                name = bot.name[len(MODEL_PREFIX):]
                 try:
-                    model = _baselines().load(entry.name, bot.name[len(MODEL_PREFIX):])
+                    path = self.extra.get(entry.name, {}).get(name)
+                    if path is not None:
+                        from ..arena.policies import load_model
+                        model = load_model(Path(path))
+                    else:
+                        model = _baselines().load(entry.name, name)
                 except Exception as exc:
                     raise ProtocolError("bot_unavailable", f"checkpoint {bot.name} did not load: "
                                                            f"{type(exc).__name__}: {exc}", field="bot") from None
                 self._models[key] = (model, threading.Lock())
             return self._models[key]
+
+
+def check_served_models(models: dict) -> dict:
+    """The operator's checkpoint list, checked at start-up: a known game, a plain name, an existing
+    zip or RLlib checkpoint folder; a bad entry stops the server with the entry named."""
+    from ..arena.policies import is_checkpoint_path
+    for game, named in models.items():
+        if game not in GAMES:
+            raise ValueError(f"--model: unknown game {game!r}; the games are {', '.join(GAMES)}")
+        for name, path in named.items():
+            if not name or not all(c.isalnum() or c in "-_." for c in name):
+                raise ValueError(f"--model {game}:{name}: a name is letters, digits, '-', '_' and '.'")
+            if not is_checkpoint_path(Path(path)):
+                raise ValueError(f"--model {game}:{name}: no checkpoint at {str(path)!r} "
+                                 f"(a MaskablePPO .zip or an RLlib checkpoint folder)")
+    return models
 
 
 # Python thinkers (checkpoints, the slow test bot) run here, so a request can stop waiting for them.
@@ -313,9 +340,12 @@ class Match:
 class Server:
     """Every request of the protocol; thread-safe (one request per match at a time)."""
 
-    def __init__(self, limits: Limits | None = None):
+    def __init__(self, limits: Limits | None = None, models: dict | None = None):
+        """``models``: checkpoints the operator serves besides the shipped ones,
+        {game: {name: path of a MaskablePPO zip or an RLlib checkpoint folder}}, offered as
+        ``model:NAME`` (``wargym serve --model GAME:NAME=PATH``)."""
         self.limits = limits or Limits()
-        self.bots = Bots(self.limits)
+        self.bots = Bots(self.limits, check_served_models(models or {}))
         self._games: dict = {}
         self._slots = _EnvSlots()
         self._matches: dict = {}

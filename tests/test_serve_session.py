@@ -101,6 +101,33 @@ def test_a_real_maskable_ppo_checkpoint_plays_a_whole_match(tmp_path, monkeypatc
     assert reply["seq"] == 60 and reply["result"]["truncated"] and bot_moves > 0
 
 
+def test_the_operator_serves_its_own_checkpoint_by_name(tmp_path, capsys):
+    """``wargym serve --model GAME:NAME=PATH``: the operator's checkpoint (a MaskablePPO zip here; an
+    RLlib folder in test_rllib.py) is the bot ``model:NAME``; bad entries stop the server at start-up
+    with the entry named, and clients still name bots only."""
+    from sb3_contrib import MaskablePPO
+
+    from wargym.__main__ import main
+    from wargym.wrappers.sb3 import WargymVecEnv
+    model = MaskablePPO("MlpPolicy", WargymVecEnv("talon", n_envs=1), n_steps=8, policy_kwargs={"net_arch": [8]})
+    model.save(tmp_path / "mine.zip")
+    server = Server(models={"talon_v0": {"mine": str(tmp_path / "mine.zip")}})
+    info = {g["game"]: g for g in server.handle({"v": 1, "type": "info"})["games"]}
+    assert "model:mine" in info["talon_v0"]["bots"] and "model:mine" not in info["planetoids_v0"]["bots"]
+    reply = ask(server, bot="model:mine", legal=True, time_limit_ms=120_000)
+    assert reply["ok"] and not reply["actions"][0].get("fallback"), reply
+    assert ask(server, bot=str(tmp_path / "mine.zip"))["error"]["code"] == "unknown_bot"
+    for models, says in (({"chess": {"x": str(tmp_path / "mine.zip")}}, "unknown game 'chess'"),
+                         ({"talon_v0": {"x": str(tmp_path / "none.zip")}}, "no checkpoint at"),
+                         ({"talon_v0": {"a/b": str(tmp_path / "mine.zip")}}, "a name is letters")):
+        with pytest.raises(ValueError, match=says):
+            Server(models=models)
+    for bad in ("talon_v0=mine", "talon_v0:mine", f"talon_v0:x={tmp_path / 'none.zip'}"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["serve", "--stdio", "--model", bad])
+        assert "--model" in str(exit_.value.code)
+
+
 def test_a_checkpoint_past_its_time_limit_gives_the_scripted_move(stub_baselines):
     model, _ = stub_baselines
     server = Server()
