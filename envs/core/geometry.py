@@ -124,15 +124,8 @@ def circle_touches_polygon(cx, cy, r, poly, n):
 def bbox_gap(ax, ay, bx, by, poly, n):
     """A lower bound of the distance between segment a-b and the polygon: the gap between
     their bounding boxes (0 when the boxes overlap).  Cheap rejection for the exact tests."""
-    px0, px1, py0, py1 = poly[0, 0], poly[0, 0], poly[0, 1], poly[0, 1]
-    for i in range(1, n):
-        px0 = min(px0, poly[i, 0])
-        px1 = max(px1, poly[i, 0])
-        py0 = min(py0, poly[i, 1])
-        py1 = max(py1, poly[i, 1])
-    gx = max(0.0, max(min(ax, bx) - px1, px0 - max(ax, bx)))
-    gy = max(0.0, max(min(ay, by) - py1, py0 - max(ay, by)))
-    return math.hypot(gx, gy)
+    x0, x1, y0, y1 = box_of(poly, n)
+    return box_gap(ax, ay, bx, by, x0, x1, y0, y1)
 
 
 @nb.njit(cache=True)

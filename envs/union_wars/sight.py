@@ -137,6 +137,17 @@ def _vis_index(side, i, ts, ti):
     return GEO_VIS + ((side * N_SLOTS + i) * 2 + ts) * N_SLOTS + ti
 
 
+@nb.njit(cache=True, inline="always")
+def _key_entry_same(geo, b, n, x, y, c, write):
+    """Is the key's entry ``n`` (three floats) equal to (x, y, c)?  With ``write`` it is set to them."""
+    same = geo[b, n] == x and geo[b, n + 1] == y and geo[b, n + 2] == c
+    if write:
+        geo[b, n] = x
+        geo[b, n + 1] = y
+        geo[b, n + 2] = c
+    return same
+
+
 @nb.njit(cache=True)
 def _sight_key_same(s, cfg, b, write):
     """Do the cached answers hold for the table as it is now (the inputs of the sight lines are
@@ -146,28 +157,20 @@ def _sight_key_same(s, cfg, b, write):
     for side in range(2):
         for i in range(N_SLOTS):
             code = control_range(s, cfg, b, side, i) if is_active(s, b, side, i) else -2.0
-            x, y = s.pos[b, side, i, 0], s.pos[b, side, i, 1]
-            if same and (s.geo[b, n] != x or s.geo[b, n + 1] != y or s.geo[b, n + 2] != np.float32(code)):
+            if not _key_entry_same(s.geo, b, n, s.pos[b, side, i, 0], s.pos[b, side, i, 1],
+                                   np.float32(code), write):
                 same = False
                 if not write:
                     return False
-            if write:
-                s.geo[b, n] = x
-                s.geo[b, n + 1] = y
-                s.geo[b, n + 2] = code
             n += 3
     for q in range(MAX_SMOKE):
         on = s.smoke[b, q, 2] > 0
         x = s.smoke[b, q, 0] if on else np.float32(0.0)
         y = s.smoke[b, q, 1] if on else np.float32(0.0)
-        if same and (s.geo[b, n] != x or s.geo[b, n + 1] != y or s.geo[b, n + 2] != (1.0 if on else 0.0)):
+        if not _key_entry_same(s.geo, b, n, x, y, np.float32(1.0 if on else 0.0), write):
             same = False
             if not write:
                 return False
-        if write:
-            s.geo[b, n] = x
-            s.geo[b, n + 1] = y
-            s.geo[b, n + 2] = 1.0 if on else 0.0
         n += 3
     return same
 
