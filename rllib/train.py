@@ -130,6 +130,7 @@ def main(args, options: dict) -> dict:
     import ray
 
     from ..arena.policies import Policy, load_game
+    from ..training.evaluate import print_win_rates
     from .policy import export_sb3, load as load_policy
 
     opponent = "scripted" if args.opponent == "self-play" else args.opponent
@@ -172,9 +173,7 @@ def main(args, options: dict) -> dict:
                "evaluation": evaluation, "league": league.history if league else None,
                "checkpoint": str(checkpoint), "sb3_model": str(sb3_zip)}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
-    for opp, r in evaluation.items():
-        print(f"win rate against {opp} (sampled actions, both seats): {r['win_rate']:.1%} ({r['wins']} wins, "
-              f"{r['draws']} draws, {r['losses']} losses in {r['games']} games)")
+    print_win_rates(evaluation)
     print(f"PPO on RLlib: {decisions:,} decisions in {train_s:.0f} s ({summary['decisions_per_second']:,} "
           f"decisions/s)")
     print(f"checkpoint: {checkpoint}")

@@ -74,3 +74,11 @@ def win_rate_builtin(policy: str, game="planetoids", opponent: str = "random", n
     own = scores[np.arange(n_games), seat]
     other = scores[np.arange(n_games), 1 - seat]
     return _tally(np.sign(own - other))
+
+
+def print_win_rates(evaluation: dict) -> None:
+    """The closing lines of a training run: each opponent's games as a win rate and its tally."""
+    from pathlib import Path
+    for opp, r in evaluation.items():
+        print(f"win rate against {Path(opp).name} (sampled actions, both seats): {r['win_rate']:.1%} "
+              f"({r['wins']} wins, {r['draws']} draws, {r['losses']} losses in {r['games']} games)")

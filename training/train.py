@@ -156,7 +156,7 @@ def main(argv=None) -> dict:
 
     from ..wrappers.sb3 import WargymVecEnv
     from .curve import ScheduledEvaluation, plot_curve
-    from .evaluate import win_rate, win_rate_builtin
+    from .evaluate import print_win_rates, win_rate, win_rate_builtin
 
     from .runtime import keep_freed_memory, torch_threads
     keep_freed_memory()
@@ -228,9 +228,7 @@ def main(argv=None) -> dict:
                "league_opponents": league.history if args.opponent == SELF_PLAY else None,
                "model": str(model_path), "learning_curve": str(curve_path)}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
-    for opp, r in evaluation.items():
-        print(f"win rate against {Path(opp).name} (sampled actions, both seats): {r['win_rate']:.1%} "
-              f"({r['wins']} wins, {r['draws']} draws, {r['losses']} losses in {r['games']} games)")
+    print_win_rates(evaluation)
     print(f"PPO: {model.num_timesteps:,} decisions in {ppo_s:.0f} s ({summary['ppo_decisions_per_second']:,} "
           f"decisions/s); warm start {warm_s:.0f} s, compile {compile_s:.0f} s, total {total_s:.0f} s")
     print(f"model:          {model_path}")
