@@ -8,6 +8,7 @@ import pytest
 from wargym.envs.core.vec import VecGame
 from wargym.envs.talon import game
 from wargym.envs.talon import rules as R
+from test_talon_rules import A, act, g, legal, sh, stage  # noqa: F401 (the scripted-dice helpers, shared)
 
 
 # -- helpers ----------------------------------------------------------------------------
@@ -27,33 +28,6 @@ def core_for(sc, **options):
     core = VecGame(game, 1, {"terrain": True, **options})
     core.load_scenario(sc, seed=0)
     return core
-
-
-def A(core, family, *args):
-    return game.action_index(core.cfg, family, *args)
-
-
-def act(core, family, *args):
-    a = A(core, family, *args)
-    reason = core.why_illegal(0, a)
-    assert reason is None, reason
-    core.step_one(0, a)
-
-
-def legal(core, family, *args):
-    return core.why_illegal(0, A(core, family, *args)) is None
-
-
-def sh(core, p, k, col):
-    return int(core.state.sh[0, p, k, col])
-
-
-def g(core, col):
-    return int(core.state.g[0, col])
-
-
-def stage(core):
-    return g(core, R.G_STAGE)
 
 
 def cell(core, r, c):
