@@ -7,12 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
 from wargym.envs.talon import bot, game
 from wargym.envs.talon import rules as R
+from test_talon_advanced_play import fuzz_stages
 from test_talon_bot import _scripted_vs_random
-from test_talon_env import _check_invariants
 from test_talon_mask import (test_fast_mask_equals_reference_on_random_play as mask_equals_reference,
                              test_fast_observation_equals_full_rewrite_on_random_play as obs_equals_reference)
 from test_talon_terrain import A, act, g, legal, sh, ship, stage, step_hex
@@ -149,21 +148,7 @@ def test_fast_observation_equals_reference_in_big_guns():
 
 
 def test_random_play_fuzz_in_big_guns():
-    core = VecGame(game, 16, {"scenario": "big_guns"})
-    core.reset(seed=13)
-    streams = new_streams(16, 13)
-    actions = np.zeros(16, dtype=np.int64)
-    stages = set()
-    for _ in range(3000):
-        live = ~core.terminated
-        if not live.any():
-            break
-        sample_legal(core.mask, streams, actions)
-        core.step(actions, active=live)
-        stages |= set(core.state.g[:, R.G_STAGE].tolist())
-        for b in range(16):
-            _check_invariants(core, b)
-    assert core.terminated.all()
+    stages = fuzz_stages("big_guns", terrain=False)
     assert R.ST_PUSH in stages and R.ST_COLLIDE in stages     # random play meets a push along a hexside (15.1.2)
 
 
