@@ -23,7 +23,8 @@ from .general import d6, has_flag, is_active, on_table, roll_off, round_up, stat
 from .layout import *  # noqa: F401,F403  (the named columns and codes)
 from .layout import (config_ref, outputs_ref, state_ref)
 from .melee import melee_continue, melee_start, melee_target_reason, melee_weapon_reason, update_engagement
-from .movement import consolidate_reason, execute_move, move_reason, move_target, place
+from .movement import (consolidate_reason, execute_move, move_allowance, move_reason, move_target, pieces_in_reach,
+                       place)
 from .psychology import choose_commander, command_test, command_test_needed, control_phase, losses
 from .reactions import (REACTION_GROUP0, apply_prone, declare_reaction, execute_reaction, reaction_kind_reason,
                         reaction_reason, reactor_can, reactor_reason)
@@ -836,6 +837,26 @@ def write_mask(s, cfg, b, mask):
             if spot_reason(s, cfg, b, me, i, cfg.spots[sp, 0], cfg.spots[sp, 1]) == OK:
                 mask[k[K_A_SPOT] + sp] = 1
         if decide(s, cfg, b, k[K_A_PASS], False) == OK:
+            mask[k[K_A_PASS]] = 1
+        return
+    if st == ST_COUNTERMOVE or st == ST_CONSOLIDATE or (st == ST_TARGET and ACTION_TARGET[s.g[b, G_ACT]] == TARGET_MOVE):
+        # the same tests as decide -> _move, with the terrain pieces out of every path's reach left out
+        if st == ST_TARGET:
+            side, i = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
+        else:
+            side, i = s.g[b, G_DECIDER], s.g[b, G_RSLOT]
+        flying = st == ST_TARGET and s.g[b, G_ACT] == AK_FLY
+        half = st == ST_COUNTERMOVE
+        allowance = float(s.g[b, G_CONSOL]) if st == ST_CONSOLIDATE else move_allowance(s, cfg, b, side, i, flying, half)
+        near = pieces_in_reach(s, cfg, b, side, i, allowance)
+        for c in range(N_MOVES):
+            if st == ST_CONSOLIDATE:
+                code = consolidate_reason(s, cfg, b, side, i, c, allowance, near)
+            else:
+                code = move_reason(s, cfg, b, side, i, c, flying, half, near)
+            if code == OK:
+                mask[k[K_A_MOVE] + c] = 1
+        if st == ST_CONSOLIDATE and decide(s, cfg, b, k[K_A_PASS], False) == OK:
             mask[k[K_A_PASS]] = 1
         return
     if st == ST_REACT_KIND:
