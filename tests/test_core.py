@@ -87,3 +87,32 @@ def test_thread_pool_starts_with_the_environment_left_as_the_user_had_it():
     assert _probe({}) == ["True", "None"]
     # ... and a user's own setting is kept and used
     assert _probe({"OMP_WAIT_POLICY": "ACTIVE"}) == ["True", "ACTIVE"]
+
+
+def test_a_view_passed_by_reference_reads_and_writes_the_same_arrays():
+    # core.structs.by_ref: kernels pass a tuple of borrowed arrays as one pointer
+    import collections
+
+    import numba as nb
+
+    from wargym.envs.core.structs import borrow, by_ref
+
+    View = collections.namedtuple("View", ("a", "m"))
+
+    @nb.njit
+    def add_row(v, i):          # not inlined: receives the reference
+        v.a[i] += v.m[i, 1]
+        return v.m.shape[0]
+
+    @nb.njit
+    def kernel(a, m):
+        v = by_ref(View(borrow(a), borrow(m)))
+        rows = 0
+        for i in range(a.shape[0]):
+            rows += add_row(v, i)
+        return rows
+
+    a = np.zeros(3)
+    m = np.arange(6.0).reshape(3, 2)
+    assert kernel(a, m) == 9
+    assert a.tolist() == [1.0, 3.0, 5.0]

@@ -138,6 +138,8 @@ def spot_reason(s, cfg, b, side, i, x, y):
         if s.tinfo[b, t, TI_KIND] != T_IMPASSABLE:
             continue
         px0, px1, py0, py1 = piece_box(s, b, t)
+        if box_gap(x, y, x, y, px0, px1, py0, py1) >= r:
+            continue    # (point_polygon_within_boxed's own first test, here to spare the call)
         if point_polygon_within_boxed(x, y, s.terr[b, t], s.tinfo[b, t, TI_NVERT], r, px0, px1, py0, py1):
             return R_IMPASSABLE
     for os in range(2):

@@ -39,7 +39,7 @@ from .layout import (AK_AID, AK_CHARGE, AK_FIRE0, AK_FIRE1, AK_GENIO, AK_HIDE, A
                      ST_MELEE_WEAPON, T_MAX, T_NONE, TI_EXPLORED, TI_KIND,
                      TI_NVERT, WP_RANGE, WP_RATE, G_NREACT)
 from .rules import step_game
-from .layout import config_view, state_view
+from .layout import config_ref, state_ref
 
 RANDOM, SCRIPTED = 0, 1
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
@@ -142,7 +142,7 @@ def has_fire(s, cfg, b, side, i):
 
 @nb.njit(cache=True)
 def scripted_action(s0, cfg0, b, mask):
-    s, cfg = state_view(s0), config_view(cfg0)
+    s, cfg = state_ref(s0), config_ref(cfg0)
     k = cfg.k
     st = s.g[b, G_STAGE]
     me = s.g[b, G_DECIDER]

@@ -12,7 +12,7 @@ import collections
 
 import numba as nb
 
-from ..core.structs import OUTPUT_FIELDS, borrow
+from ..core.structs import OUTPUT_FIELDS, borrow, by_ref
 
 TABLE_CM = 120.0         # IL CAMPO DI BATTAGLIA: "almeno 120x120 cm"
 N_SLOTS = 8              # model slots per side
@@ -213,3 +213,22 @@ def config_view(c):
 def outputs_view(o):
     return OutputsView(borrow(o.obs), borrow(o.mask), borrow(o.rewards), borrow(o.term), borrow(o.trunc),
                        borrow(o.player), borrow(o.illegal), borrow(o.final_obs), borrow(o.obs_key))
+
+
+# The kernels pass the views by reference (core.structs.ViewRef): each compiled call then passes
+# one pointer where a tuple of 13 + 7 arrays was ~200 machine words, which made every call that
+# was not inlined cost 35-40 ns.  The views above stay tuples for Python callers (tests), since
+# a reference lives only in the stack frame of the kernel that made it.
+@nb.njit(cache=True, inline="always")
+def state_ref(s):
+    return by_ref(state_view(s))
+
+
+@nb.njit(cache=True, inline="always")
+def config_ref(c):
+    return by_ref(config_view(c))
+
+
+@nb.njit(cache=True, inline="always")
+def outputs_ref(o):
+    return by_ref(outputs_view(o))

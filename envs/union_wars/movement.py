@@ -11,7 +11,7 @@ import math
 
 import numba as nb
 
-from ..core.geometry import (point_polygon_within, point_polygon_within_boxed, segment_polygon_distance,
+from ..core.geometry import (box_gap, point_polygon_within, point_polygon_within_boxed, segment_polygon_distance,
                              segment_polygon_within, segment_polygon_within_boxed)
 from .sight import piece_box, terrain_boxes_ready
 from .general import d6, discipline_test, has_flag, is_active, on_table, radius, stat
@@ -20,6 +20,8 @@ from .layout import (ACTIVE, F_ALERT, F_ENGAGED, F_HIDDEN, MD_FATIGUE, MD_FLAGS,
                      REMOVED, SR_FAST, SR_FLY, T_IMPASSABLE, T_MAX, T_NONE, T_ROUGH, TABLE_CM, TI_EXPLORED,
                      TI_KIND, TI_NVERT, G_MISSION, M_PATROL, G_EDGE0)
 
+ALL_PIECES = -1   # path_reason: every terrain piece (bit t = piece t; T_MAX < 63)
+REACH_MARGIN = 1e-6   # pieces_in_reach: far more than the rounding of any distance here (~1e-13 cm)
 ENEMY_GAP = 1.0   # MOVIMENTO: "non può muovere a meno di 1 cm da un modello avversario"
 TOUCH = 0.01      # bases may touch, not overlap
 
@@ -30,17 +32,25 @@ def direction_angle(d):
 
 
 @nb.njit(cache=True)
-def path_reason(s, cfg, b, side, i, x0, y0, x1, y1, flying, ignore_side, ignore_slot):
-    """Why the base of (side, i) may not go straight from (x0, y0) to (x1, y1) (OK = it may)."""
+def path_reason(s, cfg, b, side, i, x0, y0, x1, y1, flying, ignore_side, ignore_slot, pieces=ALL_PIECES):
+    """Why the base of (side, i) may not go straight from (x0, y0) to (x1, y1) (OK = it may).
+    ``pieces``: the impassable pieces to test (bit t = piece t); the mask passes ``pieces_in_reach``,
+    which leaves out only pieces that cannot touch any path it tests."""
     r = radius(s, cfg, b, side, i)
     if x1 < r - 1e-4 or y1 < r - 1e-4 or x1 > TABLE_CM - r + 1e-4 or y1 > TABLE_CM - r + 1e-4:
         return R_OFF_TABLE
     terrain_boxes_ready(s, b)
     for t in range(T_MAX):
-        if s.tinfo[b, t, TI_KIND] != T_IMPASSABLE:
+        if s.tinfo[b, t, TI_KIND] != T_IMPASSABLE or not (pieces >> t) & 1:
             continue
         n = s.tinfo[b, t, TI_NVERT]
         px0, px1, py0, py1 = piece_box(s, b, t)
+        # the *_boxed tests' own first test, here to spare the call for pieces far from the path
+        if flying:
+            if box_gap(x1, y1, x1, y1, px0, px1, py0, py1) >= r - TOUCH:
+                continue
+        elif box_gap(x0, y0, x1, y1, px0, px1, py0, py1) >= r - TOUCH:
+            continue
         if flying:
             # VOLANTE / TERRENI: impassable terrain "può essere sorvolato"; it may not land there
             if point_polygon_within_boxed(x1, y1, s.terr[b, t], n, r - TOUCH, px0, px1, py0, py1):
@@ -115,21 +125,44 @@ def move_allowance(s, cfg, b, side, i, flying, half):
 
 
 @nb.njit(cache=True)
-def move_reason(s, cfg, b, side, i, choice, flying, half):
+def move_reason(s, cfg, b, side, i, choice, flying, half, pieces=ALL_PIECES):
     """Legality of a move choice for the mask (full nominal distance)."""
     x1, y1, _a, dist = move_target(s, b, side, i, choice, move_allowance(s, cfg, b, side, i, flying, half))
     if dist == 0.0:
         return OK
-    return path_reason(s, cfg, b, side, i, s.pos[b, side, i, 0], s.pos[b, side, i, 1], x1, y1, flying, -1, -1)
+    return path_reason(s, cfg, b, side, i, s.pos[b, side, i, 0], s.pos[b, side, i, 1], x1, y1, flying, -1, -1,
+                       pieces)
 
 
 @nb.njit(cache=True)
-def consolidate_reason(s, cfg, b, side, i, choice, allowance):
+def consolidate_reason(s, cfg, b, side, i, choice, allowance, pieces=ALL_PIECES):
     """LA MISCHIA: a winner consolidates up to 2D6 cm (as a move: RULES.md)."""
     x1, y1, _a, dist = move_target(s, b, side, i, choice, allowance)
     if dist == 0.0:
         return OK
-    return path_reason(s, cfg, b, side, i, s.pos[b, side, i, 0], s.pos[b, side, i, 1], x1, y1, False, -1, -1)
+    return path_reason(s, cfg, b, side, i, s.pos[b, side, i, 0], s.pos[b, side, i, 1], x1, y1, False, -1, -1,
+                       pieces)
+
+
+@nb.njit(cache=True)
+def pieces_in_reach(s, cfg, b, side, i, allowance):
+    """The impassable pieces (bit t = piece t) that some move of (side, i) of up to ``allowance``
+    cm in a straight line may touch; path_reason need not test the others.  Every such path lies
+    in the square of side 2 x allowance around the base's centre, and a path's box gap to a piece
+    is at least that square's; the margin covers rounding, so leaving a piece out never changes
+    an answer (the mask tests 64 paths, and a table has up to 27 pieces)."""
+    x, y = s.pos[b, side, i, 0], s.pos[b, side, i, 1]
+    reach = allowance + REACH_MARGIN
+    d = radius(s, cfg, b, side, i) - TOUCH + REACH_MARGIN
+    terrain_boxes_ready(s, b)
+    near = 0
+    for t in range(T_MAX):
+        if s.tinfo[b, t, TI_KIND] != T_IMPASSABLE:
+            continue
+        px0, px1, py0, py1 = piece_box(s, b, t)
+        if box_gap(x - reach, y - reach, x + reach, y + reach, px0, px1, py0, py1) < d:
+            near |= 1 << t
+    return near
 
 
 @nb.njit(cache=True)

@@ -21,9 +21,10 @@ from .battle import (base_piece_ok, edge_is_low, final_result, generate_terrain,
                      spot_reason, sudden_end)
 from .general import d6, has_flag, is_active, on_table, roll_off, round_up, stat
 from .layout import *  # noqa: F401,F403  (the named columns and codes)
-from .layout import (config_view, outputs_view, state_view)
+from .layout import (config_ref, outputs_ref, state_ref)
 from .melee import melee_continue, melee_start, melee_target_reason, melee_weapon_reason, update_engagement
-from .movement import consolidate_reason, execute_move, move_reason, move_target, place
+from .movement import (consolidate_reason, execute_move, move_allowance, move_reason, move_target, pieces_in_reach,
+                       place)
 from .psychology import choose_commander, command_test, command_test_needed, control_phase, losses
 from .reactions import (REACTION_GROUP0, apply_prone, declare_reaction, execute_reaction, reaction_kind_reason,
                         reaction_reason, reactor_can, reactor_reason)
@@ -838,6 +839,26 @@ def write_mask(s, cfg, b, mask):
         if decide(s, cfg, b, k[K_A_PASS], False) == OK:
             mask[k[K_A_PASS]] = 1
         return
+    if st == ST_COUNTERMOVE or st == ST_CONSOLIDATE or (st == ST_TARGET and ACTION_TARGET[s.g[b, G_ACT]] == TARGET_MOVE):
+        # the same tests as decide -> _move, with the terrain pieces out of every path's reach left out
+        if st == ST_TARGET:
+            side, i = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
+        else:
+            side, i = s.g[b, G_DECIDER], s.g[b, G_RSLOT]
+        flying = st == ST_TARGET and s.g[b, G_ACT] == AK_FLY
+        half = st == ST_COUNTERMOVE
+        allowance = float(s.g[b, G_CONSOL]) if st == ST_CONSOLIDATE else move_allowance(s, cfg, b, side, i, flying, half)
+        near = pieces_in_reach(s, cfg, b, side, i, allowance)
+        for c in range(N_MOVES):
+            if st == ST_CONSOLIDATE:
+                code = consolidate_reason(s, cfg, b, side, i, c, allowance, near)
+            else:
+                code = move_reason(s, cfg, b, side, i, c, flying, half, near)
+            if code == OK:
+                mask[k[K_A_MOVE] + c] = 1
+        if st == ST_CONSOLIDATE and decide(s, cfg, b, k[K_A_PASS], False) == OK:
+            mask[k[K_A_PASS]] = 1
+        return
     if st == ST_REACT_KIND:
         # the same test as decide -> _react_kind, with the reactor's part (its sight lines) done once
         me, j = s.g[b, G_DECIDER], s.g[b, G_RSLOT]
@@ -1033,7 +1054,7 @@ def _step_one(s, cfg, o, b, a, auto_reset):
 
 @nb.njit(cache=True)
 def _step_range(s0, cfg0, actions, active, off, out, auto_reset, lo, hi):
-    s, cfg, o = state_view(s0), config_view(cfg0), outputs_view(out)
+    s, cfg, o = state_ref(s0), config_ref(cfg0), outputs_ref(out)
     for b in range(lo, hi):
         o.illegal[b] = 0
         if active[b - off]:
@@ -1068,7 +1089,7 @@ def step_single(s, cfg, b, a, out, auto_reset):
 
 @nb.njit(cache=True)
 def _reset_one(s0, cfg0, out, b, seed):
-    s, cfg, o = state_view(s0), config_view(cfg0), outputs_view(out)
+    s, cfg, o = state_ref(s0), config_ref(cfg0), outputs_ref(out)
     reset_game(s, cfg, b, seed)
     write_obs(s, cfg, b, s.g[b, G_DECIDER], o.obs[b])
     write_mask(s, cfg, b, o.mask[b])
@@ -1084,7 +1105,7 @@ def reset_games(states, cfgs, seeds, idx, outs):
 
 @nb.njit(cache=True)
 def observe_game(s0, cfg0, b, p, obs, mask):
-    s, cfg = state_view(s0), config_view(cfg0)
+    s, cfg = state_ref(s0), config_ref(cfg0)
     write_obs(s, cfg, b, p, obs)
     mask[:] = 0
     if p == s.g[b, G_DECIDER] and not s.g[b, G_DONE]:
@@ -1093,19 +1114,19 @@ def observe_game(s0, cfg0, b, p, obs, mask):
 
 @nb.njit(cache=True)
 def action_reason(s0, cfg0, b, a):
-    return decide(state_view(s0), config_view(cfg0), b, a, False)
+    return decide(state_ref(s0), config_ref(cfg0), b, a, False)
 
 
 @nb.njit(cache=True)
 def check_sight_cache(s0, cfg0, b):
     """(wrong, checked) cached sight answers of game ``b`` against fresh ones (tests)."""
-    return sight_cache_mismatches(state_view(s0), config_view(cfg0), b)
+    return sight_cache_mismatches(state_ref(s0), config_ref(cfg0), b)
 
 
 @nb.njit(cache=True)
 def start_battle_at(s0, cfg0, b, active):
     """Scenarios: begin the tactical phase of ``active``'s turn (game.apply_scenario)."""
-    s, cfg = state_view(s0), config_view(cfg0)
+    s, cfg = state_ref(s0), config_ref(cfg0)
     s.g[b, G_ACTIVE] = active
     s.g[b, G_FIRST] = active
     s.g[b, G_RESERVE_PLACING] = 0
