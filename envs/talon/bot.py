@@ -35,6 +35,10 @@ from .rules import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, DQ, DR, G_CURRENT, G_DONE
                     ST_PULL, ST_PUSH, G_PUSH_SHIP, W_FUSION, ST_RETREAT, TK_PLANET, TK_BLACK_HOLE, TK_WORM_HOLE, TK_ASTEROID, TK_NEBULA, TR_KIND,
                     TR_CELL, aim_penalty, tile_at)
 
+# --- Talon 13 missiles ---
+from .rules import (G_MISSILE, K_A_MMOVE, K_A_MTARGET, K_A_RETARGET, K_MISSILES, MI_DAMAGED, MI_NONE, MS_CELL,
+                    MS_OWNER, MS_STATUS, ST_RETARGET, tracked_target)
+
 RANDOM, SCRIPTED = 0, 1
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
 
@@ -463,11 +467,87 @@ def _retreat_action(s, cfg, b, p, mask):
     return cfg.k[K_A_DONE]
 
 
+# --- Talon 13 missiles ---
+@nb.njit(cache=True)
+def _retarget_action(s, cfg, b, p, mask):
+    """13.7: give a missile that lost its target (13.3) a new one, with the first ship that may."""
+    ms = s.ms
+    M = ms.shape[1]
+    for m in range(M):
+        if ms[b, m, MS_STATUS] != MI_NONE and ms[b, m, MS_OWNER] == p and tracked_target(s, b, m) < 0:
+            for k in range(s.sh.shape[2]):
+                a = cfg.k[K_A_RETARGET] + M * k + m
+                if mask[a]:
+                    return a
+    return -1
+
+
+@nb.njit(cache=True)
+def _new_target_action(s, cfg, b, p, mask):
+    """13.7: the legal new target nearest the missile."""
+    cell = s.ms[b, s.g[b, G_MISSILE], MS_CELL]
+    best, best_d = -1, 1 << 30
+    for t in range(s.sh.shape[2]):
+        a = cfg.k[K_A_TARGET] + t
+        if mask[a] and cfg.dist[cell, s.sh[b, 1 - p, t, SH_CELL]] < best_d:
+            best, best_d = a, cfg.dist[cell, s.sh[b, 1 - p, t, SH_CELL]]
+    return best
+
+
+@nb.njit(cache=True)
+def _missile_threat(s, cfg, b, p, m):
+    """How much shooting enemy missile ``m`` is worth (13.6): its 2 damage, more the nearer it is
+    to the own ship it tracks; 0 when it tracks nothing."""
+    t = tracked_target(s, b, m)
+    if t < 0:
+        return 0.0
+    d = cfg.dist[s.ms[b, m, MS_CELL], s.sh[b, p, t, SH_CELL]]
+    return 4.0 / max(1, d)
+
+
+@nb.njit(cache=True)
+def _missile_shot_action(s, cfg, b, p, mask, ship_value):
+    """13.6: fire at the enemy missile that threatens most, if that beats the best ship target
+    (a damaged missile falls to any hit; an intact one to 3 damage, else it is only damaged)."""
+    sh = s.sh
+    k = s.g[b, G_SHIP]
+    w = cfg.grp[sh[b, p, k, SH_CLASS], s.g[b, G_GROUP], GR_WEAPON]
+    best, best_v = -1, ship_value
+    for m in range(s.ms.shape[1]):
+        a = cfg.k[K_A_MTARGET] + m
+        if not mask[a]:
+            continue
+        dmg = _mean_damage(cfg, w, cfg.dist[sh[b, p, k, SH_CELL], s.ms[b, m, MS_CELL]])
+        kill = 1.0 if s.ms[b, m, MS_STATUS] == MI_DAMAGED or dmg >= 3.0 else 0.5
+        v = _missile_threat(s, cfg, b, p, m) * kill * min(1.0, dmg)
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
 @nb.njit(cache=True)
 def scripted_action(s, cfg, b, mask):
     p = s.g[b, G_CURRENT]
     st = s.g[b, G_STAGE]
     a = -1
+    if cfg.k[K_MISSILES]:                                # --- Talon 13 missiles ---
+        if st == ST_AP:
+            a = _retarget_action(s, cfg, b, p, mask)
+        elif st == ST_RETARGET:
+            a = _new_target_action(s, cfg, b, p, mask)
+        elif st == ST_MOVE:
+            a = _first_legal(mask, cfg.k[K_A_MMOVE], cfg.k[K_A_MTARGET])    # 13.4 every legal move heads for the target
+        elif st == ST_FIRE_TARGET:
+            t = _target_action(s, cfg, b, p, mask)
+            v = 0.0 if t < 0 else _target_score(s, cfg, b, p, s.g[b, G_SHIP],
+                                                 cfg.grp[s.sh[b, p, s.g[b, G_SHIP], SH_CLASS], s.g[b, G_GROUP], GR_WEAPON],
+                                                 t - cfg.k[K_A_TARGET])
+            a = _missile_shot_action(s, cfg, b, p, mask, v)
+            if a < 0:
+                a = t
+        if a >= 0 and mask[a]:
+            return a
+        a = -1
     if st == ST_AP:
         a = _ap_action(s, cfg, b, p, mask)
     elif st == ST_MOVE:

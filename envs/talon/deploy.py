@@ -105,6 +105,7 @@ def reset_game(s, cfg, b, seed):
     s.g[b, :] = 0
     s.sh[b, :, :, :] = 0
     s.sh[b, :, :, SH_CLASS] = -1
+    s.ms[b, :, :] = 0                       # --- Talon 13 missiles: no counter in play ---
     if cfg.k[K_SCENARIO] == 1:
         draw_fleet(s, cfg, b, 0)
         draw_fleet(s, cfg, b, 1)

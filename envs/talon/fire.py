@@ -4,6 +4,7 @@ explosions (8.6), repairs (8.7)."""
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from ..core.rng import roll_die
 from ..core.structs import borrow
@@ -15,6 +16,9 @@ from .layout import (CL_EXPLOSION, CL_N_GROUPS, CL_N_HULL, CL_POINTS, CR_BREACH,
                      SH_C_POWER_AT, SH_C_SHIELDS, SH_C_TURN, SH_C_TURN_AT, SH_FACING, SH_FIRED, SH_GROUP_DEAD,
                      SH_HULL_HITS, SH_PENDING, SH_RED, SH_REINF, SH_SHIELD, SH_STATUS, SH_YEL, SS_ACTIVE,
                      SS_DESTROYED, other)
+# --- Talon 13 missiles ---
+from .layout import (K_MISSILES, MISSILE_KILL, MI_DAMAGED, MI_NONE, MS_CELL, MS_OWNER, MS_STATUS,
+                     R_MISSILE_AT_MISSILE, R_NO_MISSILE, R_NO_MISSILE_SLOT, W_FUSION, W_MISSILE, W_WAVE)
 from .ships import active, leave_play
 from .terrain import aim_penalty, in_nebula, line_reason
 
@@ -197,6 +201,8 @@ def explode(s, cfg, b, p, k):
                 damage(s, cfg, b, q, j, random_arc(s, b), strength)
             elif cfg.dist[tc, cell] == 1:
                 damage(s, cfg, b, q, j, cfg.arc_of[tc, cell, sh[b, q, j, SH_FACING]], strength)
+    if borrow(cfg.k)[K_MISSILES]:
+        blast_missiles(s, cfg, b, cell, strength)     # Talon 13.6 missiles take explosion damage
 
 
 @nb.njit(cache=True)
@@ -278,6 +284,10 @@ def target_reason(s, cfg, b, p, k, gi, t):
     r = reach_reason(cfg, w, grp[c, gi, GR_ARCS], fc, sh[b, p, k, SH_FACING], tc)
     if r != OK:
         return r
+    if w == W_MISSILE:
+        r = launch_reason(s, b, borrow(cfg.dist)[fc, tc])      # Talon 13.2
+        if r != OK:
+            return r
     return line_reason(s, cfg, b, fc, tc)
 
 
@@ -314,7 +324,12 @@ def group_reason(s, cfg, b, p, k, gi):
     for t in range(sh.shape[2]):
         if active(sh, b, e, t):
             tc = sh[b, e, t, SH_CELL]
-            if reach_reason(cfg, w, arcs, fc, facing, tc) == OK and line_reason(s, cfg, b, fc, tc) == OK:
+            if reach_reason(cfg, w, arcs, fc, facing, tc) == OK and line_reason(s, cfg, b, fc, tc) == OK \
+                    and (w != W_MISSILE or launch_reason(s, b, borrow(cfg.dist)[fc, tc]) == OK):
+                return OK
+    if borrow(cfg.k)[K_MISSILES]:
+        for m in range(borrow(s.ms).shape[1]):                  # Talon 13.6 shooting missiles down
+            if missile_target_reason(s, cfg, b, p, k, gi, m) == OK:
                 return OK
     return R_NO_TARGET
 
@@ -410,3 +425,77 @@ def repairs(s, cfg, b, p):
         if (rep >> CR_PLOSS) & 1 and 0 < sh[b, p, k, SH_C_PLOSS] < now:
             if roll_die(s.rng, s.dice_script, s.dice, b, 6) == 6:
                 sh[b, p, k, SH_C_PLOSS] = 0
+
+
+# ---------------------------------------------------------------------------------
+# --- Talon 13 missiles: missiles as targets, damage to missiles (13.2, 13.6) ---
+# ---------------------------------------------------------------------------------
+@nb.njit(cache=True, inline="always")
+def launch_reason(s, b, d):
+    """A missile launched at range 2 or more needs a free counter of the game's pool (13.2,
+    option max_missiles); one launched at range 1 detonates at once and needs none (13.5)."""
+    ms = borrow(s.ms)
+    if d <= 1:
+        return OK
+    for m in range(ms.shape[1]):
+        if ms[b, m, MS_STATUS] == MI_NONE:
+            return OK
+    return R_NO_MISSILE_SLOT
+
+
+@nb.njit(cache=True, inline="always")
+def missile_target_reason(s, cfg, b, p, k, gi, m):
+    """May weapon group ``gi`` of ship ``k`` fire at missile ``m`` (13.6): an enemy missile in
+    play, in reach (arc and range, 8.2.2) with no planet or black hole on the line (17.2.2,
+    18.1).  Missiles cannot target missiles (13.2); wave and fusion cannons do not either
+    (RULES.md)."""
+    ms = borrow(s.ms)
+    sh = borrow(s.sh)
+    grp = borrow(cfg.grp)
+    if ms[b, m, MS_STATUS] == MI_NONE or ms[b, m, MS_OWNER] == p:
+        return R_NO_MISSILE
+    c = sh[b, p, k, SH_CLASS]
+    w = grp[c, gi, GR_WEAPON]
+    if w == W_MISSILE or w == W_FUSION or w == W_WAVE:
+        return R_MISSILE_AT_MISSILE
+    if not borrow(cfg.wplay)[w]:
+        return R_UNPLAYABLE_WEAPON
+    fc = sh[b, p, k, SH_CELL]
+    mc = ms[b, m, MS_CELL]
+    r = reach_reason(cfg, w, grp[c, gi, GR_ARCS], fc, sh[b, p, k, SH_FACING], mc)
+    if r != OK:
+        return r
+    return line_reason(s, cfg, b, fc, mc)
+
+
+@nb.njit(cache=True)
+def hit_missile(s, b, m, n):
+    """``n`` damage in one hit on missile ``m`` (13.6): 3 or more destroy it, less flips it to
+    its damaged side, and a damaged missile hit by any damage is destroyed."""
+    ms = borrow(s.ms)
+    if n <= 0 or ms[b, m, MS_STATUS] == MI_NONE:
+        return
+    if n >= MISSILE_KILL or ms[b, m, MS_STATUS] == MI_DAMAGED:
+        ms[b, m, MS_STATUS] = MI_NONE
+    else:
+        ms[b, m, MS_STATUS] = MI_DAMAGED
+
+
+@nb.njit(cache=True)
+def blast_missiles(s, cfg, b, cell, n):
+    """A ship exploding in ``cell`` with strength ``n`` (8.6.2) hits the missiles in its hex
+    and the adjacent ones, one missile per hex (13.6, 8.6.4): the one in the lowest slot."""
+    ms = borrow(s.ms)
+    M = ms.shape[1]
+    hit = np.zeros(M, dtype=np.bool_)
+    for m in range(M):
+        if ms[b, m, MS_STATUS] == MI_NONE or cfg.dist[ms[b, m, MS_CELL], cell] > 1:
+            continue
+        first = True
+        for j in range(m):
+            if ms[b, j, MS_STATUS] != MI_NONE and ms[b, j, MS_CELL] == ms[b, m, MS_CELL]:
+                first = False
+        hit[m] = first
+    for m in range(M):
+        if hit[m]:
+            hit_missile(s, b, m, n)

@@ -57,6 +57,9 @@ DEFAULT_OPTIONS = {
     "hexside_terrain": "both_sides",  # 17.5 a line along a hexside with asteroids/nebula on one side only: "both_sides" (counts none) or "either_side" (counts one)
     "retreat": "auto",           # retreat phase (Talon 11): "auto" (if the scenario says so), True, False
     "heavy_weapons": "auto",     # wave and fusion cannons (Talon 15) and the classes that carry them: "auto" (if the scenario fields one), True, False
+    # --- Talon 13 missiles ---
+    "missiles": "auto",          # missiles (Talon 13) and the classes that carry them: "auto" (if the scenario fields one), True, False
+    "max_missiles": 16,          # missile counters in play at once per game (both sides), with missiles on (RULES.md 'Missiles')
 }
 READY_SCENARIOS = {key: sc for key, sc in json.loads((DATA / "scenarios.json").read_text()).items()
                    if not key.startswith("_") and key != "example_of_play"}
@@ -66,6 +69,7 @@ _CHOICES = {
     "terrain": ("auto", True, False),
     "retreat": ("auto", True, False),
     "heavy_weapons": ("auto", True, False),
+    "missiles": ("auto", True, False),
     "hexside_terrain": ("both_sides", "either_side"),
     "initiative": ("roll", 0, 1),
     "edition": (1, 2),
@@ -121,6 +125,16 @@ REASONS = (
     "and an FTL offline critical stops it (Talon 11.1.3, 8.5)",
     "a ship cannot retreat from a nebula or asteroid hex (Talon 11.1.4)",
     "no such hex to be pulled into (Talon 18.2)",
+    # --- Talon 13 missiles ---
+    "no such missile in play (yours to move or retarget, the enemy's to shoot at) (Talon 13)",
+    "the missile has already moved this impulse (Talon 13.4)",
+    "a missile moves into the hex nearest its target (either, if two are as near); without a target it goes "
+    "straight (Talon 13.3, 13.4)",
+    "the ship has no working missile launcher (Talon 13.7)",
+    "the missile already tracks that ship (Talon 13.7)",
+    "missiles cannot target missiles, nor do wave and fusion cannons (Talon 13.2, RULES.md)",
+    "every missile counter of the game is in play (option max_missiles, RULES.md 'Missiles')",
+    "the group has no weapon left to fire (Talon 8.3)",
 )
 
 PLANE_NAMES = tuple([f"own ships facing {d}" for d in DIRECTION_NAMES]
@@ -151,7 +165,8 @@ STAGE_NAMES = {R.ST_AP: "spend AP", R.ST_MOVE: "movement", R.ST_FIRE_SHIP: "fire
                R.ST_POWER: "power phase: choose speed", R.ST_INIT: "initiative", R.ST_COLLIDE: "collision order",
                R.ST_EXPLODE: "explosion order", R.ST_PULL: "black hole: choose the hex",
                R.ST_RETREAT: "retreat phase", R.ST_ROUND_END: "end of the round", R.ST_OVER: "game over",
-               R.ST_PUSH: "wave cannon: choose the hex", R.ST_TURN_END: "end of the turn"}
+               R.ST_PUSH: "wave cannon: choose the hex", R.ST_TURN_END: "end of the turn",
+               R.ST_RETARGET: "missile: choose its new target"}
 USE_NAMES = ("side-slip marker", "power through a turn", "charge yellow box of group 0",
              "charge yellow box of group 1", "charge yellow box of group 2", "charge battery",
              "reinforce front shield", "reinforce right shield", "reinforce left shield", "reinforce rear shield",
@@ -159,13 +174,26 @@ USE_NAMES = ("side-slip marker", "power through a turn", "charge yellow box of g
 MOVE_NAMES = ("straight", "turn left", "turn right", "side slip left", "side slip right")
 
 assert len(SHIP_FEATURES) == R.N_SF and len(GLOBAL_FEATURES) == R.N_GLOBAL and len(PLANE_NAMES) == R.N_PLANES
-assert len(REASONS) == R.R_NO_PULL + 1
+assert len(REASONS) == R.R_NO_WEAPON_LEFT + 1
 TERRAIN_PLANE_NAMES = tuple(f"terrain: {kind.replace('_', ' ')}" for kind in TERRAIN_KINDS)
 
 
+# --- Talon 13 missiles ---
+MISSILE_PLANE_NAMES = ("own intact missiles (count)", "own damaged missiles (count)", "enemy intact missiles (count)",
+                       "enemy damaged missiles (count)", "own missile slot + 1 (lowest in the hex)",
+                       "enemy missile slot + 1 (lowest in the hex)", "that own missile's facing + 1",
+                       "that enemy missile's facing + 1", "own missiles still to move this impulse (count)",
+                       "own missiles tracking the ship in this hex (count)",
+                       "enemy missiles tracking the ship in this hex (count)", "missile being retargeted")
+assert len(MISSILE_PLANE_NAMES) == R.N_MISSILE_PLANES
+MISSILE_CLASS_RULE = "13 missiles"
+
+
 def plane_names(cfg) -> tuple[str, ...]:
-    """Names of the observation's hex planes: PLANE_NAMES, then with terrain on the tile kinds'."""
-    return PLANE_NAMES + (TERRAIN_PLANE_NAMES if cfg.k[R.K_TERRAIN] else ())
+    """Names of the observation's hex planes: PLANE_NAMES, then with terrain on the tile kinds',
+    then with missiles on the missile planes."""
+    return (PLANE_NAMES + (TERRAIN_PLANE_NAMES if cfg.k[R.K_TERRAIN] else ())
+            + (MISSILE_PLANE_NAMES if cfg.k[R.K_MISSILES] else ()))
 
 
 def parse_options(options: dict) -> dict:
@@ -176,6 +204,8 @@ def parse_options(options: dict) -> dict:
             raise ValueError(f"option {key} must be an integer {lo}..{hi}, got {out[key]!r}")
     if not isinstance(out["max_decisions"], int) or out["max_decisions"] < 0:
         raise ValueError(f"option max_decisions must be a non-negative integer, got {out['max_decisions']!r}")
+    if not isinstance(out["max_missiles"], int) or not 1 <= out["max_missiles"] <= 64:
+        raise ValueError(f"option max_missiles must be an integer 1..64, got {out['max_missiles']!r}")
     if out["ships_file"] is not None and not Path(out["ships_file"]).is_file():
         raise ValueError(f"option ships_file: no such file {out['ships_file']!r}")
     return out
@@ -276,6 +306,26 @@ def _fields_heavy(ready, classes) -> bool:
                for ship in side.get("ships", []) if isinstance(ship, dict))
 
 
+# --- Talon 13 missiles ---
+def _carries_missiles(c) -> bool:
+    return any(gr["weapon"] == "missile" for gr in c["groups"])
+
+
+def _fields_missiles(ready, classes) -> bool:
+    """Option missiles="auto": on when the ready scenario fields a class with a missile group
+    (Talon 13), so that the basic game's actions and observation stay as they were."""
+    if not ready:
+        return False
+    carriers = {c["key"] for c in classes if _carries_missiles(c)}
+    return any(ship.get("class") in carriers for side in ready.get("players", []) if isinstance(side, dict)
+               for ship in side.get("ships", []) if isinstance(ship, dict))
+
+
+def _needs_missiles(c, missiles_on) -> bool:
+    """A class with a missile group and no other advanced rule waits for option missiles."""
+    return _carries_missiles(c) and not c.get("advanced") and not missiles_on
+
+
 def build_config(opts: dict):
     rows, cols, S = opts["map_rows"], opts["map_cols"], opts["max_ships"]
     grid = HexGrid(rows, cols)
@@ -338,6 +388,16 @@ def build_config(opts: dict):
     terrain_on = opts["terrain"] if opts["terrain"] != "auto" else bool(ready and ready.get("terrain"))
     retreat_on = opts["retreat"] if opts["retreat"] != "auto" else bool(ready and ready.get("retreat"))
     heavy_on = opts["heavy_weapons"] if opts["heavy_weapons"] != "auto" else _fields_heavy(ready, classes)
+    # --- Talon 13 missiles ---
+    missiles_on = opts["missiles"] if opts["missiles"] != "auto" else _fields_missiles(ready, classes)
+    n_missiles = opts["max_missiles"] if missiles_on else 1
+    for i, c in enumerate(classes):
+        if _needs_missiles(c, missiles_on) and not inert:
+            cls[i, R.CL_PLAYABLE] = 0
+    if missiles_on:
+        wm = WEAPON_KEYS.index("missile")
+        wplay[wm] = 1
+        wdmg[wm, 1:wmax[wm] + 1, 1:] = tables["weapons"]["missile"]["damage"]   # its damage, for the bot's estimates only
     if heavy_on:
         # 15: the classes that needed only the heavy weapons are playable, their cannons fire
         for i, c in enumerate(classes):
@@ -360,7 +420,8 @@ def build_config(opts: dict):
     fleet_cls = np.full((2, nc), -1, dtype=np.int32)
     for p, race in enumerate(("terran", "talon")):
         ok = [i for i, c in enumerate(classes) if c.get("race") == race
-              and (not c.get("advanced") or (heavy_on and set(c["advanced"]) <= HEAVY_RULES))]
+              and (not c.get("advanced") or (heavy_on and set(c["advanced"]) <= HEAVY_RULES))
+              and not _needs_missiles(c, missiles_on)]
         fleet_cls[p, :len(ok)] = ok
     # fleet formation: a line down the map's west (player 0) and east (player 1) edge
     # (every other row from the middle out, then the rows between, then a second column)
@@ -379,6 +440,9 @@ def build_config(opts: dict):
     for name, size in (("AP", n_ap), ("UNREINF", S * 4), ("MOVE", S * R.N_MOVES), ("FIRE_SHIP", S),
                        ("GROUP", 3), ("TARGET", S), ("SPEED", 3), ("INIT", 2), ("COLLIDE", 2),
                        ("EXPLODE", S), ("PULL", 2 if terrain_on or heavy_on else 0), ("RETREAT", S if retreat_on else 0),
+                       # --- Talon 13 missiles: only with option missiles ---
+                       ("MMOVE", n_missiles * R.N_MISSILE_MOVES if missiles_on else 0),
+                       ("MTARGET", n_missiles if missiles_on else 0), ("RETARGET", S * n_missiles if missiles_on else 0),
                        ("DONE", 1)):
         layout[name] = off
         off += size
@@ -399,13 +463,18 @@ def build_config(opts: dict):
     k[R.K_RETREAT] = retreat_on
     k[R.K_HEAVY] = heavy_on
     k[R.K_HEXSIDE] = opts["hexside_terrain"] == "either_side"
+    # --- Talon 13 missiles ---
+    k[R.K_MISSILES] = missiles_on
+    k[R.K_P_MISSILE] = k[R.K_OBS_PLANES]
+    k[R.K_OBS_PLANES] += R.N_MISSILE_PLANES if missiles_on else 0
     k[R.K_OBS_SHIP] = R.N_SF
     k[R.K_OBS_GLOBAL] = R.N_GLOBAL
     k[R.K_FIRST_INIT] = -1 if opts["initiative"] == "roll" else opts["initiative"]
     return Tables(k=k, dist=grid.distance.astype(np.int32), arc_of=arc_table(grid, opts["arc_boundary"]),
                   cls=cls, curve=curve, hull=hull, grp=grp, wdmg=wdmg, wmin=wmin, wmax=wmax, wplay=wplay,
                   chart=chart, crit=crit, tmpl=tmpl, tmpl_tr=tmpl_tr, fleet_cls=fleet_cls, fleet_cells=fleet_cells,
-                  fleet_facing=fleet_facing, grid=grid, classes=classes, class_keys=keys, options=opts)
+                  fleet_facing=fleet_facing, grid=grid, classes=classes, class_keys=keys, options=opts,
+                  n_missiles=n_missiles)
 
 
 class Tables(types.SimpleNamespace):
@@ -441,7 +510,7 @@ class TalonState(structref.StructRefProxy):
     """Kernel-side view of a BatchState's arrays."""
 
 
-STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "sh", "tr")
+STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "sh", "tr", "ms")
 structref.define_proxy(TalonState, TalonStateType, list(STATE_FIELDS))
 
 
@@ -457,6 +526,8 @@ def state_spec(cfg) -> StateSpec:
         ("sh", (2, S, R.N_SH), "int16"),        # per ship, columns SH_*
         # terrain tiles (Talon 17-19), columns TR_*; one slot when terrain is off
         ("tr", (int(cfg.tmpl_tr.shape[0]), R.N_TR), "int16"),
+        # --- Talon 13 missiles: the pool of missile counters, columns MS_*; one slot when missiles are off
+        ("ms", (int(cfg.n_missiles), R.N_MS), "int16"),
     )
     return StateSpec(NAME, fields, TalonState)
 
@@ -537,8 +608,18 @@ def action_name(cfg, a: int) -> str:
     if a < off("RETREAT"):
         return ("pulled (black hole) or pushed (wave cannon) into the first hex of the hexside",
                 "pulled (black hole) or pushed (wave cannon) into the second hex of the hexside")[a - off("PULL")]
-    if a < off("DONE"):
+    if a < off("MMOVE"):
         return f"ship {a - off('RETREAT')} jumps to FTL (retreats)"
+    # --- Talon 13 missiles ---
+    if a < off("MTARGET"):
+        i = a - off("MMOVE")
+        return f"missile {i // R.N_MISSILE_MOVES}: move {MOVE_NAMES[i % R.N_MISSILE_MOVES]}"
+    if a < off("RETARGET"):
+        return f"fire at enemy missile {a - off('MTARGET')}"
+    if a < off("DONE"):
+        i = a - off("RETARGET")
+        M = int(cfg.n_missiles)
+        return f"ship {i // M}: spend AP to give missile {i % M} a new target"
     assert S >= 0
     return "done / pass"
 
@@ -553,6 +634,10 @@ def action_index(cfg, family: str, *args) -> int:
         return base + args[0] * 4 + args[1]
     if family == "MOVE":
         return base + args[0] * R.N_MOVES + args[1]
+    if family == "MMOVE":                                 # --- Talon 13 missiles ---
+        return base + args[0] * R.N_MISSILE_MOVES + args[1]
+    if family == "RETARGET":
+        return base + args[0] * int(cfg.n_missiles) + args[1]
     return base + (args[0] if args else 0)
 
 
@@ -637,6 +722,7 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
     sh[:] = 0
     sh[:, :, R.SH_CLASS] = -1
     state.tr[b] = 0
+    state.ms[b] = 0                                       # --- Talon 13 missiles ---
     for i, (cell, kind) in enumerate(terrain.items()):
         state.tr[b, i] = (kind, cell)
     g[R.G_TILES] = len(terrain)
@@ -660,6 +746,9 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
             ci = class_index(cfg, ship.get("class"))
             c = cfg.classes[ci]
             if not cfg.cls[ci, R.CL_PLAYABLE]:
+                if _needs_missiles(c, False):             # --- Talon 13 missiles ---
+                    raise ValueError(f"{where}: class {c['key']} carries missiles: make the environment with "
+                                     "option missiles=True (Talon 13)")
                 if set(c["advanced"]) <= HEAVY_RULES:
                     raise ValueError(f"{where}: class {c['key']} needs advanced rule(s) {c['advanced']}: make the environment with "
                                      "option heavy_weapons=True (Talon 15)")
@@ -779,7 +868,7 @@ def validate_state(cfg, state) -> None:
     problems = []
     if ((g[:, R.G_CURRENT] < 0) | (g[:, R.G_CURRENT] > 1)).any():
         problems.append("player to move")
-    if ((g[:, R.G_STAGE] < R.ST_AP) | (g[:, R.G_STAGE] > R.ST_TURN_END)).any():
+    if ((g[:, R.G_STAGE] < R.ST_AP) | (g[:, R.G_STAGE] > R.ST_RETARGET)).any():
         problems.append("stage")
     if ((g[:, R.G_IMPULSE] < 0) | (g[:, R.G_IMPULSE] > 6)).any():
         problems.append("impulse")
@@ -815,6 +904,13 @@ def validate_state(cfg, state) -> None:
     elif ((tr[..., R.TR_KIND] < 0) | (tr[..., R.TR_KIND] >= R.N_TK)
           | (tr[..., R.TR_CELL] < 0) | (tr[..., R.TR_CELL] >= n_cells)).any():
         problems.append("terrain tiles")
+    ms = state.ms                                         # --- Talon 13 missiles ---
+    live = ms[..., R.MS_STATUS] != R.MI_NONE
+    if (((ms[..., R.MS_STATUS] < 0) | (ms[..., R.MS_STATUS] > R.MI_DAMAGED)).any()
+            or (live & ((ms[..., R.MS_CELL] < 0) | (ms[..., R.MS_CELL] >= n_cells) | (ms[..., R.MS_FACING] < 0)
+                        | (ms[..., R.MS_FACING] > 5) | (ms[..., R.MS_OWNER] < 0) | (ms[..., R.MS_OWNER] > 1)
+                        | (ms[..., R.MS_TARGET] < -1) | (ms[..., R.MS_TARGET] >= sh.shape[2]))).any()):
+        problems.append("missiles")
     if problems:
         raise ValueError(f"save file holds impossible values ({', '.join(problems)}); refusing to load it")
 

@@ -16,6 +16,9 @@ from .ships import DQ, DR, active, from_axial, to_axial
 from .fire import damage, reach_reason, roll_weapon_damage
 from .movement import enter_hex, queue_collisions, step_one_hex
 from .terrain import line_reason
+# --- Talon 13 missiles ---
+from .layout import K_MISSILES
+from .missiles import ship_entered
 
 
 # ---------------------------------------------------------------------------------
@@ -73,6 +76,8 @@ def push_ship(s, cfg, b, e, t, d):
     arc = cfg.arc_of[origin, cell, sh[b, e, t, SH_FACING]]
     if s.g[b, G_TILES] > 0:
         enter_hex(s, cfg, b, e, t, origin)
+    if cfg.k[K_MISSILES]:
+        ship_entered(s, cfg, b, e, t, origin)         # Talon 13.5 pushed into a missile tracking it
     return queue_collisions(s, b, e, t, origin, arc, ST_FIRE_TARGET)
 
 

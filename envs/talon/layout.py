@@ -57,7 +57,9 @@ G_PULL_B = 32
 G_PUSH_SHIP = 33    # enemy ship a wave cannon pushes along a hexside: the firer picks the hex (15.1.2, ST_PUSH)
 G_PUSH_DIR_A = 34   # the two directions it may be pushed in (G_PULL_A/B hold their hexes)
 G_PUSH_DIR_B = 35
-N_G = 36
+# --- Talon 13 missiles ---
+G_MISSILE = 36      # own missile being given a new target (13.7, ST_RETARGET); G_SHIP is the ship spending the AP
+N_G = 37
 
 # -- the end of a round, after the power phase (Talon 3.2, 18.2) ------------------------
 END_PULL = 1        # gravitational pull of black holes (18.2)
@@ -82,6 +84,8 @@ ST_ROUND_END = 12   # (no decision) the end of the round is being resolved (Talo
 ST_OVER = 13
 ST_PUSH = 14        # a wave cannon pushes a ship along a hexside: the firer picks the hex (Talon 15.1.2)
 ST_TURN_END = 15    # (no decision) the end of a turn: wave cannon damage (15.1.3), then repairs (8.7)
+# --- Talon 13 missiles ---
+ST_RETARGET = 16    # a ship spent its AP to retarget missile G_MISSILE: choose the new target (TARGET actions, 13.7)
 
 # -- ships sh[b, p, k, SH_*] ---------------------------------------------------
 SH_CLASS = 0        # index into the class table, -1 = empty slot
@@ -129,6 +133,22 @@ SS_RESERVE = 4      # arrives in a later supply phase (Talon 3.2)
 TR_KIND = 0
 TR_CELL = 1
 N_TR = 2
+
+# --- Talon 13 missiles: the missile pool ms[b, m, MS_*] (a fixed number of slots per game) ---
+MS_STATUS = 0       # MI_* below
+MS_OWNER = 1        # player who launched it
+MS_CELL = 2
+MS_FACING = 3
+MS_TARGET = 4       # enemy ship slot it tracks (13.2); -1 none (13.3: lost its target, goes straight)
+MS_MOVED = 5        # moved this impulse (13.4: speed 6, one hex every impulse)
+N_MS = 6
+
+MI_NONE = 0         # free slot
+MI_INTACT = 1
+MI_DAMAGED = 2      # flipped to its damaged side (13.6)
+MISSILE_DAMAGE = 2  # damage of a detonation, damaged or not (13.5, 13.6; talon-data.md 2.3)
+MISSILE_KILL = 3    # damage in one hit that destroys an intact missile (13.6)
+N_MISSILE_MOVES = 3 # straight, turn left, turn right (13.4: turn radius 0, no side slip); M_STRAIGHT .. M_TURN_RIGHT
 
 TK_NONE = 0
 TK_PLANET = 1       # Talon 17.2
@@ -216,7 +236,13 @@ K_A_RETREAT = 30     # actions: a ship jumps to FTL (max_ships, only with option
 K_HEXSIDE = 31       # 17.5 a line along a hexside with asteroids/nebula on one side only: 0 counts none, 1 one
 K_RETREAT = 32       # 1: the retreat phase (Talon 11) is played (option retreat)
 K_HEAVY = 33         # 1: wave and fusion cannons fire (Talon 15, option heavy_weapons)
-N_K = 34
+# --- Talon 13 missiles ---
+K_MISSILES = 34      # 1: missiles are launched, move and detonate (Talon 13, option missiles)
+K_A_MMOVE = 35       # actions: move own missile m straight / turn left / turn right (max_missiles x 3)
+K_A_MTARGET = 36     # actions: fire the current weapon at enemy missile m (max_missiles, 13.6)
+K_A_RETARGET = 37    # actions: ship k spends its AP to retarget own missile m (max_ships x max_missiles, 13.7)
+K_P_MISSILE = 38     # first missile plane of the observation
+N_K = 39
 
 # class table cls[c, CL_*]
 CL_POINTS = 0
@@ -294,6 +320,15 @@ R_IN_NEBULA = 39        # shields count as down in a nebula (Talon 17.4.1)
 R_NO_FTL = 40           # the FTL drive is not active (Talon 11.1.3, critical 10)
 R_FTL_TERRAIN = 41      # no retreat from a nebula or asteroid hex (Talon 11.1.4)
 R_NO_PULL = 42          # no such hex for the pull (Talon 18.2)
+# --- Talon 13 missiles ---
+R_NO_MISSILE = 43       # no such missile in play (of yours to move/retarget, of the enemy to shoot at)
+R_MISSILE_MOVED = 44    # the missile has already moved this impulse (13.4)
+R_MISSILE_COURSE = 45   # a missile moves to the hex nearest its target; without a target, straight (13.3, 13.4)
+R_NO_LAUNCHER = 46      # the ship has no working missile launcher (13.7)
+R_SAME_TARGET = 47      # the missile already tracks that ship (13.7)
+R_MISSILE_AT_MISSILE = 48  # missiles cannot target missiles; heavy weapons do not either (13.2, RULES.md)
+R_NO_MISSILE_SLOT = 49  # every missile counter of the game is in play (option max_missiles, RULES.md)
+R_NO_WEAPON_LEFT = 50   # the group has no weapon left to fire (8.3)
 
 
 @nb.njit(cache=True, inline="always")
@@ -309,14 +344,14 @@ def other(p):
 # Callers that ask many of them (the mask, stage_has_choice, action_reason) pass the
 # views: an inlined function's struct arguments would each cost an atomic reference
 # count increment and decrement per call (core/structs.py), borrowed arrays nothing.
-StateView = namedtuple("StateView", ["sh", "g", "tr"])
+StateView = namedtuple("StateView", ["sh", "g", "tr", "ms"])
 ConfigView = namedtuple("ConfigView", ["k", "cls", "grp", "curve", "hull", "chart", "wplay", "wmin", "wmax",
                                        "dist", "arc_of"])
 
 
 @nb.njit(cache=True, inline="always")
 def state_view(s):
-    return StateView(borrow(s.sh), borrow(s.g), borrow(s.tr))
+    return StateView(borrow(s.sh), borrow(s.g), borrow(s.tr), borrow(s.ms))
 
 
 @nb.njit(cache=True, inline="always")

@@ -23,6 +23,10 @@ from .fire import can_fire, explode_reason, group_reason, target_reason
 from .movement import may_move, move_kind_reason, move_reason, must_still_move
 from .power import ap_reason, ap_ship_reason, ap_source, ap_use_reason, speed_reason, unreinforce_reason
 from .retreat import retreat_reason
+# --- Talon 13 missiles ---
+from .layout import K_A_MMOVE, K_MISSILES, ST_RETARGET
+from .missiles import (NOT_A_MISSILE_ACTION, missile_action_reason, missile_must_move, missile_stage_choice,
+                       write_missile_mask)
 
 
 # ---------------------------------------------------------------------------------
@@ -38,6 +42,8 @@ def done_reason(s, cfg, b, p, st):
         for k in range(borrow(s.sh).shape[2]):
             if must_still_move(s, cfg, b, p, k):
                 return R_MUST_MOVE
+        if borrow(cfg.k)[K_MISSILES] and missile_must_move(s, b, p):     # Talon 13.4
+            return R_MUST_MOVE
         return OK
     return R_STAGE
 
@@ -55,6 +61,10 @@ def action_reason(s_, cfg_, b, a):
         return R_NO_SUCH_ACTION
     p = g[b, G_CURRENT]
     st = g[b, G_STAGE]
+    if k_[K_MISSILES]:                                   # --- Talon 13 missiles ---
+        r = missile_action_reason(s, cfg, b, p, st, a)
+        if r != NOT_A_MISSILE_ACTION:
+            return r
     if a < k_[K_A_MOVE]:
         if st != ST_AP:
             return R_STAGE
@@ -127,6 +137,8 @@ def stage_has_choice(s_, cfg_, b):
     S = sh.shape[2]
     p = g[b, G_CURRENT]
     st = g[b, G_STAGE]
+    if cfg.k[K_MISSILES] and missile_stage_choice(s, cfg, b, p, st):    # --- Talon 13 missiles ---
+        return True
     if st == ST_AP:
         for k in range(S):
             if _ap_ship_any(s, cfg, b, p, k):
@@ -172,6 +184,12 @@ def stage_has_choice_ref(s, cfg, b):
     st = s.g[b, G_STAGE]
     sh = s.sh
     S = sh.shape[2]
+    if cfg.k[K_MISSILES]:                                # --- Talon 13 missiles: any of their actions ---
+        if st == ST_RETARGET:
+            return True
+        for a in range(cfg.k[K_A_MMOVE], cfg.k[K_A_DONE]):
+            if action_reason(s, cfg, b, a) == OK:
+                return True
     if st == ST_AP:
         for k in range(S):
             if not active(sh, b, p, k):
@@ -246,6 +264,10 @@ def write_mask_ref(s, cfg, b, mask):
         mask_range(s, cfg, b, mask, k[STAGE_FAMILY[st]], k[STAGE_FAMILY[st + 1]])
     elif st == ST_PUSH:
         mask_range(s, cfg, b, mask, k[K_A_PULL], k[K_A_RETREAT])
+    if k[K_MISSILES]:                                    # --- Talon 13 missiles ---
+        mask_range(s, cfg, b, mask, k[K_A_MMOVE], k[K_A_DONE])
+        if st == ST_RETARGET:
+            mask_range(s, cfg, b, mask, k[K_A_TARGET], k[K_A_SPEED])
     mask_range(s, cfg, b, mask, k[K_A_DONE], k[K_A_DONE] + 1)
 
 
@@ -327,5 +349,7 @@ def write_mask(s_, cfg_, b, mask):
         for k in range(S):
             if retreat_reason(s, cfg, b, p, k) == OK:
                 mask[a_rt + k] = 1
+    if k_[K_MISSILES]:                                   # --- Talon 13 missiles ---
+        write_missile_mask(s, cfg, b, p, st, mask)
     if done_reason(s, cfg, b, p, st) == OK:
         mask[k_[K_A_DONE]] = 1

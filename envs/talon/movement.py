@@ -16,6 +16,9 @@ from .layout import (ARC_FRONT, ARC_LEFT, ARC_RIGHT, G_COLL_ARC, G_COLL_MOVER, G
 from .ships import DQ, DR, active, axial_distance, from_axial, leave_play, must_move, to_axial, turn_radius
 from .fire import damage, destroy
 from .terrain import shift_tiles, tile_at
+# --- Talon 13 missiles ---
+from .layout import K_MISSILES
+from .missiles import shift_missiles, ship_entered
 
 
 # ---------------------------------------------------------------------------------
@@ -78,6 +81,8 @@ def apply_shift(s, cfg, b, dq, dr):
                 sh[b, p, k, SH_CELL] = from_axial(q + dq, r + dr, rows, cols)
     if s.g[b, G_TILES] > 0:
         shift_tiles(s, cfg, b, dq, dr)      # 7.5.3 terrain moves with the map
+    if cfg.k[K_MISSILES]:
+        shift_missiles(s, cfg, b, dq, dr)   # Talon 13.4 missiles too; off the map they are destroyed
 
 
 @nb.njit(cache=True)
@@ -197,6 +202,8 @@ def apply_move(s, cfg, b, p, k, m):
     sh[b, p, k, SH_SLIP] = 0                          # 7.3.2 removed at the next move, used or not
     if g[b, G_TILES] > 0:
         enter_hex(s, cfg, b, p, k, origin)            # 17-19 terrain
+    if borrow(cfg.k)[K_MISSILES]:
+        ship_entered(s, cfg, b, p, k, origin)         # Talon 13.5 into a missile tracking it
     return queue_collisions(s, b, p, k, origin, arc, ST_MOVE)
 
 
@@ -338,4 +345,6 @@ def pull_ship(s, cfg, b, p, k, cell):
     sh[b, p, k, SH_CELL] = cell
     arc = cfg.arc_of[origin, cell, sh[b, p, k, SH_FACING]]
     enter_hex(s, cfg, b, p, k, origin)
+    if cfg.k[K_MISSILES]:
+        ship_entered(s, cfg, b, p, k, origin)         # Talon 13.5
     return queue_collisions(s, b, p, k, origin, arc, ST_ROUND_END)

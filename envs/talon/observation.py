@@ -15,6 +15,10 @@ from .layout import (CL_BATTERY, CL_N_GROUPS, CL_N_HULL, CL_POINTS, GR_RED, GR_Y
 from .ships import must_move, speed_of, turn_radius
 from .power import ap_source
 from .sequence import turn_player
+# --- Talon 13 missiles ---
+from .layout import G_MISSILE, K_MISSILES, K_P_MISSILE, MI_INTACT, MI_NONE, MS_CELL, MS_FACING, MS_MOVED, MS_OWNER, \
+    MS_STATUS, ST_RETARGET
+from .missiles import tracked_target
 
 
 # ---------------------------------------------------------------------------------
@@ -31,6 +35,20 @@ P_ACTIVE_ARC = 15    # arc of the active ship each hex is in, + 1
 N_PLANES = 16
 P_TERRAIN = 16       # with option terrain: 5 planes, one per tile kind (TK_PLANET .. TK_WORM_HOLE), 1 where it is
 N_TERRAIN_PLANES = 5
+# --- Talon 13 missiles: with option missiles, 12 planes after the terrain planes (first K_P_MISSILE) ---
+PM_OWN_INTACT = 0     # own intact missiles in the hex (count)
+PM_OWN_DAMAGED = 1    # own damaged missiles (count, 13.6)
+PM_ENEMY_INTACT = 2
+PM_ENEMY_DAMAGED = 3
+PM_OWN_SLOT = 4       # pool slot + 1 of the own missile in the hex (the lowest): the m of MMOVE/RETARGET actions
+PM_ENEMY_SLOT = 5     # pool slot + 1 of the enemy missile in the hex (the lowest): the m of MTARGET actions
+PM_OWN_FACING = 6     # facing + 1 of that own missile
+PM_ENEMY_FACING = 7   # facing + 1 of that enemy missile
+PM_TO_MOVE = 8        # own missiles in the hex still to move this impulse (13.4)
+PM_OWN_AIMED = 9      # in a ship's hex: own missiles tracking that ship (13.3)
+PM_ENEMY_AIMED = 10   # in a ship's hex: enemy missiles tracking that ship
+PM_RETARGETED = 11    # 1 in the hex of the missile being given a new target (ST_RETARGET, 13.7)
+N_MISSILE_PLANES = 12
 
 F_STATUS = 0
 F_CLASS = 1
@@ -225,6 +243,8 @@ def write_obs_ref(s, cfg, b, v, obs):
     obs[o + O_CHANGE_THEIRS] = ch_t
     obs[o + O_DEFEND] = de
     obs[o + O_DECIDER] = g[b, G_CURRENT] == v
+    if cfg.k[K_MISSILES]:                                # --- Talon 13 missiles ---
+        write_missile_planes(s, cfg, b, v, obs)
 
 
 @nb.njit(cache=True)
@@ -398,3 +418,40 @@ def write_obs(s, cfg, b, v, obs):
     obs[o + O_CHANGE_THEIRS] = ch_t
     obs[o + O_DEFEND] = de
     obs[o + O_DECIDER] = g[b, G_CURRENT] == v
+    if k_[K_MISSILES]:                                   # --- Talon 13 missiles ---
+        write_missile_planes(s, cfg, b, v, obs)
+
+
+# --- Talon 13 missiles ---
+@nb.njit(cache=True)
+def write_missile_planes(s, cfg, b, v, obs):
+    """The missile planes (option missiles) from player ``v``'s side, first zeroed."""
+    ms = borrow(s.ms)
+    sh = borrow(s.sh)
+    g = borrow(s.g)
+    n = borrow(cfg.k)[K_ROWS] * borrow(cfg.k)[K_COLS]
+    o = borrow(cfg.k)[K_P_MISSILE] * n
+    obs[o:o + N_MISSILE_PLANES * n] = 0
+    for m in range(ms.shape[1]):
+        if ms[b, m, MS_STATUS] == MI_NONE:
+            continue
+        cell = ms[b, m, MS_CELL]
+        own = ms[b, m, MS_OWNER] == v
+        if own:
+            obs[o + (PM_OWN_INTACT if ms[b, m, MS_STATUS] == MI_INTACT else PM_OWN_DAMAGED) * n + cell] += 1
+            if obs[o + PM_OWN_SLOT * n + cell] == 0:
+                obs[o + PM_OWN_SLOT * n + cell] = m + 1
+                obs[o + PM_OWN_FACING * n + cell] = ms[b, m, MS_FACING] + 1
+            if not ms[b, m, MS_MOVED]:
+                obs[o + PM_TO_MOVE * n + cell] += 1
+        else:
+            obs[o + (PM_ENEMY_INTACT if ms[b, m, MS_STATUS] == MI_INTACT else PM_ENEMY_DAMAGED) * n + cell] += 1
+            if obs[o + PM_ENEMY_SLOT * n + cell] == 0:
+                obs[o + PM_ENEMY_SLOT * n + cell] = m + 1
+                obs[o + PM_ENEMY_FACING * n + cell] = ms[b, m, MS_FACING] + 1
+        t = tracked_target(s, b, m)
+        if t >= 0:
+            tc = sh[b, 1 - ms[b, m, MS_OWNER], t, SH_CELL]
+            obs[o + (PM_OWN_AIMED if own else PM_ENEMY_AIMED) * n + tc] += 1
+    if g[b, G_STAGE] == ST_RETARGET:
+        obs[o + PM_RETARGETED * n + ms[b, g[b, G_MISSILE], MS_CELL]] = 1

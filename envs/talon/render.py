@@ -220,7 +220,38 @@ def snapshot(core, b: int) -> types.SimpleNamespace:
     # map order in a shared hex: the selected ship on top, then by player and slot
     for lst in v.cell_ships.values():
         lst.sort(key=lambda s: (not s.selected, s.player, s.slot))
+    # --- Talon 13 missiles: the counters in play, by slot ---
+    v.missiles = _missile_views(st.ms[b], sh, v)
+    v.cell_missiles = {}
+    for mv in v.missiles:
+        v.cell_missiles.setdefault(mv.cell, []).append(mv)
     return v
+
+
+# --- Talon 13 missiles ---
+def _missile_views(ms, sh, v) -> list:
+    """Each missile counter in play: slot, owner, hex, facing, damaged side (13.6), the ship it
+    tracks (None when it lost its target, 13.3)."""
+    out = []
+    for m in range(ms.shape[0]):
+        if ms[m, R.MS_STATUS] == R.MI_NONE:
+            continue
+        owner, t = int(ms[m, R.MS_OWNER]), int(ms[m, R.MS_TARGET])
+        target = v.by_slot.get((1 - owner, t)) if t >= 0 else None
+        if target is not None and not target.active:
+            target = None
+        out.append(types.SimpleNamespace(slot=m, owner=owner, cell=int(ms[m, R.MS_CELL]),
+                                         facing=int(ms[m, R.MS_FACING]),
+                                         damaged=int(ms[m, R.MS_STATUS]) == R.MI_DAMAGED, target=target,
+                                         moved=bool(ms[m, R.MS_MOVED])))
+    return out
+
+
+def _missile_text(v, mv) -> str:
+    r, c = divmod(mv.cell, v.cols)
+    aim = f"-> {_ship_label(mv.target)}" if mv.target is not None else "no target (goes straight)"
+    return (f"m{mv.slot} P{mv.owner} at ({r},{c}) facing {DIRECTION_NAMES[mv.facing]} {aim}"
+            + (" [damaged]" if mv.damaged else "") + (" [moved]" if mv.moved else ""))
 
 
 def _hex_text(s) -> str:
@@ -338,6 +369,9 @@ def _ansi_cell(v, c: int, colour: bool) -> str:
     if c in v.terrain:
         kind = v.terrain[c]
         return " " + _sgr(TERRAIN_CHARS[kind] * 2, TERRAIN_SGR[kind], colour) + " "
+    if c in getattr(v, "cell_missiles", {}):               # --- Talon 13 missiles: 'm' (damaged: 'x') ---
+        mv = v.cell_missiles[c][0]
+        return " " + _sgr(("x" if mv.damaged else "m") + ARROWS[mv.facing], _SIDE_SGR[mv.owner], colour) + " "
     a = int(v.arc[c])
     if a >= 0:
         mark = ARC_MAP[a].upper() if v.reach[c] else ARC_MAP[a]
@@ -447,6 +481,8 @@ def render_ansi(v, viewer: int = 0, colour: bool | None = None) -> str:
         out.append(_sgr(f"P{p} {v.side[p]}", _SIDE_SGR[p], colour) + f": {v.sp[p]} SP destroyed")
         for s in v.ships[p]:
             out.extend(_ansi_ship(s, v, colour))
+    if v.missiles:                                          # --- Talon 13 missiles ---
+        out.append("missiles (m, damaged x): " + "; ".join(_missile_text(v, mv) for mv in v.missiles))
     out.extend(ANSI_LEGEND)
     return "\n".join(out) + "\n"
 
@@ -1038,6 +1074,11 @@ def render_rgb(v, viewer: int = 0) -> np.ndarray:
                     SLOT_CHARS[s.slot % 36], 0.3 * W * max(scale, 0.75), selected=s.selected)
         if len(stack) > 1:
             pt.badge(cx + 0.33 * W, cy - 0.33 * W, 0.13 * W, str(len(stack)))
+    # --- Talon 13 missiles: a small arrowhead in its side's colour, hollow when damaged ---
+    for c, stack in v.cell_missiles.items():
+        cx, cy = centre(c)
+        for i, mv in enumerate(stack[:3]):
+            _draw_missile(d, cx - 0.2 * W + 0.2 * W * i, cy + 0.2 * W, 0.24 * W, mv, u)
     # re-clip: everything outside the map panel belongs to the cards
     d.rectangle((panel_w, header_h, width, height), fill=BG)
 
@@ -1070,6 +1111,23 @@ def render_rgb(v, viewer: int = 0) -> np.ndarray:
     _draw_header(pt, v, viewer, width, header_h)
     out = img.resize((width // u, height // u), Image.LANCZOS)
     return np.asarray(out.convert("RGB"), dtype=np.uint8)
+
+
+# --- Talon 13 missiles ---
+def _draw_missile(d, cx, cy, size, mv, u):
+    """A missile counter: an arrowhead pointing along its facing, filled in its side's colour,
+    hollow with a coloured outline on its damaged side (13.6)."""
+    ang = math.radians(60 * mv.facing)
+    fx, fy = math.cos(ang), -math.sin(ang)
+    px, py = -fy, fx
+    pts = [(cx + fx * size, cy + fy * size), (cx - fx * size * 0.7 + px * size * 0.6, cy - fy * size * 0.7 + py * size * 0.6),
+           (cx - fx * size * 0.35, cy - fy * size * 0.35),
+           (cx - fx * size * 0.7 - px * size * 0.6, cy - fy * size * 0.7 - py * size * 0.6)]
+    col = SIDE_RGB[mv.owner]
+    if mv.damaged:
+        d.polygon(pts, fill=BG, outline=col, width=max(1, int(1.5 * u)))
+    else:
+        d.polygon(pts, fill=col, outline=TEXT, width=max(1, u))
 
 
 # ----------------------------------------------------------------------------

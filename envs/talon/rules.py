@@ -42,12 +42,15 @@ from .ships import *  # noqa: F401,F403
 from .terrain import *  # noqa: F401,F403
 from .retreat import *  # noqa: F401,F403
 from .heavy_weapons import *  # noqa: F401,F403
+from .missiles import *  # noqa: F401,F403  (--- Talon 13 missiles ---)
 from . import deploy, fire, heavy_weapons, layout, legality, movement, observation, power, retreat, sequence, ships, terrain
+from . import missiles
 
 
 # the chapter modules, in the order they build on each other (bot.py digests them all
 # to know when its compiled loops must be compiled again)
-CHAPTERS = (layout, ships, terrain, fire, movement, power, retreat, heavy_weapons, legality, sequence, deploy, observation)
+CHAPTERS = (layout, ships, terrain, fire, movement, power, retreat, heavy_weapons, legality, sequence, deploy, observation,
+            missiles)
 
 
 @nb.njit(cache=True)

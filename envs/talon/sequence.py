@@ -25,6 +25,9 @@ from .power import apply_ap, begin_power_phase, end_power_phase, next_power_ship
 from .retreat import jump_to_ftl
 from .terrain import pull_hexes, tile_at
 from .legality import stage_has_choice
+# --- Talon 13 missiles ---
+from .layout import K_MISSILES
+from .missiles import apply_missile_action, new_missile_impulse
 
 
 # ---------------------------------------------------------------------------------
@@ -111,6 +114,8 @@ def new_impulse(s, cfg, b):
             sh[b, p, k, SH_AB_NOW] = 0
             sh[b, p, k, SH_INIT_MARK] = 0   # 4.2 markers removed before the next impulse
     g[b, G_SERIAL] += 1
+    if borrow(cfg.k)[K_MISSILES]:
+        new_missile_impulse(s, b)           # Talon 13.4 missiles move every impulse
     g[b, G_TURN] = 0
 
 
@@ -395,6 +400,9 @@ def apply_action(s, cfg, b, a):
     g = borrow(s.g)
     p = g[b, G_CURRENT]
     st = g[b, G_STAGE]
+    if k_[K_MISSILES] and apply_missile_action(s, cfg, b, p, st, a):    # --- Talon 13 missiles ---
+        advance(s, cfg, b)
+        return
     if a < k_[K_A_UNREINF]:
         i = a - k_[K_A_AP]
         apply_ap(s, cfg, b, p, i // N_USES, i % N_USES)
