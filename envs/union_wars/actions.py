@@ -28,7 +28,7 @@ from .layout import (AB_CONTROLLO, AB_COORDINATE, AB_GENIO, AB_RICHIAMO, AB_SEGN
                      SR_MAGE, SR_SCOUT, WP_RULES, WR_THROWN, N_MOVES)
 from .melee import in_contact, update_engagement
 from .movement import charge_move, execute_move, move_reason
-from .shooting import fire_reason, resolve_fire, weapon_of
+from .shooting import fire_reason, point_fire_reason, resolve_fire, resolve_point_fire, weapon_of
 from .sight import SEEN, can_see_any, sight, touching_any_terrain
 
 ACTION_COST = np.array([1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1], np.int64)
@@ -240,6 +240,12 @@ def any_target(s, cfg, b, side, i, ak):
     for j in range(N_SLOTS):
         if target_reason(s, cfg, b, side, i, ak, ts, j) == OK:
             return True
+    if ak == AK_FIRE0 or ak == AK_FIRE1:
+        # DA LANCIO: "indica un bersaglio o un punto"
+        w = 0 if ak == AK_FIRE0 else 1
+        for c in range(N_MOVES):
+            if point_fire_reason(s, cfg, b, side, i, w, c) == OK:
+                return True
     return False
 
 
@@ -370,6 +376,8 @@ def execute_action(s, cfg, b, side, i, ak, ts, tj, move):
         execute_move(s, cfg, b, side, i, move, False, False)
     elif ak == AK_FLY:
         execute_move(s, cfg, b, side, i, move, True, False)
+    elif (ak == AK_FIRE0 or ak == AK_FIRE1) and tj < 0:
+        resolve_point_fire(s, cfg, b, side, i, 0 if ak == AK_FIRE0 else 1, move)   # DA LANCIO at a point
     elif ak == AK_FIRE0 or ak == AK_FIRE1:
         resolve_fire(s, cfg, b, side, i, 0 if ak == AK_FIRE0 else 1, ts, tj, False, False)
     elif ak == AK_SUPP0 or ak == AK_SUPP1:
