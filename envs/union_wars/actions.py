@@ -25,7 +25,7 @@ from .layout import (AB_CONTROLLO, AB_COORDINATE, AB_GENIO, AB_RICHIAMO, AB_SEGN
                      R_ENGAGED, R_FATIGUED, R_NO_CHARISMA, R_NO_TARGET, R_NO_WEAPON, R_NO_WOUND, R_NOT_AVAILABLE,
                      R_NOT_COMMANDER, R_NOT_FLYER, R_NOT_IN_CONTACT_TERRAIN, R_NOT_IN_SIGHT, R_NOT_SUPPRESSED,
                      R_RECOVERED, R_TOO_FAR, R_IMMOBILE, R_JAMMED, SR_CAMO, SR_FLY, SR_IMMOBILE, SR_PSIONIC,
-                     SR_MAGE, SR_SCOUT, WP_RULES, WR_THROWN, N_MOVES)
+                     SR_MAGE, SR_SCOUT, WP_RULES, WR_THROWN, N_MOVES, N_DIRS, N_DIST)
 from .melee import in_contact, update_engagement
 from .movement import charge_move, execute_move, move_reason
 from .shooting import fire_reason, point_fire_reason, resolve_fire, resolve_point_fire, weapon_of
@@ -242,9 +242,12 @@ def any_target(s, cfg, b, side, i, ak):
             return True
     if ak == AK_FIRE0 or ak == AK_FIRE1:
         # DA LANCIO: "indica un bersaglio o un punto"
+        # the nearest point straight ahead first: it is nearly always legal, so one check is enough
         w = 0 if ak == AK_FIRE0 else 1
-        for c in range(N_MOVES):
-            if point_fire_reason(s, cfg, b, side, i, w, c) == OK:
+        ahead = int(round(s.pos[b, side, i, 2] / (2.0 * math.pi / N_DIRS))) % N_DIRS
+        first = ahead * (N_DIST + 1) + 1
+        for k in range(N_MOVES):
+            if point_fire_reason(s, cfg, b, side, i, w, (first + k) % N_MOVES) == OK:
                 return True
     return False
 
