@@ -4,6 +4,8 @@
 dell'alveare, 2-5 guerriero, 6 mimetico, 7 predatore alato."""
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from wargym.envs import union_wars_v0
@@ -300,6 +302,100 @@ def test_frammentazione_hits_every_model_within_3_cm():
                 dice=[5, 3, 4, 2, 2])
     act(env, 2, L.AK_FIRE1, 2)       # weapon 2 of the fante: the grenade (reach 30 + 5 + 3, hit 4)
     assert md(env, 1, 2, L.MD_WOUNDS) == 1 and md(env, 1, 3, L.MD_WOUNDS) == 1
+
+
+def throw_at_point(env, slot, ak, direction, quarters):
+    env.step(A(env, "A_MODEL") + slot)
+    env.step(A(env, "A_ACT") + ak)
+    env.step(A(env, "A_MOVE") + move_choice(direction, quarters))
+
+
+def test_frammentazione_thrown_at_a_point_hits_every_model_within_3_cm_of_it():
+    # DA LANCIO: "indica un bersaglio o un punto"; FRAMMENTAZIONE centred on the point (RULES.md).
+    # The fante (COS 3, base 25 mm) throws north (direction 4) 2/4 of 42 cm from its base edge:
+    # the point is (60, 20 + 1.25 + 21).  Guerrieri (base 30 mm) 4 cm either side: 2.5 cm from
+    # the point, both hit; the third 12 cm away is not.  Reach 30 + 5 + 3, hit 4 (ADT 4), armour 2, 2.
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 56, 42.25, 270, car=0),
+                            model(1, 3, 64, 42.25, 270, car=0), model(1, 4, 60, 54.25, 270, car=0)],
+                dice=[5, 3, 4, 2, 2])
+    throw_at_point(env, 2, L.AK_FIRE1, 4, 2)
+    assert [md(env, 1, j, L.MD_WOUNDS) for j in (2, 3, 4)] == [1, 1, 0]
+    assert [md(env, 1, j, L.MD_MORALE) for j in (2, 3, 4)] == [1, 1, 0]
+    shot = env.core.state.geo[0, L.GEO_SHOT:L.GEO_SHOT + 4]
+    assert shot[2] == pytest.approx(60.0) and shot[3] == pytest.approx(42.25)
+
+
+def sergente_env():
+    return new_env(armies=[["umanita", ["capitano", "sergente artigliere"]], "xeno:default_250"])
+
+
+def test_fumogeno_thrown_at_a_point_places_the_marker_there():
+    # DA LANCIO + FUMOGENO: "piazza un segnalino fumogeno nel punto scelto".  The sergente
+    # artigliere (COS 3) throws its granata fumogena (weapon 2) east-north-east (direction 3,
+    # 67.5 degrees) 2/4 of 42 cm: reach 30 + 1 + 1 >= 21, hit 4.
+    env = start(sergente_env(), [model(0, 1, 60, 20), model(1, 2, 60, 100, 270, car=0)], dice=[1, 1, 4])
+    throw_at_point(env, 1, L.AK_FIRE1, 3, 2)
+    r = 1.25 + 21.0
+    x, y = 60 + r * math.cos(math.radians(67.5)), 20 + r * math.sin(math.radians(67.5))
+    smoke = env.core.state.smoke[0]
+    assert smoke[0, 0] == pytest.approx(x, abs=1e-4) and smoke[0, 1] == pytest.approx(y, abs=1e-4)
+    assert smoke[0, 2] == g(env, L.G_TURN) + 1 and smoke[1, 2] == 0
+
+
+def test_a_throw_that_falls_short_of_the_point_misses():
+    # DA LANCIO: "se raggiungi ... il punto indicato applica gli effetti": the point 42 cm away,
+    # the throw 30 + 5 + 3 = 38 cm: no smoke even though the hit roll (4) succeeded
+    env = start(sergente_env(), [model(0, 1, 60, 20), model(1, 2, 60, 100, 270, car=0)], dice=[5, 3, 4])
+    throw_at_point(env, 1, L.AK_FIRE1, 4, 4)
+    assert env.core.state.smoke[0, 0, 2] == 0
+
+
+def test_point_mask_is_the_throw_lattice_within_the_table_the_arc_and_sight():
+    # DA LANCIO at a point (RULES.md): 16 directions x 1/4..4/4 of COS x 10 + 12 from the base
+    # edge; the mask and the reason share point_fire_reason
+    block = {"kind": "impassable", "height_cm": 8, "vertices": [[40, 35], [80, 35], [80, 40], [40, 40]]}
+    env = start(sergente_env(), [model(0, 1, 60, 10), model(1, 2, 110, 100, 270, car=0)], terrain=[block])
+    env.step(A(env, "A_MODEL") + 1)
+    env.step(A(env, "A_ACT") + L.AK_FIRE1)        # nobody in range: only points are offered
+    mask = env.core.mask[0]
+    move = A(env, "A_MOVE")
+    assert not mask[A(env, "A_THEIR"):A(env, "A_THEIR") + L.N_SLOTS].any()
+    assert mask[move + move_choice(4, 1)]          # (60, 21.75): in front, short of the wall
+    assert not mask[move + move_choice(4, 4)]      # behind the 8 cm wall
+    assert "not in sight" in env.why_illegal(move + move_choice(4, 4))
+    assert not mask[move + move_choice(12, 1)]     # behind the thrower (off the table too)
+    assert not mask[move + move_choice(4, 0)]      # no distance: not a point to throw at
+    assert "valid target" in env.why_illegal(move + move_choice(4, 0))
+    assert mask[move + move_choice(1, 4)]          # 22.5 degrees: (99.96, 26.55) on the table
+    assert not mask[move + move_choice(15, 4)]     # -22.5 degrees: y = 10 - 16.55, off the table
+    assert "table" in env.why_illegal(move + move_choice(15, 4))
+
+
+def test_only_thrown_area_weapons_target_points():
+    # the fante's fucile d'assalto (weapon 1) is not thrown: no point; the fante's grenade is
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)])
+    env.step(A(env, "A_MODEL") + 2)
+    env.step(A(env, "A_ACT") + L.AK_FIRE0)
+    move = A(env, "A_MOVE")
+    assert not env.core.mask[0, move:move + L.N_MOVES].any()
+    assert "FRAMMENTAZIONE or FUMOGENO" in env.why_illegal(move + move_choice(4, 2))
+
+
+def test_bot_throws_at_the_point_whose_blast_catches_more_enemies():
+    # the scripted bot: a grenade at the point between two guerrieri (both within 3 cm) rather
+    # than at one of them (the other 5 cm from its base); with one enemy it throws at the model
+    from wargym.envs.union_wars import bot
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 56, 42.25, 270, car=0),
+                            model(1, 3, 64, 42.25, 270, car=0)])
+    env.step(A(env, "A_MODEL") + 2)
+    env.step(A(env, "A_ACT") + L.AK_FIRE1)
+    a = int(bot.policy_actions(env.core, "scripted")[0])
+    assert a == A(env, "A_MOVE") + move_choice(4, 2)
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 56, 42.25, 270, car=0)])
+    env.step(A(env, "A_MODEL") + 2)
+    env.step(A(env, "A_ACT") + L.AK_FIRE1)
+    a = int(bot.policy_actions(env.core, "scripted")[0])
+    assert a == A(env, "A_THEIR") + 2
 
 
 def test_impulso_makes_the_target_repeat_a_successful_armour_roll():

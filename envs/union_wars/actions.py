@@ -25,10 +25,10 @@ from .layout import (AB_CONTROLLO, AB_COORDINATE, AB_GENIO, AB_RICHIAMO, AB_SEGN
                      R_ENGAGED, R_FATIGUED, R_NO_CHARISMA, R_NO_TARGET, R_NO_WEAPON, R_NO_WOUND, R_NOT_AVAILABLE,
                      R_NOT_COMMANDER, R_NOT_FLYER, R_NOT_IN_CONTACT_TERRAIN, R_NOT_IN_SIGHT, R_NOT_SUPPRESSED,
                      R_RECOVERED, R_TOO_FAR, R_IMMOBILE, R_JAMMED, SR_CAMO, SR_FLY, SR_IMMOBILE, SR_PSIONIC,
-                     SR_MAGE, SR_SCOUT, WP_RULES, WR_THROWN, N_MOVES)
+                     SR_MAGE, SR_SCOUT, WP_RULES, WR_THROWN, N_MOVES, N_DIRS, N_DIST)
 from .melee import in_contact, update_engagement
 from .movement import charge_move, execute_move, move_reason
-from .shooting import fire_reason, resolve_fire, weapon_of
+from .shooting import fire_reason, point_fire_reason, resolve_fire, resolve_point_fire, weapon_of
 from .sight import SEEN, can_see_any, sight, touching_any_terrain
 
 ACTION_COST = np.array([1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1], np.int64)
@@ -240,6 +240,15 @@ def any_target(s, cfg, b, side, i, ak):
     for j in range(N_SLOTS):
         if target_reason(s, cfg, b, side, i, ak, ts, j) == OK:
             return True
+    if ak == AK_FIRE0 or ak == AK_FIRE1:
+        # DA LANCIO: "indica un bersaglio o un punto"
+        # the nearest point straight ahead first: it is nearly always legal, so one check is enough
+        w = 0 if ak == AK_FIRE0 else 1
+        ahead = int(round(s.pos[b, side, i, 2] / (2.0 * math.pi / N_DIRS))) % N_DIRS
+        first = ahead * (N_DIST + 1) + 1
+        for k in range(N_MOVES):
+            if point_fire_reason(s, cfg, b, side, i, w, (first + k) % N_MOVES) == OK:
+                return True
     return False
 
 
@@ -370,6 +379,8 @@ def execute_action(s, cfg, b, side, i, ak, ts, tj, move):
         execute_move(s, cfg, b, side, i, move, False, False)
     elif ak == AK_FLY:
         execute_move(s, cfg, b, side, i, move, True, False)
+    elif (ak == AK_FIRE0 or ak == AK_FIRE1) and tj < 0:
+        resolve_point_fire(s, cfg, b, side, i, 0 if ak == AK_FIRE0 else 1, move)   # DA LANCIO at a point
     elif ak == AK_FIRE0 or ak == AK_FIRE1:
         resolve_fire(s, cfg, b, side, i, 0 if ak == AK_FIRE0 else 1, ts, tj, False, False)
     elif ak == AK_SUPP0 or ak == AK_SUPP1:

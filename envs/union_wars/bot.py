@@ -37,7 +37,7 @@ from .layout import (AK_AID, AK_CHARGE, AK_FIRE0, AK_FIRE1, AK_GENIO, AK_HIDE, A
                      PF_FS, PF_R0, PF_RULES, RK_FIRE0, RK_FIRE1, RK_PRONE, SR_FLY, ST_ACTION, ST_COUNTERMOVE,
                      ST_DEPLOY, ST_REACT, ST_REACT_KIND, ST_SELECT, ST_TARGET, ST_CONSOLIDATE, ST_MELEE_TARGET,
                      ST_MELEE_WEAPON, T_MAX, T_NONE, TI_EXPLORED, TI_KIND,
-                     TI_NVERT, WP_RANGE, WP_RATE, G_NREACT)
+                     TI_NVERT, WP_RANGE, WP_RATE, WP_RULES, WR_FRAG, WR_THROWN, G_NREACT)
 from .rules import step_game
 from .layout import config_ref, state_ref
 
@@ -133,11 +133,65 @@ def fire_value(s, cfg, b, side, i, ak, tj):
 
 
 @nb.njit(cache=True)
-def has_fire(s, cfg, b, side, i):
-    for ak in (AK_FIRE0, AK_FIRE1):
-        if _actions.action_reason(s, cfg, b, side, i, ak) == 0:
+def fire_at_a_model(s, cfg, b, side, i, ak):
+    """A fire action with an enemy model to shoot at: the bot throws at a point only to hit
+    models, never at an empty table (DA LANCIO)."""
+    if _actions.kind_reason(s, cfg, b, side, i, ak) != 0:
+        return False
+    ts = _actions.target_side(s, b, side, ak)
+    for j in range(N_SLOTS):
+        if _actions.target_reason(s, cfg, b, side, i, ak, ts, j) == 0:
             return True
     return False
+
+
+@nb.njit(cache=True)
+def has_fire(s, cfg, b, side, i):
+    for ak in (AK_FIRE0, AK_FIRE1):
+        if fire_at_a_model(s, cfg, b, side, i, ak):
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def blast_score(s, cfg, b, ts, px, py, tj):
+    """FRAMMENTAZIONE: enemies (side ``ts``) caught by a blast of 3 cm around the point (or, with
+    ``tj`` >= 0, around model ``tj``'s base) minus twice the other side's models caught."""
+    v = 0
+    for os in range(2):
+        for j in range(N_SLOTS):
+            if not on_table(s, b, os, j):
+                continue
+            if tj >= 0:
+                caught = (os == ts and j == tj) or model_distance(s, cfg, b, ts, tj, os, j) <= _shooting.FRAG_RADIUS
+            else:
+                caught = math.hypot(s.pos[b, os, j, 0] - px, s.pos[b, os, j, 1] - py) - radius(s, cfg, b, os, j) \
+                    <= _shooting.FRAG_RADIUS
+            if caught:
+                v += 1 if os == ts else -2
+    return v
+
+
+@nb.njit(cache=True)
+def best_blast_point(s, cfg, b, side, i, ak, mask, best, best_target):
+    """DA LANCIO with FRAMMENTAZIONE: a lattice point whose 3 cm blast catches more enemy models
+    (and no more allies) than the blast around the chosen target model; else ``best``."""
+    w = 0 if ak == AK_FIRE0 else 1
+    wpn = cfg.pf[s.md[b, side, i, 0], PF_R0 + w]
+    rules = cfg.wp[wpn, WP_RULES]
+    if not (rules & WR_THROWN) or not (rules & WR_FRAG):
+        return best
+    ts = _actions.target_side(s, b, side, ak)
+    k = cfg.k
+    best_v = blast_score(s, cfg, b, ts, 0.0, 0.0, best_target) if best_target >= 0 else 0
+    for c in range(N_MOVES):
+        if not mask[k[K_A_MOVE] + c]:
+            continue
+        px, py = _shooting.throw_point(s, cfg, b, side, i, wpn, c)
+        v = blast_score(s, cfg, b, ts, px, py, -1)
+        if v > best_v:
+            best, best_v = k[K_A_MOVE] + c, v
+    return best
 
 
 @nb.njit(cache=True)
@@ -177,7 +231,7 @@ def scripted_action(s0, cfg0, b, mask):
             return base + AK_CHARGE
         best, best_rate = -1, -1
         for ak in (AK_FIRE0, AK_FIRE1):
-            if mask[base + ak]:
+            if mask[base + ak] and fire_at_a_model(s, cfg, b, side, i, ak):
                 wpn = cfg.pf[s.md[b, side, i, 0], PF_R0 + (0 if ak == AK_FIRE0 else 1)]
                 if cfg.wp[wpn, WP_RATE] > best_rate:
                     best, best_rate = base + ak, cfg.wp[wpn, WP_RATE]
@@ -209,6 +263,9 @@ def scripted_action(s0, cfg0, b, mask):
                     v = fire_value(s, cfg, b, side, i, ak, j)
                     if v > best_v:
                         best, best_v = k[K_A_THEIR] + j, v
+            best = best_blast_point(s, cfg, b, side, i, ak, mask, best, best - k[K_A_THEIR] if best >= 0 else -1)
+            if best < 0:
+                best = first_legal(mask, k[K_A_MOVE], k[K_A_MOVE] + N_MOVES)
             return best
         if ak == AK_CHARGE:
             best, best_d = -1, 1e9

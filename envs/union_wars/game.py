@@ -101,6 +101,7 @@ REASONS = (
     "the model has no VOLANTE rule",
     "the model cannot target itself",
     "a model fights an enemy in base contact with it (LA MISCHIA)",
+    "only a thrown weapon with FRAMMENTAZIONE or FUMOGENO is thrown at a point (DA LANCIO, RULES.md)",
 )
 assert len(REASONS) == L.N_REASONS
 

@@ -29,6 +29,7 @@ from .psychology import choose_commander, command_test, command_test_needed, con
 from .reactions import (REACTION_GROUP0, apply_prone, declare_reaction, execute_reaction, reaction_kind_reason,
                         reaction_reason, reactor_can, reactor_reason)
 from .sight import forget_sight, reveal_hidden, sight_cache_mismatches
+from .shooting import point_fire_reason
 
 OPT_NIGHT_OFF, OPT_NIGHT_ON, OPT_NIGHT_CHOOSE = 0, 1, 2
 
@@ -544,9 +545,18 @@ def _target(s, cfg, b, st, me, j, mine, apply):
 def _move(s, cfg, b, st, me, choice, apply):
     if st == ST_TARGET:
         ak = s.g[b, G_ACT]
+        side, i = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
+        if ak == AK_FIRE0 or ak == AK_FIRE1:
+            # DA LANCIO: a point of the movement lattice (RULES.md); G_TGT -1 marks a point
+            code = point_fire_reason(s, cfg, b, side, i, 0 if ak == AK_FIRE0 else 1, choice)
+            if code != OK or not apply:
+                return code
+            s.g[b, G_TGT] = -1
+            s.g[b, G_MOVE] = choice
+            declare_action(s, cfg, b)
+            return OK
         if ACTION_TARGET[ak] != TARGET_MOVE:
             return R_NO_TARGET
-        side, i = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
         code = move_reason(s, cfg, b, side, i, choice, ak == AK_FLY, False)
         if code != OK or not apply:
             return code
@@ -799,6 +809,9 @@ def write_mask(s, cfg, b, mask):
         else:
             lo[0], hi[0] = k[K_A_THEIR], k[K_A_THEIR] + N_SLOTS
         n = 1
+        if s.g[b, G_ACT] == AK_FIRE0 or s.g[b, G_ACT] == AK_FIRE1:
+            lo[1], hi[1] = k[K_A_MOVE], k[K_A_MOVE] + N_MOVES   # DA LANCIO: a point
+            n = 2
     elif st == ST_REACT:
         lo[0], hi[0] = k[K_A_MODEL], k[K_A_MODEL] + N_SLOTS
         lo[1], hi[1] = k[K_A_PASS], k[K_A_PASS] + 1

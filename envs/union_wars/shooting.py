@@ -18,8 +18,9 @@ from .layout import (GEO_SHOT, ACTIVE, EX_WEAPONS, F_ALERT, F_HIDDEN, F_PRONE, F
                      R_JAMMED, R_NO_AMMO, R_NO_TARGET, R_NO_WEAPON, R_NOT_IN_SIGHT, R_OUT_OF_RANGE, REMOVED,
                      SR_CAMO, WP_RANGE, WP_RATE, WP_RULES, WR_ASSAULT, WR_BURST, WR_FLASH, WR_FRAG, WR_IMPULSE,
                      WR_INDIRECT, WR_INERTIAL, WR_PISTOL, WR_POWER, WR_SATURATION, WR_SMOKE, WR_THROWN, WR_TWIN,
-                     WR_MONO, F_ENGAGED)
-from .sight import ALLY_IN_WAY, COVERED_BY_ENEMY, OBSCURED, SEEN, SMOKE, first_model_on_line, sight
+                     WR_MONO, F_ENGAGED, N_DIST, R_NOT_AREA_WEAPON, R_OFF_TABLE, TABLE_CM)
+from .movement import direction_angle
+from .sight import ALLY_IN_WAY, COVERED_BY_ENEMY, OBSCURED, SEEN, SMOKE, first_model_on_line, sight, sight_to_point
 
 FRAG_RADIUS = 3.0   # FRAMMENTAZIONE: "tutti i modelli entro i 3cm (misura dalla basetta)"
 
@@ -176,6 +177,29 @@ def place_smoke(s, b, x, y):
 
 
 @nb.njit(cache=True)
+def hits_on_model(s, cfg, b, os, j, hits, sixes, wrules, suppressive):
+    """The hits of one FUOCO on model (os, j): markers and effects, then the protection rolls.
+    Returns the wounds inflicted."""
+    dealt = 0
+    if hits > 0:
+        s.md[b, os, j, MD_MORALE] += 1 if not suppressive else 0   # "ottiene anche un segnalino morale"
+        if wrules & WR_SATURATION:
+            s.md[b, os, j, MD_FLAGS] |= F_SATURATED
+        if wrules & WR_FLASH:
+            s.md[b, os, j, MD_FLASH_UNTIL] = s.g[b, G_TURN] + 1   # "fino alla fine del turno seguente"
+        if wrules & (WR_FRAG | WR_FLASH):
+            s.md[b, os, j, MD_FLAGS] |= F_PIN_TEST      # IL TEST DI INCHIODAMENTO (RULES.md)
+    for h in range(hits):
+        if suppressive:
+            # FUOCO SOPPRESSIVO: "1D3 segnalini morale invece di essere ferito"
+            s.md[b, os, j, MD_MORALE] += (d6(s, b) + 1) // 2
+            s.md[b, os, j, MD_FLAGS] |= F_PIN_TEST
+        elif not (wrules & (WR_SMOKE | WR_FLASH)):
+            dealt += protect(s, cfg, b, os, j, 6 if h < sixes else 0, wrules, False)
+    return dealt
+
+
+@nb.njit(cache=True)
 def apply_hits(s, cfg, b, side, ts, ti, hits, sixes, wrules, suppressive, count_for_melee, shooter):
     """Hits on (ts, ti) (FRAMMENTAZIONE: and on every model within 3 cm of it)."""
     dealt = 0
@@ -186,21 +210,7 @@ def apply_hits(s, cfg, b, side, ts, ti, hits, sixes, wrules, suppressive, count_
             if not (os == ts and j == ti):
                 if not (wrules & WR_FRAG) or model_distance(s, cfg, b, ts, ti, os, j) > FRAG_RADIUS:
                     continue
-            if hits > 0:
-                s.md[b, os, j, MD_MORALE] += 1 if not suppressive else 0   # "ottiene anche un segnalino morale"
-                if wrules & WR_SATURATION:
-                    s.md[b, os, j, MD_FLAGS] |= F_SATURATED
-                if wrules & WR_FLASH:
-                    s.md[b, os, j, MD_FLASH_UNTIL] = s.g[b, G_TURN] + 1   # "fino alla fine del turno seguente"
-                if wrules & (WR_FRAG | WR_FLASH):
-                    s.md[b, os, j, MD_FLAGS] |= F_PIN_TEST      # IL TEST DI INCHIODAMENTO (RULES.md)
-            for h in range(hits):
-                if suppressive:
-                    # FUOCO SOPPRESSIVO: "1D3 segnalini morale invece di essere ferito"
-                    s.md[b, os, j, MD_MORALE] += (d6(s, b) + 1) // 2
-                    s.md[b, os, j, MD_FLAGS] |= F_PIN_TEST
-                elif not (wrules & (WR_SMOKE | WR_FLASH)):
-                    dealt += protect(s, cfg, b, os, j, 6 if h < sixes else 0, wrules, False)
+            dealt += hits_on_model(s, cfg, b, os, j, hits, sixes, wrules, suppressive)
     if count_for_melee and shooter >= 0:
         s.md[b, side, shooter, MD_MELEE_DEALT] += dealt
     return dealt
@@ -278,3 +288,113 @@ def resolve_fire(s, cfg, b, side, i, w, ts, ti, suppressive, reaction):
     # sixes first: hits are ordered so the first ``sixes`` of them carry a natural 6
     return apply_hits(s, cfg, b, side, ts, ti, hits, sixes, wrules, suppressive,
                       reaction and has_flag(s, b, side, i, F_ENGAGED), i)
+
+
+# -- DA LANCIO at a point of the table (RULES.md "REGOLE SPECIALI ARSENALE") -------------------------
+@nb.njit(cache=True)
+def throw_point(s, cfg, b, side, i, wpn, choice):
+    """The point of throw choice ``choice`` (the movement lattice, ``direction * 5 + quarters``):
+    direction ``choice // 5`` (22.5 degree steps, as MOVIMENTO), ``quarters``/4 of the longest
+    throw (COS x 10 + 12) measured from the thrower's base edge."""
+    d = choice // (N_DIST + 1)
+    q = choice % (N_DIST + 1)
+    a = direction_angle(d)
+    r = radius(s, cfg, b, side, i) + max_range(s, cfg, b, side, i, wpn) * q / N_DIST
+    return s.pos[b, side, i, 0] + r * math.cos(a), s.pos[b, side, i, 1] + r * math.sin(a)
+
+
+@nb.njit(cache=True)
+def point_fire_reason(s, cfg, b, side, i, w, choice):
+    """Can (side, i) throw weapon slot ``w`` at point ``choice``?  DA LANCIO: "indica un
+    bersaglio o un punto"; only weapons with an area (FRAMMENTAZIONE, FUMOGENO) are offered
+    points (RULES.md); the point is on the table, in the front arc and not behind blocking terrain."""
+    wpn = weapon_of(s, cfg, b, side, i, w)
+    if wpn < 0:
+        return R_NO_WEAPON
+    rules = cfg.wp[wpn, WP_RULES]
+    if not (rules & WR_THROWN) or not (rules & (WR_FRAG | WR_SMOKE)):
+        return R_NOT_AREA_WEAPON
+    if s.md[b, side, i, MD_JAMMED] & (1 << w):
+        return R_JAMMED
+    if cfg.k[K_AMMO] and s.g[b, G_AMMO0 + side] <= 0:
+        return R_NO_AMMO
+    if choice % (N_DIST + 1) == 0:
+        return R_NO_TARGET          # the thrower's own base is not a point to throw at
+    px, py = throw_point(s, cfg, b, side, i, wpn, choice)
+    if px < 0.0 or px > TABLE_CM or py < 0.0 or py > TABLE_CM:
+        return R_OFF_TABLE
+    if not sight_to_point(s, cfg, b, side, i, px, py) & SEEN:
+        return R_NOT_IN_SIGHT
+    return OK
+
+
+@nb.njit(cache=True)
+def point_hit_modifier(s, cfg, b, side, i, vis, dist):
+    """FUOCO's modifiers that belong to the thrower when there is no target model (RULES.md):
+    no range malus (DA LANCIO), -1 through smoke, +1 within SN x 3, +1 from hidden, +1 after
+    MIRA, -1 per fatigue marker, +1 ESPERTO armi."""
+    mod = 0
+    if vis & SMOKE:
+        mod -= 1                          # FUMOGENO: throwing through the smoke
+    if dist <= 3.0 * stat(s, cfg, b, side, i, PF_SN):
+        mod += 1                          # "entro il valore di SNx3"
+    if has_flag(s, b, side, i, 1 << 14):  # F_FROM_HIDDEN
+        mod += 1
+    if has_flag(s, b, side, i, 1 << 5):   # F_AIMED: MIRA
+        mod += 1
+    mod -= s.md[b, side, i, MD_FATIGUE]   # LA FATICA
+    if stat(s, cfg, b, side, i, PF_EXPERT) == EX_WEAPONS:
+        mod += 1                          # ESPERTO (armi)
+    return mod
+
+
+@nb.njit(cache=True)
+def resolve_point_fire(s, cfg, b, side, i, w, choice):
+    """FUOCO with a thrown weapon at a point (DA LANCIO): the throw reaches COS x 10 + 2D6, the
+    hit roll has no range malus; a hit that reaches the point applies the weapon there:
+    FUMOGENO places its marker at the point, FRAMMENTAZIONE hits every model whose base is
+    within 3 cm of the point (the blast centred on it).  Returns the wounds inflicted."""
+    wpn = weapon_of(s, cfg, b, side, i, w)
+    wrules = cfg.wp[wpn, WP_RULES]
+    spend_ammo(s, cfg, b, side)
+    px, py = throw_point(s, cfg, b, side, i, wpn, choice)
+    s.geo[b, GEO_SHOT + 0] = s.pos[b, side, i, 0]
+    s.geo[b, GEO_SHOT + 1] = s.pos[b, side, i, 1]
+    s.geo[b, GEO_SHOT + 2] = px
+    s.geo[b, GEO_SHOT + 3] = py
+    s.geo[b, GEO_SHOT + 4] = 1
+    vis = sight_to_point(s, cfg, b, side, i, px, py)
+    if not vis & SEEN:
+        return 0                            # the thrower turned or was moved by a reaction
+    dist = math.hypot(px - s.pos[b, side, i, 0], py - s.pos[b, side, i, 1]) - radius(s, cfg, b, side, i)
+    if s.g[b, G_NIGHT]:
+        # LA NOTTE: the point must be made out first, 2D6 + SN x 10 (as a target)
+        if dist > d6(s, b) + d6(s, b) + 10 * stat(s, cfg, b, side, i, PF_SN):
+            return 0
+    reach = 10 * stat(s, cfg, b, side, i, PF_COS) + d6(s, b) + d6(s, b)
+    mod = point_hit_modifier(s, cfg, b, side, i, vis, dist)
+    adt = stat(s, cfg, b, side, i, PF_ADT)
+    hits = 0
+    sixes = 0
+    for _ in range(cfg.wp[wpn, WP_RATE]):
+        hit, nat = hit_roll(s, cfg, b, side, i, adt, mod)
+        if not hit and (wrules & WR_TWIN):
+            hit, nat = hit_roll(s, cfg, b, side, i, adt, mod)
+        if hit:
+            hits += 1
+            if nat == 6:
+                sixes += 1
+    if hits == 0 or dist > reach:
+        return 0                            # "se il tiro per colpire fallisce, il colpo manca"
+    if wrules & WR_SMOKE:
+        place_smoke(s, b, px, py)
+    dealt = 0
+    if wrules & WR_FRAG:
+        for os in range(2):
+            for j in range(N_SLOTS):
+                if not on_table(s, b, os, j):
+                    continue
+                gap = math.hypot(s.pos[b, os, j, 0] - px, s.pos[b, os, j, 1] - py) - radius(s, cfg, b, os, j)
+                if gap <= FRAG_RADIUS:
+                    dealt += hits_on_model(s, cfg, b, os, j, hits, sixes, wrules, False)
+    return dealt

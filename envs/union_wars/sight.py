@@ -325,3 +325,32 @@ def can_see_any(s, cfg, b, side, i, ts, ti):
     if in_control_area(s, cfg, b, side, i, ts, ti) and not has_flag(s, b, ts, ti, F_HIDDEN):
         return True
     return (sight(s, cfg, b, side, i, ts, ti, True) & SEEN) != 0
+
+
+@nb.njit(cache=True)
+def sight_to_point(s, cfg, b, side, i, px, py):
+    """DA LANCIO at a point (RULES.md): the thrower's line to a point of the table.  Bits SEEN
+    (the point is in the front arc and the line is not blocked by impassable terrain at least
+    as tall as the thrower) and SMOKE (the line crosses a smoke marker: -1 to hit).  Models do
+    not block it (a throw is lobbed over them); there is no OBSCURED: a point has no part to hide."""
+    if not in_front_arc(s, cfg, b, side, i, px, py, 0.0):
+        return 0
+    terrain_boxes_ready(s, b)
+    ax, ay = s.pos[b, side, i, 0], s.pos[b, side, i, 1]
+    x0, x1 = min(ax, px), max(ax, px)
+    y0, y1 = min(ay, py), max(ay, py)
+    pieces = local_i32(32)
+    n_pieces = 0
+    for t in range(T_MAX):
+        if s.tinfo[b, t, TI_KIND] == T_NONE:
+            continue
+        bx0, bx1, by0, by1 = piece_box(s, b, t)
+        if box_gap(x0, y0, x1, y1, bx0, bx1, by0, by1) > 0.0:
+            continue
+        pieces[n_pieces] = t
+        n_pieces += 1
+    models = local_i32(1)
+    r = _line(s, cfg, b, side, i, side, i, ax, ay, px, py, height(s, cfg, b, side, i), pieces, n_pieces, models, 0)
+    if (r & 3) == 2:
+        return 0
+    return SEEN | (SMOKE if r & 4 else 0)
