@@ -144,11 +144,12 @@ def test_class_fields_and_types(key):
     assert isinstance(c["advanced"], list) and set(c["advanced"]) <= ADVANCED
     weapons = {g["weapon"] for g in c["groups"]}
     expected = set()
-    if c["class"] == "FTR":
-        expected.add("12 fighters")
+    # 12 fighters is implemented (option fighters): the Terran FTR carries no tag any more
     if "missile" in weapons:
         expected.add("13 missiles")
-    if c["class"] == "Base":
+    if c["key"] == "talon_base":
+        # 14 bases is implemented (option bases); the Talon Base keeps its tag until the 13
+        # missiles branch lifts that entry (a base also needs option bases, game._playable)
         expected.add("14 bases")
     if "wave_cannon" in weapons:
         expected.add("15.1 wave cannon")

@@ -216,7 +216,12 @@ K_A_RETREAT = 30     # actions: a ship jumps to FTL (max_ships, only with option
 K_HEXSIDE = 31       # 17.5 a line along a hexside with asteroids/nebula on one side only: 0 counts none, 1 one
 K_RETREAT = 32       # 1: the retreat phase (Talon 11) is played (option retreat)
 K_HEAVY = 33         # 1: wave and fusion cannons fire (Talon 15, option heavy_weapons)
-N_K = 34
+# --- Talon 14 bases ---
+K_BASES = 34         # 1: bases may be in play (Talon 14, option bases): they rotate in the movement step
+# --- Talon 12 fighters ---
+K_FIGHTERS = 35      # 1: fighter squadrons may be in play (Talon 12, option fighters)
+K_A_FTR_AP = 36      # actions: a carrier or base spends its AP on a squadron (carrier x squadron x 3, only with fighters)
+N_K = 37
 
 # class table cls[c, CL_*]
 CL_POINTS = 0
@@ -232,7 +237,12 @@ CL_PLAYABLE = 12     # 1 if sections 1-10 cover the class (or option advanced_cl
 CL_RACE = 13
 CL_N_NAMES = 14
 CL_NO_FTL = 15       # 1: no FTL drive, cannot retreat (bases, fighters: Talon 11.1.4)
-N_CL = 16
+# --- Talon 14 bases ---
+CL_BASE = 16         # 1: a base (Talon 14): does not move, rotates instead, no collision damage with friends
+# --- Talon 12 fighters ---
+CL_FIGHTER = 17      # 1: a squadron of fighters (Talon 12.1): one hull box per fighter
+CL_CARRIER = 18      # 1: may send AP to squadrons (Talon 12.2.1: carriers and bases)
+N_CL = 19
 
 # weapon groups grp[c, g, GR_*]
 GR_WEAPON = 0
@@ -294,6 +304,14 @@ R_IN_NEBULA = 39        # shields count as down in a nebula (Talon 17.4.1)
 R_NO_FTL = 40           # the FTL drive is not active (Talon 11.1.3, critical 10)
 R_FTL_TERRAIN = 41      # no retreat from a nebula or asteroid hex (Talon 11.1.4)
 R_NO_PULL = 42          # no such hex for the pull (Talon 18.2)
+# --- Talon 14 bases ---
+R_BASE_FIXED = 43       # a base does not move, side slip or afterburn (Talon 14)
+# --- Talon 12 fighters ---
+R_NOT_CARRIER = 44      # only carriers and bases send AP to fighters (Talon 12.2.1)
+R_NOT_SQUADRON = 45     # not a friendly squadron in play (Talon 12.2.2)
+R_SQUADRON_POWERED = 46 # one AP per squadron per impulse (Talon 12.2.3)
+R_FIGHTER_FAR = 47      # squadron more than 6 hexes away (Talon 12.2.3)
+R_FIGHTER_TERRAIN = 48  # squadron in asteroids or a nebula (Talon 12.2.3)
 
 
 @nb.njit(cache=True, inline="always")

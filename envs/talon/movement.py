@@ -16,6 +16,7 @@ from .layout import (ARC_FRONT, ARC_LEFT, ARC_RIGHT, G_COLL_ARC, G_COLL_MOVER, G
 from .ships import DQ, DR, active, axial_distance, from_axial, leave_play, must_move, to_axial, turn_radius
 from .fire import damage, destroy
 from .terrain import shift_tiles, tile_at
+from .bases import base_collision_free, base_move_reason
 
 
 # ---------------------------------------------------------------------------------
@@ -127,6 +128,9 @@ def may_move(s, cfg, b, p, k):
     sh = borrow(s.sh)
     if not active(sh, b, p, k):
         return R_NO_SHIP
+    r = base_move_reason(sh, cfg, b, p, k)           # Talon 14 a base does not move
+    if r != OK:
+        return r
     if sh[b, p, k, SH_MOVED]:
         return R_MOVED
     if must_move(sh, cfg, b, p, k, borrow(s.g)[b, G_IMPULSE]):
@@ -197,7 +201,7 @@ def apply_move(s, cfg, b, p, k, m):
     sh[b, p, k, SH_SLIP] = 0                          # 7.3.2 removed at the next move, used or not
     if g[b, G_TILES] > 0:
         enter_hex(s, cfg, b, p, k, origin)            # 17-19 terrain
-    return queue_collisions(s, b, p, k, origin, arc, ST_MOVE)
+    return queue_collisions(s, cfg, b, p, k, origin, arc, ST_MOVE)
 
 
 @nb.njit(cache=True)
@@ -234,9 +238,10 @@ def step_one_hex(s, cfg, b, p, k, d):
 
 
 @nb.njit(cache=True)
-def queue_collisions(s, b, p, k, origin, arc, resume):
+def queue_collisions(s, cfg, b, p, k, origin, arc, resume):
     """Ship ``k`` entered its hex from ``origin``: queue the friendly ships there to collide
-    with (Talon 7.4; nothing if the ship is no longer in play, 8.6.1); the collisions are
+    with (Talon 7.4; nothing if the ship is no longer in play, 8.6.1; never a base or with a
+    base, 14); the collisions are
     resolved from stage ``resume`` (movement, or the black hole's pull, 18.2).
     Returns True if there is one."""
     g = s.g
@@ -246,6 +251,8 @@ def queue_collisions(s, b, p, k, origin, arc, resume):
     if active(sh, b, p, k):
         for j in range(sh.shape[2]):
             if j != k and active(sh, b, p, j) and sh[b, p, j, SH_CELL] == cell:
+                if base_collision_free(sh, cfg, b, p, k, j):
+                    continue                  # Talon 14 no collision damage with a base
                 queue |= 1 << j
     g[b, G_COLL_MOVER] = k
     g[b, G_COLL_ORIGIN] = origin
@@ -338,4 +345,4 @@ def pull_ship(s, cfg, b, p, k, cell):
     sh[b, p, k, SH_CELL] = cell
     arc = cfg.arc_of[origin, cell, sh[b, p, k, SH_FACING]]
     enter_hex(s, cfg, b, p, k, origin)
-    return queue_collisions(s, b, p, k, origin, arc, ST_ROUND_END)
+    return queue_collisions(s, cfg, b, p, k, origin, arc, ST_ROUND_END)
