@@ -242,7 +242,12 @@ K_A_MMOVE = 35       # actions: move own missile m straight / turn left / turn r
 K_A_MTARGET = 36     # actions: fire the current weapon at enemy missile m (max_missiles, 13.6)
 K_A_RETARGET = 37    # actions: ship k spends its AP to retarget own missile m (max_ships x max_missiles, 13.7)
 K_P_MISSILE = 38     # first missile plane of the observation
-N_K = 39
+# --- Talon 14 bases ---
+K_BASES = 39         # 1: bases may be in play (Talon 14, option bases): they rotate in the movement step
+# --- Talon 12 fighters ---
+K_FIGHTERS = 40      # 1: fighter squadrons may be in play (Talon 12, option fighters)
+K_A_FTR_AP = 41      # actions: a carrier or base spends its AP on a squadron (carrier x squadron x 3, only with fighters)
+N_K = 42
 
 # class table cls[c, CL_*]
 CL_POINTS = 0
@@ -258,7 +263,12 @@ CL_PLAYABLE = 12     # 1 if sections 1-10 cover the class (or option advanced_cl
 CL_RACE = 13
 CL_N_NAMES = 14
 CL_NO_FTL = 15       # 1: no FTL drive, cannot retreat (bases, fighters: Talon 11.1.4)
-N_CL = 16
+# --- Talon 14 bases ---
+CL_BASE = 16         # 1: a base (Talon 14): does not move, rotates instead, no collision damage with friends
+# --- Talon 12 fighters ---
+CL_FIGHTER = 17      # 1: a squadron of fighters (Talon 12.1): one hull box per fighter
+CL_CARRIER = 18      # 1: may send AP to squadrons (Talon 12.2.1: carriers and bases)
+N_CL = 19
 
 # weapon groups grp[c, g, GR_*]
 GR_WEAPON = 0
@@ -329,6 +339,14 @@ R_SAME_TARGET = 47      # the missile already tracks that ship (13.7)
 R_MISSILE_AT_MISSILE = 48  # missiles cannot target missiles; heavy weapons do not either (13.2, RULES.md)
 R_NO_MISSILE_SLOT = 49  # every missile counter of the game is in play (option max_missiles, RULES.md)
 R_NO_WEAPON_LEFT = 50   # the group has no weapon left to fire (8.3)
+# --- Talon 14 bases ---
+R_BASE_FIXED = 51       # a base does not move, side slip or afterburn (Talon 14)
+# --- Talon 12 fighters ---
+R_NOT_CARRIER = 52      # only carriers and bases send AP to fighters (Talon 12.2.1)
+R_NOT_SQUADRON = 53     # not a friendly squadron in play (Talon 12.2.2)
+R_SQUADRON_POWERED = 54 # one AP per squadron per impulse (Talon 12.2.3)
+R_FIGHTER_FAR = 55      # squadron more than 6 hexes away (Talon 12.2.3)
+R_FIGHTER_TERRAIN = 56  # squadron in asteroids or a nebula (Talon 12.2.3)
 
 
 @nb.njit(cache=True, inline="always")

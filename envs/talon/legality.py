@@ -12,7 +12,7 @@ import numba as nb
 import numpy as np
 
 from ..core.structs import borrow
-from .layout import (G_CURRENT, G_DONE, G_GROUP, G_SHIP, G_STAGE, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
+from .layout import (G_CURRENT, G_DONE, G_GROUP, G_SHIP, G_STAGE, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE, K_A_FTR_AP, K_FIGHTERS,
                      K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_PULL, K_A_RETREAT, K_A_SPEED, K_A_TARGET,
                      K_A_UNREINF, K_N_ACTIONS, N_MOVES, N_USES, OK, R_GAME_OVER, R_MUST_MOVE, R_NOT_PENDING,
                      R_NO_SUCH_ACTION, R_STAGE, SH_AP_SPENT, SH_REINF, SH_STATUS, SS_ACTIVE, ST_AP, ST_COLLIDE,
@@ -27,6 +27,7 @@ from .retreat import retreat_reason
 from .layout import K_A_MMOVE, K_MISSILES, ST_RETARGET
 from .missiles import (NOT_A_MISSILE_ACTION, missile_action_reason, missile_must_move, missile_stage_choice,
                        write_missile_mask)
+from .fighters import N_FTR_USES, fighter_ap_any, fighter_ap_reason, write_fighter_ap_mask
 
 
 # ---------------------------------------------------------------------------------
@@ -71,6 +72,10 @@ def action_reason(s_, cfg_, b, a):
         if a < k_[K_A_UNREINF]:
             i = a - k_[K_A_AP]
             return ap_reason(s, cfg, b, p, i // N_USES, i % N_USES)
+        if a >= k_[K_A_FTR_AP]:                     # Talon 12.2 an AP sent to a squadron
+            i = a - k_[K_A_FTR_AP]
+            S = borrow(s.sh).shape[2]
+            return fighter_ap_reason(s, cfg, b, p, i // (N_FTR_USES * S), (i // N_FTR_USES) % S, i % N_FTR_USES)
         i = a - k_[K_A_UNREINF]
         return unreinforce_reason(s, cfg, b, p, i // 4, i % 4)
     if a < k_[K_A_FIRE_SHIP]:
@@ -143,6 +148,8 @@ def stage_has_choice(s_, cfg_, b):
         for k in range(S):
             if _ap_ship_any(s, cfg, b, p, k):
                 return True
+            if cfg.k[K_FIGHTERS] and fighter_ap_any(s, cfg, b, p, k):     # Talon 12.2
+                return True
         return False
     if st == ST_MOVE:
         for k in range(S):
@@ -201,6 +208,9 @@ def stage_has_choice_ref(s, cfg, b):
                 for u in range(N_USES):
                     if ap_reason(s, cfg, b, p, k, u) == OK:
                         return True
+        for a in range(cfg.k[K_A_FTR_AP], cfg.k[K_A_MOVE]):           # Talon 12.2
+            if action_reason(s, cfg, b, a) == OK:
+                return True
         return False
     if st == ST_MOVE:
         for k in range(S):
@@ -299,6 +309,8 @@ def write_mask(s_, cfg_, b, mask):
                 for u in range(N_USES):
                     if ap_use_reason(s, cfg, b, p, k, u) == OK:
                         mask[o + u] = 1
+                if k_[K_FIGHTERS]:
+                    write_fighter_ap_mask(s, cfg, b, p, k, mask, k_[K_A_FTR_AP] + N_FTR_USES * S * k)   # Talon 12.2
     elif st == ST_MOVE:
         a_mv = k_[K_A_MOVE]
         for k in range(S):

@@ -19,6 +19,7 @@ from .terrain import shift_tiles, tile_at
 # --- Talon 13 missiles ---
 from .layout import K_MISSILES
 from .missiles import shift_missiles, ship_entered
+from .bases import base_collision_free, base_move_reason
 
 
 # ---------------------------------------------------------------------------------
@@ -132,6 +133,9 @@ def may_move(s, cfg, b, p, k):
     sh = borrow(s.sh)
     if not active(sh, b, p, k):
         return R_NO_SHIP
+    r = base_move_reason(sh, cfg, b, p, k)           # Talon 14 a base does not move
+    if r != OK:
+        return r
     if sh[b, p, k, SH_MOVED]:
         return R_MOVED
     if must_move(sh, cfg, b, p, k, borrow(s.g)[b, G_IMPULSE]):
@@ -204,7 +208,7 @@ def apply_move(s, cfg, b, p, k, m):
         enter_hex(s, cfg, b, p, k, origin)            # 17-19 terrain
     if borrow(cfg.k)[K_MISSILES]:
         ship_entered(s, cfg, b, p, k, origin)         # Talon 13.5 into a missile tracking it
-    return queue_collisions(s, b, p, k, origin, arc, ST_MOVE)
+    return queue_collisions(s, cfg, b, p, k, origin, arc, ST_MOVE)
 
 
 @nb.njit(cache=True)
@@ -241,9 +245,10 @@ def step_one_hex(s, cfg, b, p, k, d):
 
 
 @nb.njit(cache=True)
-def queue_collisions(s, b, p, k, origin, arc, resume):
+def queue_collisions(s, cfg, b, p, k, origin, arc, resume):
     """Ship ``k`` entered its hex from ``origin``: queue the friendly ships there to collide
-    with (Talon 7.4; nothing if the ship is no longer in play, 8.6.1); the collisions are
+    with (Talon 7.4; nothing if the ship is no longer in play, 8.6.1; never a base or with a
+    base, 14); the collisions are
     resolved from stage ``resume`` (movement, or the black hole's pull, 18.2).
     Returns True if there is one."""
     g = s.g
@@ -253,6 +258,8 @@ def queue_collisions(s, b, p, k, origin, arc, resume):
     if active(sh, b, p, k):
         for j in range(sh.shape[2]):
             if j != k and active(sh, b, p, j) and sh[b, p, j, SH_CELL] == cell:
+                if base_collision_free(sh, cfg, b, p, k, j):
+                    continue                  # Talon 14 no collision damage with a base
                 queue |= 1 << j
     g[b, G_COLL_MOVER] = k
     g[b, G_COLL_ORIGIN] = origin
@@ -347,4 +354,4 @@ def pull_ship(s, cfg, b, p, k, cell):
     enter_hex(s, cfg, b, p, k, origin)
     if cfg.k[K_MISSILES]:
         ship_entered(s, cfg, b, p, k, origin)         # Talon 13.5
-    return queue_collisions(s, b, p, k, origin, arc, ST_ROUND_END)
+    return queue_collisions(s, cfg, b, p, k, origin, arc, ST_ROUND_END)

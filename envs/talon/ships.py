@@ -6,7 +6,7 @@ import numba as nb
 import numpy as np
 
 from ..core.structs import borrow
-from .layout import (CL_N_HULL, SH_CLASS, SH_CURVE, SH_C_POWER, SH_C_TURN, SH_HULL_HITS, SH_INIT_MARK, SH_POWER,
+from .layout import (CL_CARRIER, CL_FIGHTER, CL_N_HULL, K_FIGHTERS, SH_CLASS, SH_CURVE, SH_C_POWER, SH_C_TURN, SH_HULL_HITS, SH_INIT_MARK, SH_POWER,
                      SH_STATUS, SS_ACTIVE)
 
 
@@ -105,3 +105,16 @@ def leave_play(sh, b, p, k, status):
     nothing collides with it any more (7.4, next_collision)."""
     sh[b, p, k, SH_STATUS] = status
     sh[b, p, k, SH_INIT_MARK] = 0
+
+
+# --- Talon 12 fighters ---
+@nb.njit(cache=True, inline="always")
+def is_squadron(sh, cfg, b, p, k):
+    """Ship ``k`` is a fighter squadron (Talon 12.1; the basic game reads one flag)."""
+    return borrow(cfg.k)[K_FIGHTERS] != 0 and borrow(cfg.cls)[sh[b, p, k, SH_CLASS], CL_FIGHTER] != 0
+
+
+@nb.njit(cache=True, inline="always")
+def is_carrier(sh, cfg, b, p, k):
+    """Ship ``k`` can send AP to fighters: a carrier or a base (Talon 12.2.1)."""
+    return borrow(cfg.cls)[sh[b, p, k, SH_CLASS], CL_CARRIER] != 0
