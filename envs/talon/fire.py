@@ -15,8 +15,10 @@ from .layout import (CL_EXPLOSION, CL_N_GROUPS, CL_N_HULL, CL_POINTS, CR_BREACH,
                      SH_C_POWER_AT, SH_C_SHIELDS, SH_C_TURN, SH_C_TURN_AT, SH_FACING, SH_FIRED, SH_GROUP_DEAD,
                      SH_HULL_HITS, SH_PENDING, SH_RED, SH_REINF, SH_SHIELD, SH_STATUS, SH_YEL, SS_ACTIVE,
                      SS_DESTROYED, other)
-from .ships import active, is_squadron, leave_play
+from .ships import active, is_squadron, leave_play, lose_docked
 from .terrain import aim_penalty, in_nebula, line_reason
+# --- Talon 14 bases, 12 fighters, 16 docking ---
+from .layout import K_DOCKING
 from .bases import base_ignores_critical
 
 
@@ -49,6 +51,8 @@ def destroy(s, cfg, b, p, k):
     sh[b, p, k, SH_PENDING] = 1
     pts = cfg.cls[sh[b, p, k, SH_CLASS], CL_POINTS]
     s.g[b, G_SP0 + other(p)] += pts
+    if cfg.k[K_DOCKING]:
+        lose_docked(s, cfg, b, p, k)        # Talon 16.3 the ships docked on it are lost with it
 
 
 @nb.njit(cache=True)

@@ -57,7 +57,10 @@ G_PULL_B = 32
 G_PUSH_SHIP = 33    # enemy ship a wave cannon pushes along a hexside: the firer picks the hex (15.1.2, ST_PUSH)
 G_PUSH_DIR_A = 34   # the two directions it may be pushed in (G_PULL_A/B hold their hexes)
 G_PUSH_DIR_B = 35
-N_G = 36
+# --- Talon 16 docking ---
+G_DOCK_SHIPS = 36   # the scenario lets ships other than fighters dock at friendly carriers and bases (16.1)
+G_LANDING = 37      # the scenario lets ships land on planets (16.1)
+N_G = 38
 
 # -- the end of a round, after the power phase (Talon 3.2, 18.2) ------------------------
 END_PULL = 1        # gravitational pull of black holes (18.2)
@@ -117,7 +120,9 @@ SH_PENDING = 39     # destroyed, explosion not yet resolved (Talon 8.6.3)
 SH_AB_NOW = 40      # used an afterburner this impulse (Talon 10.2.3)
 SH_ARRIVE = 41      # SS_RESERVE ships: round in whose supply phase the ship arrives (Talon 3.2)
 SH_WAVE = 42        # 4 columns: wave cannon damage on each shield arc, due at the end of the turn (Talon 15.1.3)
-N_SH = 46
+# --- Talon 16 docking ---
+SH_DOCKED = 46      # docked (retreated): slot + 1 of the friendly carrier or base it is aboard, 0 none (16.3)
+N_SH = 47
 
 SS_EMPTY = 0
 SS_ACTIVE = 1
@@ -221,7 +226,10 @@ K_BASES = 34         # 1: bases may be in play (Talon 14, option bases): they ro
 # --- Talon 12 fighters ---
 K_FIGHTERS = 35      # 1: fighter squadrons may be in play (Talon 12, option fighters)
 K_A_FTR_AP = 36      # actions: a carrier or base spends its AP on a squadron (carrier x squadron x 3, only with fighters)
-N_K = 37
+# --- Talon 16 docking ---
+K_DOCKING = 37       # 1: docking and landing (Talon 16, option docking): the DOCK actions exist
+K_A_DOCK = 38        # actions: a ship declares docking or landing and makes move m into the hex (ship x 5, only with docking)
+N_K = 39
 
 # class table cls[c, CL_*]
 CL_POINTS = 0
@@ -312,6 +320,9 @@ R_NOT_SQUADRON = 45     # not a friendly squadron in play (Talon 12.2.2)
 R_SQUADRON_POWERED = 46 # one AP per squadron per impulse (Talon 12.2.3)
 R_FIGHTER_FAR = 47      # squadron more than 6 hexes away (Talon 12.2.3)
 R_FIGHTER_TERRAIN = 48  # squadron in asteroids or a nebula (Talon 12.2.3)
+# --- Talon 16 docking ---
+R_NO_DOCK = 49          # nothing to dock at or land on in the hex that move enters (Talon 16.1-16.2)
+R_DOCK_SPEED = 50       # a carrier docks or lands only at speed 1 (Talon 16.2)
 
 
 @nb.njit(cache=True, inline="always")

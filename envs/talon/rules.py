@@ -44,14 +44,15 @@ from .retreat import *  # noqa: F401,F403
 from .heavy_weapons import *  # noqa: F401,F403
 from .bases import *  # noqa: F401,F403
 from .fighters import *  # noqa: F401,F403
-from . import (bases, deploy, fighters, fire, heavy_weapons, layout, legality, movement, observation, power, retreat, sequence,
-               ships, terrain)
+from .docking import *  # noqa: F401,F403
+from . import deploy, fire, heavy_weapons, layout, legality, movement, observation, power, retreat, sequence, ships, terrain
+from . import bases, docking, fighters     # Talon 14, 16, 12
 
 
 # the chapter modules, in the order they build on each other (bot.py digests them all
 # to know when its compiled loops must be compiled again)
-CHAPTERS = (layout, ships, bases, terrain, fire, movement, power, retreat, fighters, heavy_weapons, legality, sequence, deploy,
-            observation)
+CHAPTERS = (layout, ships, bases, terrain, fire, movement, power, retreat, fighters, docking, heavy_weapons, legality,
+            sequence, deploy, observation)
 
 
 @nb.njit(cache=True)
