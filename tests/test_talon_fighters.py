@@ -174,7 +174,8 @@ def test_fighters_option_leaves_the_basic_game_unchanged():
     assert basic.cfg.k[R.K_FIGHTERS] == 0 and basic.num_actions == 203
     core = VecGame(game, 1, {"scenario": "carrier_strike"})
     S = int(core.cfg.k[R.K_SHIPS])
-    assert core.cfg.k[R.K_FIGHTERS] == 1 and core.num_actions == 203 + 2 + S * S * 3
+    # the push/pull pair (15), FTR_AP (12.2) and DOCK (16.2, on with fighters)
+    assert core.cfg.k[R.K_FIGHTERS] == 1 and core.num_actions == 203 + 2 + S * S * 3 + S * R.N_MOVES
     assert game.action_name(core.cfg, A(core, "FTR_AP", 0, 1, 0)).startswith("ship 0: send its AP to squadron 1")
 
 

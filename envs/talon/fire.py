@@ -19,8 +19,10 @@ from .layout import (CL_EXPLOSION, CL_N_GROUPS, CL_N_HULL, CL_POINTS, CR_BREACH,
 # --- Talon 13 missiles ---
 from .layout import (K_MISSILES, MISSILE_KILL, MI_DAMAGED, MI_NONE, MS_CELL, MS_OWNER, MS_STATUS,
                      R_MISSILE_AT_MISSILE, R_NO_MISSILE, R_NO_MISSILE_SLOT, W_FUSION, W_MISSILE, W_WAVE)
-from .ships import active, is_squadron, leave_play
+from .ships import active, is_squadron, leave_play, lose_docked
 from .terrain import aim_penalty, in_nebula, line_reason
+# --- Talon 14 bases, 12 fighters, 16 docking ---
+from .layout import K_DOCKING
 from .bases import base_ignores_critical
 
 
@@ -53,6 +55,8 @@ def destroy(s, cfg, b, p, k):
     sh[b, p, k, SH_PENDING] = 1
     pts = cfg.cls[sh[b, p, k, SH_CLASS], CL_POINTS]
     s.g[b, G_SP0 + other(p)] += pts
+    if cfg.k[K_DOCKING]:
+        lose_docked(s, cfg, b, p, k)        # Talon 16.3 the ships docked on it are lost with it
 
 
 @nb.njit(cache=True)

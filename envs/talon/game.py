@@ -68,6 +68,8 @@ DEFAULT_OPTIONS = {
     "bases": "auto",             # bases (Talon 14) may be fielded: "auto" (if the scenario fields one), True, False
     # --- Talon 12 fighters ---
     "fighters": "auto",          # fighter squadrons (Talon 12) and the FTR_AP actions: "auto" (if the scenario fields one), True, False
+    # --- Talon 16 docking ---
+    "docking": "auto",           # docking and landing (Talon 16), the DOCK actions: "auto" (if the scenario fields a squadron), True, False
     "fighter_carriers": "cv_and_bases",  # 12.2.1 "trasporti" that carry fighters and send them AP: "cv_and_bases" or "cv_tran_and_bases"
 }
 READY_SCENARIOS = {key: sc for key, sc in json.loads((DATA / "scenarios.json").read_text()).items()
@@ -81,6 +83,7 @@ _CHOICES = {
     "missiles": ("auto", True, False),
     "bases": ("auto", True, False),
     "fighters": ("auto", True, False),
+    "docking": ("auto", True, False),
     "fighter_carriers": tuple(CARRIER_CLASSES),
     "hexside_terrain": ("both_sides", "either_side"),
     "initiative": ("roll", 0, 1),
@@ -155,6 +158,10 @@ REASONS = (
     "that squadron has already received an AP this impulse (Talon 12.2.3)",
     "that squadron is more than 6 hexes from the carrier or base (Talon 12.2.3)",
     "that squadron is in asteroids or a nebula: it cannot receive AP (Talon 12.2.3)",
+    # --- Talon 16 docking ---
+    "that move enters no hex to dock or land in: a friendly carrier or base (fighters; other ships only "
+    "if the scenario allows docking), or a planet if the scenario allows landing (Talon 16.1-16.3)",
+    "a carrier docks or lands only at speed 1 (Talon 16.2)",
 )
 
 PLANE_NAMES = tuple([f"own ships facing {d}" for d in DIRECTION_NAMES]
@@ -195,7 +202,7 @@ MOVE_NAMES = ("straight", "turn left", "turn right", "side slip left", "side sli
 FTR_USE_NAMES = ("charge a yellow box of its weapon group", "power through a turn", "side-slip marker")  # Talon 12.2.2
 
 assert len(SHIP_FEATURES) == R.N_SF and len(GLOBAL_FEATURES) == R.N_GLOBAL and len(PLANE_NAMES) == R.N_PLANES
-assert len(REASONS) == R.R_FIGHTER_TERRAIN + 1
+assert len(REASONS) == R.R_DOCK_SPEED + 1
 TERRAIN_PLANE_NAMES = tuple(f"terrain: {kind.replace('_', ' ')}" for kind in TERRAIN_KINDS)
 
 
@@ -462,6 +469,8 @@ def build_config(opts: dict):
         wdmg[wm, 1:wmax[wm] + 1, 1:] = tables["weapons"]["missile"]["damage"]   # its damage, for the bot's estimates only
     bases_on = opts["bases"] if opts["bases"] != "auto" else _fields_class(ready, classes, is_base_class)
     fighters_on = opts["fighters"] if opts["fighters"] != "auto" else _fields_class(ready, classes, is_fighter_class)
+    docking_on = (opts["docking"] if opts["docking"] != "auto"
+                  else fighters_on or bool(ready and (ready.get("docking") or ready.get("landing"))))
     enabled = HEAVY_RULES if heavy_on else set()
     # the classes whose advanced rules are all on are playable (15: their cannons fire)
     for i, c in enumerate(classes):
@@ -506,7 +515,7 @@ def build_config(opts: dict):
     # PULL (18.2) and RETREAT (11) exist only with terrain / the retreat phase on, so that
     # the basic game's actions (and the checkpoints trained on them) stay as they were
     for name, size in (("AP", n_ap), ("UNREINF", S * 4), ("FTR_AP", S * S * R.N_FTR_USES if fighters_on else 0),
-                       ("MOVE", S * R.N_MOVES), ("FIRE_SHIP", S),
+                       ("MOVE", S * R.N_MOVES), ("DOCK", S * R.N_MOVES if docking_on else 0), ("FIRE_SHIP", S),
                        ("GROUP", 3), ("TARGET", S), ("SPEED", 3), ("INIT", 2), ("COLLIDE", 2),
                        ("EXPLODE", S), ("PULL", 2 if terrain_on or heavy_on else 0), ("RETREAT", S if retreat_on else 0),
                        # --- Talon 13 missiles: only with option missiles ---
@@ -533,6 +542,7 @@ def build_config(opts: dict):
     k[R.K_HEAVY] = heavy_on
     k[R.K_BASES] = bases_on
     k[R.K_FIGHTERS] = fighters_on
+    k[R.K_DOCKING] = docking_on
     k[R.K_HEXSIDE] = opts["hexside_terrain"] == "either_side"
     # --- Talon 13 missiles ---
     k[R.K_MISSILES] = missiles_on
@@ -662,9 +672,12 @@ def action_name(cfg, a: int) -> str:
         i = a - off("FTR_AP")
         k_, j, u = i // (R.N_FTR_USES * S), (i // R.N_FTR_USES) % S, i % R.N_FTR_USES
         return f"ship {k_}: send its AP to squadron {j}: {FTR_USE_NAMES[u]}"
-    if a < off("FIRE_SHIP"):
+    if a < off("DOCK"):
         i = a - off("MOVE")
         return f"ship {i // R.N_MOVES}: move {MOVE_NAMES[i % R.N_MOVES]}"
+    if a < off("FIRE_SHIP"):
+        i = a - off("DOCK")
+        return f"ship {i // R.N_MOVES}: dock or land, moving {MOVE_NAMES[i % R.N_MOVES]}"
     if a < off("GROUP"):
         return f"fire with ship {a - off('FIRE_SHIP')}"
     if a < off("TARGET"):
@@ -709,7 +722,7 @@ def action_index(cfg, family: str, *args) -> int:
         return base + args[0] * 4 + args[1]
     if family == "FTR_AP":                              # (carrier, squadron, use 0 charge / 1 turn / 2 slip)
         return base + (args[0] * int(k[R.K_SHIPS]) + args[1]) * R.N_FTR_USES + args[2]
-    if family == "MOVE":
+    if family in ("MOVE", "DOCK"):
         return base + args[0] * R.N_MOVES + args[1]
     if family == "MMOVE":                                 # --- Talon 13 missiles ---
         return base + args[0] * R.N_MISSILE_MOVES + args[1]
@@ -781,7 +794,8 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
     Raises ValueError naming the problem; the caller applies it to a copy first."""
     if not isinstance(sc, dict):
         raise ValueError("a Talon scenario is a dict (see RULES.md 'Scenarios')")
-    unknown = set(sc) - {"players", "rounds", "initiative", "round", "impulse", "name", "terrain", "retreat"}
+    unknown = set(sc) - {"players", "rounds", "initiative", "round", "impulse", "name", "terrain", "retreat",
+                            "docking", "landing"}
     if unknown:
         raise ValueError(f"unknown scenario field(s) {sorted(unknown)}")
     players = sc.get("players")
@@ -867,6 +881,11 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
     if init not in (0, 1):
         raise ValueError(f"scenario 'initiative' must be 0 or 1, got {init!r}")
     g[R.G_ROUND] = rnd
+    for field, col in (("docking", R.G_DOCK_SHIPS), ("landing", R.G_LANDING)):     # Talon 16.1
+        v = sc.get(field, False)
+        if not isinstance(v, bool) or (v and not cfg.k[R.K_DOCKING]):
+            raise ValueError(f"scenario {field!r} must be true or false, and true needs option docking=True (Talon 16.1)")
+        g[col] = v
     g[R.G_ROUNDS] = rounds
     g[R.G_IMPULSE] = IMPULSE_LETTERS.index(imp)
     g[R.G_INIT] = init

@@ -59,7 +59,10 @@ G_PUSH_DIR_A = 34   # the two directions it may be pushed in (G_PULL_A/B hold th
 G_PUSH_DIR_B = 35
 # --- Talon 13 missiles ---
 G_MISSILE = 36      # own missile being given a new target (13.7, ST_RETARGET); G_SHIP is the ship spending the AP
-N_G = 37
+# --- Talon 16 docking ---
+G_DOCK_SHIPS = 37   # the scenario lets ships other than fighters dock at friendly carriers and bases (16.1)
+G_LANDING = 38      # the scenario lets ships land on planets (16.1)
+N_G = 39
 
 # -- the end of a round, after the power phase (Talon 3.2, 18.2) ------------------------
 END_PULL = 1        # gravitational pull of black holes (18.2)
@@ -121,7 +124,9 @@ SH_PENDING = 39     # destroyed, explosion not yet resolved (Talon 8.6.3)
 SH_AB_NOW = 40      # used an afterburner this impulse (Talon 10.2.3)
 SH_ARRIVE = 41      # SS_RESERVE ships: round in whose supply phase the ship arrives (Talon 3.2)
 SH_WAVE = 42        # 4 columns: wave cannon damage on each shield arc, due at the end of the turn (Talon 15.1.3)
-N_SH = 46
+# --- Talon 16 docking ---
+SH_DOCKED = 46      # docked (retreated): slot + 1 of the friendly carrier or base it is aboard, 0 none (16.3)
+N_SH = 47
 
 SS_EMPTY = 0
 SS_ACTIVE = 1
@@ -247,7 +252,10 @@ K_BASES = 39         # 1: bases may be in play (Talon 14, option bases): they ro
 # --- Talon 12 fighters ---
 K_FIGHTERS = 40      # 1: fighter squadrons may be in play (Talon 12, option fighters)
 K_A_FTR_AP = 41      # actions: a carrier or base spends its AP on a squadron (carrier x squadron x 3, only with fighters)
-N_K = 42
+# --- Talon 16 docking ---
+K_DOCKING = 42       # 1: docking and landing (Talon 16, option docking): the DOCK actions exist
+K_A_DOCK = 43        # actions: a ship declares docking or landing and makes move m into the hex (ship x 5, only with docking)
+N_K = 44
 
 # class table cls[c, CL_*]
 CL_POINTS = 0
@@ -347,6 +355,9 @@ R_NOT_SQUADRON = 53     # not a friendly squadron in play (Talon 12.2.2)
 R_SQUADRON_POWERED = 54 # one AP per squadron per impulse (Talon 12.2.3)
 R_FIGHTER_FAR = 55      # squadron more than 6 hexes away (Talon 12.2.3)
 R_FIGHTER_TERRAIN = 56  # squadron in asteroids or a nebula (Talon 12.2.3)
+# --- Talon 16 docking ---
+R_NO_DOCK = 57          # nothing to dock at or land on in the hex that move enters (Talon 16.1-16.2)
+R_DOCK_SPEED = 58       # a carrier docks or lands only at speed 1 (Talon 16.2)
 
 
 @nb.njit(cache=True, inline="always")

@@ -12,7 +12,7 @@ import numba as nb
 import numpy as np
 
 from ..core.structs import borrow
-from .layout import (G_CURRENT, G_DONE, G_GROUP, G_SHIP, G_STAGE, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE, K_A_FTR_AP, K_FIGHTERS,
+from .layout import (G_CURRENT, G_DONE, G_GROUP, G_SHIP, G_STAGE, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
                      K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_PULL, K_A_RETREAT, K_A_SPEED, K_A_TARGET,
                      K_A_UNREINF, K_N_ACTIONS, N_MOVES, N_USES, OK, R_GAME_OVER, R_MUST_MOVE, R_NOT_PENDING,
                      R_NO_SUCH_ACTION, R_STAGE, SH_AP_SPENT, SH_REINF, SH_STATUS, SS_ACTIVE, ST_AP, ST_COLLIDE,
@@ -27,7 +27,10 @@ from .retreat import retreat_reason
 from .layout import K_A_MMOVE, K_MISSILES, ST_RETARGET
 from .missiles import (NOT_A_MISSILE_ACTION, missile_action_reason, missile_must_move, missile_stage_choice,
                        write_missile_mask)
+# --- Talon 12 fighters, 16 docking ---
+from .layout import K_A_DOCK, K_A_FTR_AP, K_DOCKING, K_FIGHTERS
 from .fighters import N_FTR_USES, fighter_ap_any, fighter_ap_reason, write_fighter_ap_mask
+from .docking import dock_reason
 
 
 # ---------------------------------------------------------------------------------
@@ -81,6 +84,9 @@ def action_reason(s_, cfg_, b, a):
     if a < k_[K_A_FIRE_SHIP]:
         if st != ST_MOVE:
             return R_STAGE
+        if a >= k_[K_A_DOCK]:                       # Talon 16.2 docking or landing, declared with the move
+            i = a - k_[K_A_DOCK]
+            return dock_reason(s, cfg, b, p, i // N_MOVES, i % N_MOVES)
         i = a - k_[K_A_MOVE]
         return move_reason(s, cfg, b, p, i // N_MOVES, i % N_MOVES)
     if a < k_[K_A_GROUP]:
@@ -319,6 +325,10 @@ def write_mask(s_, cfg_, b, mask):
                 for m in range(N_MOVES):
                     if move_kind_reason(s, cfg, b, p, k, m) == OK:
                         mask[o + m] = 1
+                if k_[K_DOCKING]:                           # Talon 16.2
+                    for m in range(N_MOVES):
+                        if dock_reason(s, cfg, b, p, k, m) == OK:
+                            mask[k_[K_A_DOCK] + N_MOVES * k + m] = 1
     elif st == ST_FIRE_SHIP:
         a_fs = k_[K_A_FIRE_SHIP]
         for k in range(S):

@@ -12,7 +12,7 @@ from .layout import (END_DONE, END_PULL, END_RETREAT0, END_RETREAT1, END_SUPPLY,
                      G_PENDING_TURN, G_PULL_A, G_PULL_B, G_PULL_NEXT, G_RESUME, G_ROUND, G_ROUNDS, G_SERIAL, G_SHIP,
                      G_SP0, G_SP1, G_STAGE, G_TILES, G_TURN, G_WINNER, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE,
                      K_A_EXPLODE, K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_PULL, K_A_RETREAT, K_A_SPEED,
-                     K_A_TARGET, K_A_UNREINF, K_A_FTR_AP, K_BASES, K_HEAVY, K_RETREAT, N_MOVES, N_USES, SH_AB_NOW, SH_AP_SPENT, SH_ARRIVE, SH_CELL,
+                     K_A_TARGET, K_A_UNREINF, K_HEAVY, K_RETREAT, N_MOVES, N_USES, SH_AB_NOW, SH_AP_SPENT, SH_ARRIVE, SH_CELL,
                      SH_CLASS, SH_CURVE, SH_FIRED, SH_INIT_MARK, SH_MOVED, SH_PENDING, SH_RED, SH_REINF, SH_STATUS,
                      SH_YEL, SS_ACTIVE, SS_RESERVE, ST_AP, ST_COLLIDE, ST_EXPLODE, ST_FIRE_GROUP, ST_FIRE_SHIP,
                      ST_FIRE_TARGET, ST_INIT, ST_MOVE, ST_OVER, ST_POWER, ST_PULL, ST_PUSH, ST_RETREAT, ST_ROUND_END, ST_TURN_END,
@@ -28,8 +28,11 @@ from .legality import stage_has_choice
 # --- Talon 13 missiles ---
 from .layout import K_MISSILES
 from .missiles import apply_missile_action, new_missile_impulse
+# --- Talon 14 bases, 12 fighters, 16 docking ---
+from .layout import K_A_DOCK, K_A_FTR_AP, K_BASES
 from .bases import rotate_bases
 from .fighters import N_FTR_USES, send_fighter_ap
+from .docking import dock
 
 
 # ---------------------------------------------------------------------------------
@@ -417,9 +420,12 @@ def apply_action(s, cfg, b, a):
         i = a - k_[K_A_FTR_AP]                         # Talon 12.2.2 an AP sent to a squadron
         S = sh.shape[2]
         send_fighter_ap(s, cfg, b, p, i // (N_FTR_USES * S), (i // N_FTR_USES) % S, i % N_FTR_USES)
-    elif a < k_[K_A_FIRE_SHIP]:
+    elif a < k_[K_A_DOCK]:
         i = a - k_[K_A_MOVE]
         apply_move(s, cfg, b, p, i // N_MOVES, i % N_MOVES)
+    elif a < k_[K_A_FIRE_SHIP]:
+        i = a - k_[K_A_DOCK]                           # Talon 16.2 docking or landing
+        dock(s, cfg, b, p, i // N_MOVES, i % N_MOVES)
     elif a < k_[K_A_GROUP]:
         k = a - k_[K_A_FIRE_SHIP]
         sh[b, p, k, SH_FIRED] = 1                       # 8.2.1 this ship completes its fire now
