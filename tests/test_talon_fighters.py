@@ -103,6 +103,17 @@ def test_squadron_collides_like_a_ship_and_loses_one_fighter():
     assert sh(core, 0, 1, R.SH_HULL_HITS) == 1 and sh(core, 0, 2, R.SH_SHIELD + R.ARC_REAR) == 4 - 3
 
 
+def test_asteroids_never_damage_fighters():
+    # Talon 17.3 "ECCEZIONE: Caccia e missili non prendono *mai* danni dagli asteroidi": the squadron
+    # flies into the asteroid hex and keeps its three fighters.
+    core = fighter_game([hornet((2, 2)), squadron("Wolverine", (8, 3))], [ship("talon_ca", "Justice", (8, 14), "W")],
+                        terrain=[{"kind": "asteroids", "hex": [8, 4]}])
+    act(core, "DONE")                                   # AP step: nothing spent
+    act(core, "MOVE", 1, R.M_STRAIGHT)
+    assert sh(core, 0, 1, R.SH_CELL) == core.cfg.grid.cell(8, 4)
+    assert sh(core, 0, 1, R.SH_HULL_HITS) == 0 and sh(core, 0, 1, R.SH_STATUS) == R.SS_ACTIVE
+
+
 def test_squadron_has_no_ap_of_its_own_and_no_ftl():
     # Talon 12.1.2: fighters generate no AP (Power 0) and have no FTL (11.1.4).
     core = fighter_game([hornet(), squadron("Cougar", (9, 4))], [ship("talon_ca", "Justice", (8, 14), "W")],

@@ -11,11 +11,11 @@ minimum speed of 5 (its curve has speeds 6 and 5 only), and no explosion damage 
 fighters of one counter share a slot, so they never collide with each other.
 
 Damage: a weapon "targets one fighter of the squadron" (12.1.3), and so do a collision, an
-explosion (8.6.4 "solo uno dei tre caccia ... verrebbe danneggiato") and an asteroid hex: each
-such damage event marks the single hull box of one fighter, whatever the damage (the rest is
+explosion (8.6.4 "solo uno dei tre caccia ... verrebbe danneggiato"): each such damage event marks the single hull box of one fighter, whatever the damage (the rest is
 lost).  The fighters of a counter are alike (the squadron's weapon group, charge bar and markers
 belong to the counter), so which fighter the firer picks changes nothing and is not asked.  The
-fusion cannon does not harm fighters (12.1.2, 15.2.2).
+fusion cannon does not harm fighters (12.1.2, 15.2.2), nor do asteroids (17.3 "ECCEZIONE: Caccia
+e missili non prendono *mai* danni dagli asteroidi", movement.enter_hex).
 
 AP (12.2): a friendly carrier or base with an AP to spend may spend it on a squadron instead of
 itself (action family ``FTR_AP``: carrier x squadron x use): charge a yellow box of the squadron's

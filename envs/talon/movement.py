@@ -13,7 +13,7 @@ from .layout import (ARC_FRONT, ARC_LEFT, ARC_RIGHT, G_COLL_ARC, G_COLL_MOVER, G
                      R_NO_SHIP, R_NO_SLIP, R_TURN_MARKER, SH_AB_LEFT, SH_AB_NOW, SH_CELL, SH_C_HELM, SH_FACING,
                      SH_MOVED, SH_REINF, SH_SLIP, SH_TURN_LEFT, SS_RETREATED, ST_MOVE, ST_ROUND_END, TK_ASTEROID, TK_BLACK_HOLE,
                      TK_NEBULA, TK_NONE, TK_PLANET, TK_WORM_HOLE, config_view)
-from .ships import DQ, DR, active, axial_distance, from_axial, leave_play, must_move, to_axial, turn_radius
+from .ships import DQ, DR, active, axial_distance, from_axial, is_squadron, leave_play, must_move, to_axial, turn_radius
 from .fire import damage, destroy
 from .terrain import shift_tiles, tile_at
 # --- Talon 13 missiles ---
@@ -321,7 +321,8 @@ def enter_hex(s, cfg, b, p, k, origin):
     Planet or black hole: destroyed, its explosion hits the neighbours (17.2.1, 18.1); the
     enemy scores it (17.1 "contano per il calcolo della vittoria").  Worm hole: it leaves
     the battle at once, retreated (19).  Asteroids: 1 damage on "lo scudo impattato", the
-    arc facing the way it moved (17.3; shields down: the hull).  Nebula: its reinforcement
+    arc facing the way it moved (17.3; shields down: the hull), never to fighters (17.3
+    "ECCEZIONE: Caccia e missili non prendono *mai* danni dagli asteroidi").  Nebula: its reinforcement
     markers are destroyed (17.4.1)."""
     sh = s.sh
     cell = sh[b, p, k, SH_CELL]
@@ -332,7 +333,7 @@ def enter_hex(s, cfg, b, p, k, origin):
         destroy(s, cfg, b, p, k)
     elif kind == TK_WORM_HOLE:
         leave_play(sh, b, p, k, SS_RETREATED)
-    elif kind == TK_ASTEROID:
+    elif kind == TK_ASTEROID and not is_squadron(sh, cfg, b, p, k):
         arc = cfg.arc_of[origin, cell, sh[b, p, k, SH_FACING]] if origin != cell else ARC_FRONT
         damage(s, cfg, b, p, k, arc, 1)
     elif kind == TK_NEBULA:
