@@ -49,7 +49,6 @@ DEFAULT_OPTIONS = {
     "arc_boundary": "front_rear",  # hexes exactly on an arc boundary line: "front_rear" or "sides"
     "torpedo_range1": "cannot_fire",  # anti-matter torpedo at range 1: "cannot_fire" or "as_range_2"
     "repairable": "until_repaired",  # critical markers that can be repaired: "until_repaired" (3, 4, 11) or "all_markers"
-    "advanced_classes": "reject",  # classes needing rules 11-19: "reject" or "inert" (their advanced groups never fire)
     "map_rows": 18,              # 12-row map plus the 6-row half map (RULES.md 'Map')
     "map_cols": 16,
     "max_ships": 8,              # ship slots per player
@@ -91,7 +90,6 @@ _CHOICES = {
     "arc_boundary": ("front_rear", "sides"),
     "torpedo_range1": ("cannot_fire", "as_range_2"),
     "repairable": ("until_repaired", "all_markers"),
-    "advanced_classes": ("reject", "inert"),
     "reward": ("win", "points"),
 }
 
@@ -399,7 +397,6 @@ def build_config(opts: dict):
     curve = np.zeros((nc, 6, 3), dtype=np.int32)
     hull = np.zeros((nc, 12, 2), dtype=np.int32)
     grp = np.zeros((nc, 3, R.N_GR), dtype=np.int32)
-    inert = opts["advanced_classes"] == "inert"
     for i, c in enumerate(classes):
         cls[i, R.CL_POINTS] = c["points"]
         cls[i, R.CL_EXPLOSION] = c["explosion"]
@@ -411,7 +408,6 @@ def build_config(opts: dict):
         cls[i, R.CL_AFTERBURNERS] = c.get("afterburners", 0)
         for a, name in enumerate(ARC_NAMES):
             cls[i, R.CL_SHIELD + a] = c["shields"][name]
-        cls[i, R.CL_PLAYABLE] = 1 if (not c.get("advanced") or inert) else 0
         cls[i, R.CL_RACE] = 0 if c.get("race") == "terran" else 1
         cls[i, R.CL_N_NAMES] = len(c.get("counters", []))
         # 11.1.4: bases have no FTL drive, fighters neither (they retreat by docking, 16.3)
@@ -474,8 +470,7 @@ def build_config(opts: dict):
     enabled = HEAVY_RULES if heavy_on else set()
     # the classes whose advanced rules are all on are playable (15: their cannons fire)
     for i, c in enumerate(classes):
-        if not inert:
-            cls[i, R.CL_PLAYABLE] = _playable(c, enabled, bases_on, fighters_on, missiles_on)
+        cls[i, R.CL_PLAYABLE] = _playable(c, enabled, bases_on, fighters_on, missiles_on)
     if heavy_on:
         for key in HEAVY_WEAPONS:
             wplay[WEAPON_KEYS.index(key)] = 1
@@ -842,7 +837,7 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
                     raise ValueError(f"{where}: class {c['key']} needs option(s) {' and '.join(missing)}: make the "
                                      "environment with them")
                 raise ValueError(f"{where}: class {c['key']} needs advanced rule(s) {c['advanced']} that talon_v0 "
-                                 "does not implement (option advanced_classes='inert' fields it anyway)")
+                                 "does not know (a ships file's 'advanced' tags: 15.1 wave cannon, 15.2 fusion cannon)")
             counters = c.get("counters", [])
             name = ship.get("name", counters[k % len(counters)] if counters else "")
             if counters and name not in counters:

@@ -267,7 +267,7 @@ CL_N_GROUPS = 5
 CL_BATTERY = 6
 CL_AFTERBURNERS = 7
 CL_SHIELD = 8        # 4 columns
-CL_PLAYABLE = 12     # 1 if sections 1-10 cover the class (or option advanced_classes="inert")
+CL_PLAYABLE = 12     # 1 if the options on cover the class (heavy_weapons, missiles, bases, fighters)
 CL_RACE = 13
 CL_N_NAMES = 14
 CL_NO_FTL = 15       # 1: no FTL drive, cannot retreat (bases, fighters: Talon 11.1.4)
