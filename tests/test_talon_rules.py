@@ -219,7 +219,7 @@ def test_talon_bc_passive_charging():
     # its red box charged charges 2 yellow boxes; 9.2.2 a group missing its red box
     # charges only that red box.
     p1 = [ship("talon_bc", "Freedom", (8, 10), "W", charge=[[1, 0], [2, 0], [0, 0]])]
-    core = core_for(ca_duel(p1=p1, impulse="F", initiative=0), advanced_classes="inert")
+    core = core_for(ca_duel(p1=p1, impulse="F", initiative=0), missiles=True)
     to_power_phase(core)
     drive(core, lambda c: g(c, R.G_ROUND) == 2)
     assert [sh(core, 1, 0, R.SH_RED + i) for i in range(3)] == [1, 2, 1]

@@ -34,6 +34,8 @@ from .rules import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, DQ, DR, G_CURRENT, G_DONE
                     must_move, step_game, to_axial, G_TILES, K_A_PULL, K_A_RETREAT, G_PULL_A, G_PULL_B,
                     ST_PULL, ST_PUSH, G_PUSH_SHIP, W_FUSION, ST_RETREAT, TK_PLANET, TK_BLACK_HOLE, TK_WORM_HOLE, TK_ASTEROID, TK_NEBULA, TR_KIND,
                     TR_CELL, aim_penalty, tile_at)
+from .rules import K_A_FTR_AP, K_FIGHTERS, N_FTR_USES   # Talon 12 fighters
+from .rules import CL_FIGHTER, K_A_DOCK, K_DOCKING       # Talon 16 docking
 
 # --- Talon 13 missiles ---
 from .rules import (G_MISSILE, K_A_MMOVE, K_A_MTARGET, K_A_RETARGET, K_MISSILES, MI_DAMAGED, MI_NONE, MS_CELL,
@@ -320,10 +322,27 @@ def _target_score(s, cfg, b, p, k, w, t):
 # ---------------------------------------------------------------------------------
 # The stages
 # ---------------------------------------------------------------------------------
+# --- Talon 12 fighters ---
+@nb.njit(cache=True)
+def _fighter_ap_action(s, cfg, b, p, mask, use):
+    """Talon 12.2.2: the first legal AP a carrier or base can send to a squadron for ``use``
+    (0 charge its weapon group's yellow box, 1 power through a turn), or -1."""
+    lo = cfg.k[K_A_FTR_AP]
+    for a in range(lo + use, cfg.k[K_A_MOVE], N_FTR_USES):
+        if mask[a]:
+            return a
+    return -1
+
+
 @nb.njit(cache=True)
 def _ap_action(s, cfg, b, p, mask):
-    """Talon 6.1: bar closest to full, else shield towards the nearest enemy, else power through a turn."""
+    """Talon 6.1: bar closest to full, else shield towards the nearest enemy, else power through a turn.
+    With fighters (12.2.2), a carrier's AP charges its squadrons' lasers first."""
     sh = s.sh
+    if cfg.k[K_FIGHTERS]:
+        a = _fighter_ap_action(s, cfg, b, p, mask, 0)
+        if a >= 0:
+            return a
     for k in range(sh.shape[2]):
         base = cfg.k[K_A_AP] + k * N_USES
         if _first_legal(mask, base, base + N_USES) < 0:
@@ -355,8 +374,28 @@ def _ap_action(s, cfg, b, p, mask):
                 return base + U_TURN
             if mask[base + U_BATTERY]:
                 return base + U_BATTERY
+    if cfg.k[K_FIGHTERS]:
+        a = _fighter_ap_action(s, cfg, b, p, mask, 1)
+        if a >= 0:
+            return a
     if mask[cfg.k[K_A_DONE]]:
         return cfg.k[K_A_DONE]
+    return -1
+
+
+# --- Talon 16 docking ---
+@nb.njit(cache=True)
+def _dock_action(s, cfg, b, p, mask):
+    """Talon 16.3: a squadron down to its last fighter retreats by docking when it can (its 44 SP are
+    then out of the enemy's reach), or -1."""
+    sh = s.sh
+    for k in range(sh.shape[2]):
+        if (sh[b, p, k, SH_STATUS] == SS_ACTIVE and cfg.cls[sh[b, p, k, SH_CLASS], CL_FIGHTER]
+                and sh[b, p, k, SH_HULL_HITS] >= cfg.cls[sh[b, p, k, SH_CLASS], CL_N_HULL] - 1):
+            lo = cfg.k[K_A_DOCK] + k * N_MOVES
+            for a in range(lo, lo + N_MOVES):
+                if mask[a]:
+                    return a
     return -1
 
 
@@ -364,6 +403,10 @@ def _ap_action(s, cfg, b, p, mask):
 def _move_action(s, cfg, b, p, mask):
     sh = s.sh
     imp = s.g[b, G_IMPULSE]
+    if cfg.k[K_DOCKING]:
+        a = _dock_action(s, cfg, b, p, mask)
+        if a >= 0:
+            return a
     for k in range(sh.shape[2]):
         if sh[b, p, k, SH_STATUS] == SS_ACTIVE and not sh[b, p, k, SH_MOVED] \
                 and must_move(sh, cfg, b, p, k, imp):

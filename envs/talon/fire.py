@@ -19,8 +19,11 @@ from .layout import (CL_EXPLOSION, CL_N_GROUPS, CL_N_HULL, CL_POINTS, CR_BREACH,
 # --- Talon 13 missiles ---
 from .layout import (K_MISSILES, MISSILE_KILL, MI_DAMAGED, MI_NONE, MS_CELL, MS_OWNER, MS_STATUS,
                      R_MISSILE_AT_MISSILE, R_NO_MISSILE, R_NO_MISSILE_SLOT, W_FUSION, W_MISSILE, W_WAVE)
-from .ships import active, leave_play
+from .ships import active, is_squadron, leave_play, lose_docked
 from .terrain import aim_penalty, in_nebula, line_reason
+# --- Talon 14 bases, 12 fighters, 16 docking ---
+from .layout import K_DOCKING
+from .bases import base_ignores_critical
 
 
 # ---------------------------------------------------------------------------------
@@ -52,6 +55,8 @@ def destroy(s, cfg, b, p, k):
     sh[b, p, k, SH_PENDING] = 1
     pts = cfg.cls[sh[b, p, k, SH_CLASS], CL_POINTS]
     s.g[b, G_SP0 + other(p)] += pts
+    if cfg.k[K_DOCKING]:
+        lose_docked(s, cfg, b, p, k)        # Talon 16.3 the ships docked on it are lost with it
 
 
 @nb.njit(cache=True)
@@ -111,6 +116,8 @@ def critical(s, cfg, b, p, k):
             sh[b, p, k, SH_C_SHIELDS] = stamp
         for a in range(4):
             sh[b, p, k, SH_REINF + a] = 0
+    elif base_ignores_critical(sh, cfg, b, p, k, res == CR_HELM or res == CR_TURN):
+        pass                            # Talon 8.5: results 4 and 6 do not affect a base
     elif res == CR_HELM:
         if sh[b, p, k, SH_C_HELM] == 0:
             sh[b, p, k, SH_C_HELM] = stamp
@@ -159,6 +166,11 @@ def hull_damage(s, cfg, b, p, k, n):
 def damage(s, cfg, b, p, k, arc, n):
     """``n`` points on shield arc ``arc``: reinforcement first, then shield boxes, then hull (Talon 6.2.1, 8.4.1)."""
     sh = s.sh
+    if is_squadron(sh, cfg, b, p, k):
+        # Talon 12.1.2-12.1.3, 8.6.4: the damage goes to one fighter's single hull box
+        if n > 0 and sh[b, p, k, SH_STATUS] == SS_ACTIVE:
+            hull_damage(s, cfg, b, p, k, 1)
+        return
     for i in range(n):
         if sh[b, p, k, SH_STATUS] != SS_ACTIVE:
             return

@@ -35,6 +35,10 @@ CRITICAL_KEYS = {"none": R.CR_NONE, "secondary_explosion": R.CR_SECONDARY, "shie
 BASIC_WEAPONS = ("disruptor", "torpedo", "laser")
 HEAVY_WEAPONS = ("fusion_cannon", "wave_cannon")      # Talon 15, with option heavy_weapons
 HEAVY_RULES = {"15.1 wave cannon", "15.2 fusion cannon"}
+# --- Talon 12 fighters ---
+FIGHTERS_PER_SQUADRON = 3      # Talon 12.1.1 "Il segnalino rappresenta 3 caccia"; one hull box each (12.1.2)
+SQUADRONS_PER_CARRIER = 4      # Talon 12.2.1 "un massimo di 4 squadroni di caccia ognuno"
+CARRIER_CLASSES = {"cv_and_bases": ("CV", "Base"), "cv_tran_and_bases": ("CV", "Tran", "Base")}
 
 DEFAULT_OPTIONS = {
     "scenario": "example",       # "example": the 3-vs-3 CA battle of the example of play; "fleet": fleets to a point budget
@@ -45,7 +49,6 @@ DEFAULT_OPTIONS = {
     "arc_boundary": "front_rear",  # hexes exactly on an arc boundary line: "front_rear" or "sides"
     "torpedo_range1": "cannot_fire",  # anti-matter torpedo at range 1: "cannot_fire" or "as_range_2"
     "repairable": "until_repaired",  # critical markers that can be repaired: "until_repaired" (3, 4, 11) or "all_markers"
-    "advanced_classes": "reject",  # classes needing rules 11-19: "reject" or "inert" (their advanced groups never fire)
     "map_rows": 18,              # 12-row map plus the 6-row half map (RULES.md 'Map')
     "map_cols": 16,
     "max_ships": 8,              # ship slots per player
@@ -60,6 +63,13 @@ DEFAULT_OPTIONS = {
     # --- Talon 13 missiles ---
     "missiles": "auto",          # missiles (Talon 13) and the classes that carry them: "auto" (if the scenario fields one), True, False
     "max_missiles": 16,          # missile counters in play at once per game (both sides), with missiles on (RULES.md 'Missiles')
+    # --- Talon 14 bases ---
+    "bases": "auto",             # bases (Talon 14) may be fielded: "auto" (if the scenario fields one), True, False
+    # --- Talon 12 fighters ---
+    "fighters": "auto",          # fighter squadrons (Talon 12) and the FTR_AP actions: "auto" (if the scenario fields one), True, False
+    # --- Talon 16 docking ---
+    "docking": "auto",           # docking and landing (Talon 16), the DOCK actions: "auto" (if the scenario fields a squadron), True, False
+    "fighter_carriers": "cv_and_bases",  # 12.2.1 "trasporti" that carry fighters and send them AP: "cv_and_bases" or "cv_tran_and_bases"
 }
 READY_SCENARIOS = {key: sc for key, sc in json.loads((DATA / "scenarios.json").read_text()).items()
                    if not key.startswith("_") and key != "example_of_play"}
@@ -70,13 +80,16 @@ _CHOICES = {
     "retreat": ("auto", True, False),
     "heavy_weapons": ("auto", True, False),
     "missiles": ("auto", True, False),
+    "bases": ("auto", True, False),
+    "fighters": ("auto", True, False),
+    "docking": ("auto", True, False),
+    "fighter_carriers": tuple(CARRIER_CLASSES),
     "hexside_terrain": ("both_sides", "either_side"),
     "initiative": ("roll", 0, 1),
     "edition": (1, 2),
     "arc_boundary": ("front_rear", "sides"),
     "torpedo_range1": ("cannot_fire", "as_range_2"),
     "repairable": ("until_repaired", "all_markers"),
-    "advanced_classes": ("reject", "inert"),
     "reward": ("win", "points"),
 }
 
@@ -135,6 +148,18 @@ REASONS = (
     "missiles cannot target missiles, nor do wave and fusion cannons (Talon 13.2, RULES.md)",
     "every missile counter of the game is in play (option max_missiles, RULES.md 'Missiles')",
     "the group has no weapon left to fire (Talon 8.3)",
+    # --- Talon 14 bases ---
+    "a base does not move: it only turns, by itself, in the impulses of its speed (Talon 14)",
+    # --- Talon 12 fighters ---
+    "only a carrier or a base can send AP to fighters (Talon 12.2.1)",
+    "that is not a fighter squadron of yours in play (Talon 12.2.2)",
+    "that squadron has already received an AP this impulse (Talon 12.2.3)",
+    "that squadron is more than 6 hexes from the carrier or base (Talon 12.2.3)",
+    "that squadron is in asteroids or a nebula: it cannot receive AP (Talon 12.2.3)",
+    # --- Talon 16 docking ---
+    "that move enters no hex to dock or land in: a friendly carrier or base (fighters; other ships only "
+    "if the scenario allows docking), or a planet if the scenario allows landing (Talon 16.1-16.3)",
+    "a carrier docks or lands only at speed 1 (Talon 16.2)",
 )
 
 PLANE_NAMES = tuple([f"own ships facing {d}" for d in DIRECTION_NAMES]
@@ -172,9 +197,10 @@ USE_NAMES = ("side-slip marker", "power through a turn", "charge yellow box of g
              "reinforce front shield", "reinforce right shield", "reinforce left shield", "reinforce rear shield",
              "change initiative", "defend initiative")
 MOVE_NAMES = ("straight", "turn left", "turn right", "side slip left", "side slip right")
+FTR_USE_NAMES = ("charge a yellow box of its weapon group", "power through a turn", "side-slip marker")  # Talon 12.2.2
 
 assert len(SHIP_FEATURES) == R.N_SF and len(GLOBAL_FEATURES) == R.N_GLOBAL and len(PLANE_NAMES) == R.N_PLANES
-assert len(REASONS) == R.R_NO_WEAPON_LEFT + 1
+assert len(REASONS) == R.R_DOCK_SPEED + 1
 TERRAIN_PLANE_NAMES = tuple(f"terrain: {kind.replace('_', ' ')}" for kind in TERRAIN_KINDS)
 
 
@@ -322,8 +348,43 @@ def _fields_missiles(ready, classes) -> bool:
 
 
 def _needs_missiles(c, missiles_on) -> bool:
-    """A class with a missile group and no other advanced rule waits for option missiles."""
-    return _carries_missiles(c) and not c.get("advanced") and not missiles_on
+    """A class with a missile group waits for option missiles (Talon 13)."""
+    return _carries_missiles(c) and not missiles_on
+# --- Talon 14 bases ---
+def is_base_class(c) -> bool:
+    return c.get("class") == "Base"
+
+
+def _fields_class(ready, classes, pick) -> bool:
+    """Does the ready scenario field a class for which ``pick(class)`` holds (options "auto")?"""
+    if not ready:
+        return False
+    keys = {c["key"] for c in classes if pick(c)}
+    return any(ship.get("class") in keys for side in ready.get("players", []) if isinstance(side, dict)
+               for ship in side.get("ships", []) if isinstance(ship, dict))
+
+
+def is_fighter_class(c) -> bool:
+    return c.get("class") == "FTR"
+
+
+def _playable(c, enabled: set, bases_on: bool, fighters_on: bool, missiles_on: bool) -> bool:
+    """A class plays when every advanced rule it needs is on (its 'advanced' tags, 14 for a base,
+    12 for a fighter squadron, 13 for a missile carrier)."""
+    return (set(c.get("advanced", [])) <= enabled and (bases_on or not is_base_class(c))
+            and (fighters_on or not is_fighter_class(c)) and not _needs_missiles(c, missiles_on))
+
+
+def unplayable_because(cfg, c) -> list:
+    """The options a class of an unplayable kind waits for (the error of a scenario that fields it)."""
+    k, adv = cfg.k, set(c.get("advanced", []))
+    if not adv <= HEAVY_RULES:
+        return []                                    # a rule talon_v0 does not implement
+    return [text for text, missing in (
+        ("fighters=True (Talon 12 fighters)", is_fighter_class(c) and not k[R.K_FIGHTERS]),
+        ("missiles=True (Talon 13 missiles)", _needs_missiles(c, k[R.K_MISSILES])),
+        ("bases=True (Talon 14 bases)", is_base_class(c) and not k[R.K_BASES]),
+        ("heavy_weapons=True (Talon 15)", bool(adv & HEAVY_RULES) and not k[R.K_HEAVY])) if missing]
 
 
 def build_config(opts: dict):
@@ -336,7 +397,6 @@ def build_config(opts: dict):
     curve = np.zeros((nc, 6, 3), dtype=np.int32)
     hull = np.zeros((nc, 12, 2), dtype=np.int32)
     grp = np.zeros((nc, 3, R.N_GR), dtype=np.int32)
-    inert = opts["advanced_classes"] == "inert"
     for i, c in enumerate(classes):
         cls[i, R.CL_POINTS] = c["points"]
         cls[i, R.CL_EXPLOSION] = c["explosion"]
@@ -348,15 +408,23 @@ def build_config(opts: dict):
         cls[i, R.CL_AFTERBURNERS] = c.get("afterburners", 0)
         for a, name in enumerate(ARC_NAMES):
             cls[i, R.CL_SHIELD + a] = c["shields"][name]
-        cls[i, R.CL_PLAYABLE] = 1 if (not c.get("advanced") or inert) else 0
         cls[i, R.CL_RACE] = 0 if c.get("race") == "terran" else 1
         cls[i, R.CL_N_NAMES] = len(c.get("counters", []))
         # 11.1.4: bases have no FTL drive, fighters neither (they retreat by docking, 16.3)
-        cls[i, R.CL_NO_FTL] = 1 if any(a.startswith(("14", "12")) for a in c.get("advanced", [])) else 0
+        cls[i, R.CL_NO_FTL] = 1 if (any(a.startswith(("14", "12")) for a in c.get("advanced", []))
+                                    or c.get("class") in ("Base", "FTR")) else 0
+        cls[i, R.CL_BASE] = is_base_class(c)              # Talon 14
+        cls[i, R.CL_FIGHTER] = is_fighter_class(c)        # Talon 12
+        cls[i, R.CL_CARRIER] = c.get("class") in CARRIER_CLASSES[opts["fighter_carriers"]]
         for j, (pw, sp, tr) in enumerate(c["curves"]):
             curve[i, j] = (pw, sp, 0 if tr is None else tr)
         for j, box in enumerate(c["hull"]):
             hull[i, j] = (box["power"], 1 if box["critical"] else 0)
+        if is_fighter_class(c):
+            # Talon 12.1.1-12.1.2: three fighters, each with its single hull box (reconstructed: [JMT]
+            # gives the counter 2 boxes; RULES.md 'Fighters'); no Power modifier, no critical
+            cls[i, R.CL_N_HULL] = FIGHTERS_PER_SQUADRON
+            hull[i, :FIGHTERS_PER_SQUADRON] = 0
         for j, gr in enumerate(c["groups"]):
             grp[i, j, R.GR_WEAPON] = WEAPON_KEYS.index(gr["weapon"])
             grp[i, j, R.GR_COUNT] = gr["count"]
@@ -391,18 +459,19 @@ def build_config(opts: dict):
     # --- Talon 13 missiles ---
     missiles_on = opts["missiles"] if opts["missiles"] != "auto" else _fields_missiles(ready, classes)
     n_missiles = opts["max_missiles"] if missiles_on else 1
-    for i, c in enumerate(classes):
-        if _needs_missiles(c, missiles_on) and not inert:
-            cls[i, R.CL_PLAYABLE] = 0
     if missiles_on:
         wm = WEAPON_KEYS.index("missile")
         wplay[wm] = 1
         wdmg[wm, 1:wmax[wm] + 1, 1:] = tables["weapons"]["missile"]["damage"]   # its damage, for the bot's estimates only
+    bases_on = opts["bases"] if opts["bases"] != "auto" else _fields_class(ready, classes, is_base_class)
+    fighters_on = opts["fighters"] if opts["fighters"] != "auto" else _fields_class(ready, classes, is_fighter_class)
+    docking_on = (opts["docking"] if opts["docking"] != "auto"
+                  else fighters_on or bool(ready and (ready.get("docking") or ready.get("landing"))))
+    enabled = HEAVY_RULES if heavy_on else set()
+    # the classes whose advanced rules are all on are playable (15: their cannons fire)
+    for i, c in enumerate(classes):
+        cls[i, R.CL_PLAYABLE] = _playable(c, enabled, bases_on, fighters_on, missiles_on)
     if heavy_on:
-        # 15: the classes that needed only the heavy weapons are playable, their cannons fire
-        for i, c in enumerate(classes):
-            if c.get("advanced") and set(c["advanced"]) <= HEAVY_RULES:
-                cls[i, R.CL_PLAYABLE] = 1
         for key in HEAVY_WEAPONS:
             wplay[WEAPON_KEYS.index(key)] = 1
     T = opts["max_tiles"] if terrain_on else 1
@@ -419,7 +488,10 @@ def build_config(opts: dict):
                               grid.cell(*ship["hex"]), DIRECTION_NAMES.index(ship["facing"]), ship.get("arrives", 0))
     fleet_cls = np.full((2, nc), -1, dtype=np.int32)
     for p, race in enumerate(("terran", "talon")):
-        ok = [i for i, c in enumerate(classes) if c.get("race") == race
+        # bases are placed first, as planets (14): never drawn into a fleet's line
+        # fighters enter only carried (12.1.1): not drawn either
+        ok = [i for i, c in enumerate(classes) if c.get("race") == race and not is_base_class(c)
+              and not is_fighter_class(c)
               and (not c.get("advanced") or (heavy_on and set(c["advanced"]) <= HEAVY_RULES))
               and not _needs_missiles(c, missiles_on)]
         fleet_cls[p, :len(ok)] = ok
@@ -437,7 +509,8 @@ def build_config(opts: dict):
     off = 0
     # PULL (18.2) and RETREAT (11) exist only with terrain / the retreat phase on, so that
     # the basic game's actions (and the checkpoints trained on them) stay as they were
-    for name, size in (("AP", n_ap), ("UNREINF", S * 4), ("MOVE", S * R.N_MOVES), ("FIRE_SHIP", S),
+    for name, size in (("AP", n_ap), ("UNREINF", S * 4), ("FTR_AP", S * S * R.N_FTR_USES if fighters_on else 0),
+                       ("MOVE", S * R.N_MOVES), ("DOCK", S * R.N_MOVES if docking_on else 0), ("FIRE_SHIP", S),
                        ("GROUP", 3), ("TARGET", S), ("SPEED", 3), ("INIT", 2), ("COLLIDE", 2),
                        ("EXPLODE", S), ("PULL", 2 if terrain_on or heavy_on else 0), ("RETREAT", S if retreat_on else 0),
                        # --- Talon 13 missiles: only with option missiles ---
@@ -462,6 +535,9 @@ def build_config(opts: dict):
     k[R.K_TERRAIN] = terrain_on
     k[R.K_RETREAT] = retreat_on
     k[R.K_HEAVY] = heavy_on
+    k[R.K_BASES] = bases_on
+    k[R.K_FIGHTERS] = fighters_on
+    k[R.K_DOCKING] = docking_on
     k[R.K_HEXSIDE] = opts["hexside_terrain"] == "either_side"
     # --- Talon 13 missiles ---
     k[R.K_MISSILES] = missiles_on
@@ -584,12 +660,19 @@ def action_name(cfg, a: int) -> str:
     if a < off("UNREINF"):
         i = a - off("AP")
         return f"ship {i // R.N_USES}: spend AP on {USE_NAMES[i % R.N_USES]}"
-    if a < off("MOVE"):
+    if a < off("FTR_AP"):
         i = a - off("UNREINF")
         return f"ship {i // 4}: remove the {ARC_NAMES[i % 4]} shield reinforcement"
-    if a < off("FIRE_SHIP"):
+    if a < off("MOVE"):
+        i = a - off("FTR_AP")
+        k_, j, u = i // (R.N_FTR_USES * S), (i // R.N_FTR_USES) % S, i % R.N_FTR_USES
+        return f"ship {k_}: send its AP to squadron {j}: {FTR_USE_NAMES[u]}"
+    if a < off("DOCK"):
         i = a - off("MOVE")
         return f"ship {i // R.N_MOVES}: move {MOVE_NAMES[i % R.N_MOVES]}"
+    if a < off("FIRE_SHIP"):
+        i = a - off("DOCK")
+        return f"ship {i // R.N_MOVES}: dock or land, moving {MOVE_NAMES[i % R.N_MOVES]}"
     if a < off("GROUP"):
         return f"fire with ship {a - off('FIRE_SHIP')}"
     if a < off("TARGET"):
@@ -632,7 +715,9 @@ def action_index(cfg, family: str, *args) -> int:
         return base + args[0] * R.N_USES + args[1]
     if family == "UNREINF":
         return base + args[0] * 4 + args[1]
-    if family == "MOVE":
+    if family == "FTR_AP":                              # (carrier, squadron, use 0 charge / 1 turn / 2 slip)
+        return base + (args[0] * int(k[R.K_SHIPS]) + args[1]) * R.N_FTR_USES + args[2]
+    if family in ("MOVE", "DOCK"):
         return base + args[0] * R.N_MOVES + args[1]
     if family == "MMOVE":                                 # --- Talon 13 missiles ---
         return base + args[0] * R.N_MISSILE_MOVES + args[1]
@@ -704,7 +789,8 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
     Raises ValueError naming the problem; the caller applies it to a copy first."""
     if not isinstance(sc, dict):
         raise ValueError("a Talon scenario is a dict (see RULES.md 'Scenarios')")
-    unknown = set(sc) - {"players", "rounds", "initiative", "round", "impulse", "name", "terrain", "retreat"}
+    unknown = set(sc) - {"players", "rounds", "initiative", "round", "impulse", "name", "terrain", "retreat",
+                            "docking", "landing"}
     if unknown:
         raise ValueError(f"unknown scenario field(s) {sorted(unknown)}")
     players = sc.get("players")
@@ -746,14 +832,12 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
             ci = class_index(cfg, ship.get("class"))
             c = cfg.classes[ci]
             if not cfg.cls[ci, R.CL_PLAYABLE]:
-                if _needs_missiles(c, False):             # --- Talon 13 missiles ---
-                    raise ValueError(f"{where}: class {c['key']} carries missiles: make the environment with "
-                                     "option missiles=True (Talon 13)")
-                if set(c["advanced"]) <= HEAVY_RULES:
-                    raise ValueError(f"{where}: class {c['key']} needs advanced rule(s) {c['advanced']}: make the environment with "
-                                     "option heavy_weapons=True (Talon 15)")
+                missing = unplayable_because(cfg, c)
+                if missing:
+                    raise ValueError(f"{where}: class {c['key']} needs option(s) {' and '.join(missing)}: make the "
+                                     "environment with them")
                 raise ValueError(f"{where}: class {c['key']} needs advanced rule(s) {c['advanced']} that talon_v0 "
-                                 "does not implement (option advanced_classes='inert' fields it anyway)")
+                                 "does not know (a ships file's 'advanced' tags: 15.1 wave cannon, 15.2 fusion cannon)")
             counters = c.get("counters", [])
             name = ship.get("name", counters[k % len(counters)] if counters else "")
             if counters and name not in counters:
@@ -778,6 +862,7 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
                 sh[p, k, R.SH_ARRIVE] = arrives
             view_power = R.power_at_curve(state.sh, s1, b, p, k, sh[p, k, R.SH_CURVE])
             sh[p, k, R.SH_POWER] = view_power
+        _check_carried(cfg, sh[p], p)
     rounds = sc.get("rounds", int(cfg.k[R.K_ROUNDS]))
     if not isinstance(rounds, int) or not 1 <= rounds <= 100:
         raise ValueError(f"scenario 'rounds' must be 1..100, got {rounds!r}")
@@ -791,10 +876,27 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
     if init not in (0, 1):
         raise ValueError(f"scenario 'initiative' must be 0 or 1, got {init!r}")
     g[R.G_ROUND] = rnd
+    for field, col in (("docking", R.G_DOCK_SHIPS), ("landing", R.G_LANDING)):     # Talon 16.1
+        v = sc.get(field, False)
+        if not isinstance(v, bool) or (v and not cfg.k[R.K_DOCKING]):
+            raise ValueError(f"scenario {field!r} must be true or false, and true needs option docking=True (Talon 16.1)")
+        g[col] = v
     g[R.G_ROUNDS] = rounds
     g[R.G_IMPULSE] = IMPULSE_LETTERS.index(imp)
     g[R.G_INIT] = init
     R.start_game(view, s1, b)
+
+
+# --- Talon 12 fighters ---
+def _check_carried(cfg, side, p):
+    """Talon 12.1.1 fighters enter the battle only carried by a carrier or a base, 12.2.1 at most 4
+    squadrons each: a side's squadrons (launched at the setup, at their scenario hexes) need carriers."""
+    classes = [int(c) for c in side[:, R.SH_CLASS] if c >= 0]
+    squadrons = sum(int(cfg.cls[c, R.CL_FIGHTER]) for c in classes)
+    carriers = sum(int(cfg.cls[c, R.CL_CARRIER]) for c in classes)
+    if squadrons > SQUADRONS_PER_CARRIER * carriers:
+        raise ValueError(f"player {p}: {squadrons} fighter squadron(s) but {carriers} carrier(s) or base(s): each "
+                         f"carries at most {SQUADRONS_PER_CARRIER} (Talon 12.1.1, 12.2.1)")
 
 
 def _ship_extras(cfg, row, ci, c, ship, where):
@@ -806,8 +908,9 @@ def _ship_extras(cfg, row, ci, c, ship, where):
         row[R.SH_CURVE] = speeds.index(ship["speed"])
     if "hull_hits" in ship:
         h = ship["hull_hits"]
-        if not isinstance(h, int) or not 0 <= h < len(c["hull"]):
-            raise ValueError(f"{where}: hull_hits must be 0..{len(c['hull']) - 1}")
+        n_hull = int(cfg.cls[ci, R.CL_N_HULL])        # a squadron: one box per fighter (Talon 12.1.2)
+        if not isinstance(h, int) or not 0 <= h < n_hull:
+            raise ValueError(f"{where}: hull_hits must be 0..{n_hull - 1}")
         row[R.SH_HULL_HITS] = h
     if "shields" in ship:
         v = ship["shields"]

@@ -12,7 +12,7 @@ from ..core.structs import borrow
 from .layout import (G_PUSH_DIR_A, G_PUSH_DIR_B, G_PUSH_SHIP, G_PULL_A, G_PULL_B, G_STAGE, G_TILES,
                      GR_ARCS, GR_WEAPON, K_COLS, K_ROWS, OK, SH_CELL, SH_CLASS, SH_FACING, SH_STATUS, SH_WAVE,
                      SS_ACTIVE, ST_FIRE_TARGET, ST_PUSH, other)
-from .ships import DQ, DR, active, from_axial, to_axial
+from .ships import DQ, DR, active, from_axial, is_squadron, to_axial
 from .fire import damage, reach_reason, roll_weapon_damage
 from .movement import enter_hex, queue_collisions, step_one_hex
 from .terrain import line_reason
@@ -78,7 +78,7 @@ def push_ship(s, cfg, b, e, t, d):
         enter_hex(s, cfg, b, e, t, origin)
     if cfg.k[K_MISSILES]:
         ship_entered(s, cfg, b, e, t, origin)         # Talon 13.5 pushed into a missile tracking it
-    return queue_collisions(s, b, e, t, origin, arc, ST_FIRE_TARGET)
+    return queue_collisions(s, cfg, b, e, t, origin, arc, ST_FIRE_TARGET)
 
 
 @nb.njit(cache=True)
@@ -166,8 +166,8 @@ def fire_fusion(s, cfg, b, p, k, gi):
     for i in range(2):
         q = p if i == 0 else other(p)
         for j in range(sh.shape[2]):
-            if not active(sh, b, q, j):
-                continue
+            if not active(sh, b, q, j) or is_squadron(sh, cfg, b, q, j):
+                continue                # fighters ignore the fusion cannon (12.1.2, 15.2.2)
             tc = sh[b, q, j, SH_CELL]
             if reach_reason(cfg, w, arcs, fc, facing, tc) != OK or line_reason(s, cfg, b, fc, tc) != OK:
                 continue

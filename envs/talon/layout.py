@@ -59,7 +59,10 @@ G_PUSH_DIR_A = 34   # the two directions it may be pushed in (G_PULL_A/B hold th
 G_PUSH_DIR_B = 35
 # --- Talon 13 missiles ---
 G_MISSILE = 36      # own missile being given a new target (13.7, ST_RETARGET); G_SHIP is the ship spending the AP
-N_G = 37
+# --- Talon 16 docking ---
+G_DOCK_SHIPS = 37   # the scenario lets ships other than fighters dock at friendly carriers and bases (16.1)
+G_LANDING = 38      # the scenario lets ships land on planets (16.1)
+N_G = 39
 
 # -- the end of a round, after the power phase (Talon 3.2, 18.2) ------------------------
 END_PULL = 1        # gravitational pull of black holes (18.2)
@@ -121,7 +124,9 @@ SH_PENDING = 39     # destroyed, explosion not yet resolved (Talon 8.6.3)
 SH_AB_NOW = 40      # used an afterburner this impulse (Talon 10.2.3)
 SH_ARRIVE = 41      # SS_RESERVE ships: round in whose supply phase the ship arrives (Talon 3.2)
 SH_WAVE = 42        # 4 columns: wave cannon damage on each shield arc, due at the end of the turn (Talon 15.1.3)
-N_SH = 46
+# --- Talon 16 docking ---
+SH_DOCKED = 46      # docked (retreated): slot + 1 of the friendly carrier or base it is aboard, 0 none (16.3)
+N_SH = 47
 
 SS_EMPTY = 0
 SS_ACTIVE = 1
@@ -242,7 +247,15 @@ K_A_MMOVE = 35       # actions: move own missile m straight / turn left / turn r
 K_A_MTARGET = 36     # actions: fire the current weapon at enemy missile m (max_missiles, 13.6)
 K_A_RETARGET = 37    # actions: ship k spends its AP to retarget own missile m (max_ships x max_missiles, 13.7)
 K_P_MISSILE = 38     # first missile plane of the observation
-N_K = 39
+# --- Talon 14 bases ---
+K_BASES = 39         # 1: bases may be in play (Talon 14, option bases): they rotate in the movement step
+# --- Talon 12 fighters ---
+K_FIGHTERS = 40      # 1: fighter squadrons may be in play (Talon 12, option fighters)
+K_A_FTR_AP = 41      # actions: a carrier or base spends its AP on a squadron (carrier x squadron x 3, only with fighters)
+# --- Talon 16 docking ---
+K_DOCKING = 42       # 1: docking and landing (Talon 16, option docking): the DOCK actions exist
+K_A_DOCK = 43        # actions: a ship declares docking or landing and makes move m into the hex (ship x 5, only with docking)
+N_K = 44
 
 # class table cls[c, CL_*]
 CL_POINTS = 0
@@ -254,11 +267,16 @@ CL_N_GROUPS = 5
 CL_BATTERY = 6
 CL_AFTERBURNERS = 7
 CL_SHIELD = 8        # 4 columns
-CL_PLAYABLE = 12     # 1 if sections 1-10 cover the class (or option advanced_classes="inert")
+CL_PLAYABLE = 12     # 1 if the options on cover the class (heavy_weapons, missiles, bases, fighters)
 CL_RACE = 13
 CL_N_NAMES = 14
 CL_NO_FTL = 15       # 1: no FTL drive, cannot retreat (bases, fighters: Talon 11.1.4)
-N_CL = 16
+# --- Talon 14 bases ---
+CL_BASE = 16         # 1: a base (Talon 14): does not move, rotates instead, no collision damage with friends
+# --- Talon 12 fighters ---
+CL_FIGHTER = 17      # 1: a squadron of fighters (Talon 12.1): one hull box per fighter
+CL_CARRIER = 18      # 1: may send AP to squadrons (Talon 12.2.1: carriers and bases)
+N_CL = 19
 
 # weapon groups grp[c, g, GR_*]
 GR_WEAPON = 0
@@ -329,6 +347,17 @@ R_SAME_TARGET = 47      # the missile already tracks that ship (13.7)
 R_MISSILE_AT_MISSILE = 48  # missiles cannot target missiles; heavy weapons do not either (13.2, RULES.md)
 R_NO_MISSILE_SLOT = 49  # every missile counter of the game is in play (option max_missiles, RULES.md)
 R_NO_WEAPON_LEFT = 50   # the group has no weapon left to fire (8.3)
+# --- Talon 14 bases ---
+R_BASE_FIXED = 51       # a base does not move, side slip or afterburn (Talon 14)
+# --- Talon 12 fighters ---
+R_NOT_CARRIER = 52      # only carriers and bases send AP to fighters (Talon 12.2.1)
+R_NOT_SQUADRON = 53     # not a friendly squadron in play (Talon 12.2.2)
+R_SQUADRON_POWERED = 54 # one AP per squadron per impulse (Talon 12.2.3)
+R_FIGHTER_FAR = 55      # squadron more than 6 hexes away (Talon 12.2.3)
+R_FIGHTER_TERRAIN = 56  # squadron in asteroids or a nebula (Talon 12.2.3)
+# --- Talon 16 docking ---
+R_NO_DOCK = 57          # nothing to dock at or land on in the hex that move enters (Talon 16.1-16.2)
+R_DOCK_SPEED = 58       # a carrier docks or lands only at speed 1 (Talon 16.2)
 
 
 @nb.njit(cache=True, inline="always")

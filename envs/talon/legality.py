@@ -27,6 +27,10 @@ from .retreat import retreat_reason
 from .layout import K_A_MMOVE, K_MISSILES, ST_RETARGET
 from .missiles import (NOT_A_MISSILE_ACTION, missile_action_reason, missile_must_move, missile_stage_choice,
                        write_missile_mask)
+# --- Talon 12 fighters, 16 docking ---
+from .layout import K_A_DOCK, K_A_FTR_AP, K_DOCKING, K_FIGHTERS
+from .fighters import N_FTR_USES, fighter_ap_any, fighter_ap_reason, write_fighter_ap_mask
+from .docking import dock_reason
 
 
 # ---------------------------------------------------------------------------------
@@ -71,11 +75,18 @@ def action_reason(s_, cfg_, b, a):
         if a < k_[K_A_UNREINF]:
             i = a - k_[K_A_AP]
             return ap_reason(s, cfg, b, p, i // N_USES, i % N_USES)
+        if a >= k_[K_A_FTR_AP]:                     # Talon 12.2 an AP sent to a squadron
+            i = a - k_[K_A_FTR_AP]
+            S = borrow(s.sh).shape[2]
+            return fighter_ap_reason(s, cfg, b, p, i // (N_FTR_USES * S), (i // N_FTR_USES) % S, i % N_FTR_USES)
         i = a - k_[K_A_UNREINF]
         return unreinforce_reason(s, cfg, b, p, i // 4, i % 4)
     if a < k_[K_A_FIRE_SHIP]:
         if st != ST_MOVE:
             return R_STAGE
+        if a >= k_[K_A_DOCK]:                       # Talon 16.2 docking or landing, declared with the move
+            i = a - k_[K_A_DOCK]
+            return dock_reason(s, cfg, b, p, i // N_MOVES, i % N_MOVES)
         i = a - k_[K_A_MOVE]
         return move_reason(s, cfg, b, p, i // N_MOVES, i % N_MOVES)
     if a < k_[K_A_GROUP]:
@@ -143,6 +154,8 @@ def stage_has_choice(s_, cfg_, b):
         for k in range(S):
             if _ap_ship_any(s, cfg, b, p, k):
                 return True
+            if cfg.k[K_FIGHTERS] and fighter_ap_any(s, cfg, b, p, k):     # Talon 12.2
+                return True
         return False
     if st == ST_MOVE:
         for k in range(S):
@@ -201,6 +214,9 @@ def stage_has_choice_ref(s, cfg, b):
                 for u in range(N_USES):
                     if ap_reason(s, cfg, b, p, k, u) == OK:
                         return True
+        for a in range(cfg.k[K_A_FTR_AP], cfg.k[K_A_MOVE]):           # Talon 12.2
+            if action_reason(s, cfg, b, a) == OK:
+                return True
         return False
     if st == ST_MOVE:
         for k in range(S):
@@ -299,6 +315,8 @@ def write_mask(s_, cfg_, b, mask):
                 for u in range(N_USES):
                     if ap_use_reason(s, cfg, b, p, k, u) == OK:
                         mask[o + u] = 1
+                if k_[K_FIGHTERS]:
+                    write_fighter_ap_mask(s, cfg, b, p, k, mask, k_[K_A_FTR_AP] + N_FTR_USES * S * k)   # Talon 12.2
     elif st == ST_MOVE:
         a_mv = k_[K_A_MOVE]
         for k in range(S):
@@ -307,6 +325,10 @@ def write_mask(s_, cfg_, b, mask):
                 for m in range(N_MOVES):
                     if move_kind_reason(s, cfg, b, p, k, m) == OK:
                         mask[o + m] = 1
+                if k_[K_DOCKING]:                           # Talon 16.2
+                    for m in range(N_MOVES):
+                        if dock_reason(s, cfg, b, p, k, m) == OK:
+                            mask[k_[K_A_DOCK] + N_MOVES * k + m] = 1
     elif st == ST_FIRE_SHIP:
         a_fs = k_[K_A_FIRE_SHIP]
         for k in range(S):

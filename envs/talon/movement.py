@@ -13,12 +13,13 @@ from .layout import (ARC_FRONT, ARC_LEFT, ARC_RIGHT, G_COLL_ARC, G_COLL_MOVER, G
                      R_NO_SHIP, R_NO_SLIP, R_TURN_MARKER, SH_AB_LEFT, SH_AB_NOW, SH_CELL, SH_C_HELM, SH_FACING,
                      SH_MOVED, SH_REINF, SH_SLIP, SH_TURN_LEFT, SS_RETREATED, ST_MOVE, ST_ROUND_END, TK_ASTEROID, TK_BLACK_HOLE,
                      TK_NEBULA, TK_NONE, TK_PLANET, TK_WORM_HOLE, config_view)
-from .ships import DQ, DR, active, axial_distance, from_axial, leave_play, must_move, to_axial, turn_radius
+from .ships import DQ, DR, active, axial_distance, from_axial, is_squadron, leave_play, must_move, to_axial, turn_radius
 from .fire import damage, destroy
 from .terrain import shift_tiles, tile_at
 # --- Talon 13 missiles ---
 from .layout import K_MISSILES
 from .missiles import shift_missiles, ship_entered
+from .bases import base_collision_free, base_move_reason
 
 
 # ---------------------------------------------------------------------------------
@@ -132,6 +133,9 @@ def may_move(s, cfg, b, p, k):
     sh = borrow(s.sh)
     if not active(sh, b, p, k):
         return R_NO_SHIP
+    r = base_move_reason(sh, cfg, b, p, k)           # Talon 14 a base does not move
+    if r != OK:
+        return r
     if sh[b, p, k, SH_MOVED]:
         return R_MOVED
     if must_move(sh, cfg, b, p, k, borrow(s.g)[b, G_IMPULSE]):
@@ -204,7 +208,7 @@ def apply_move(s, cfg, b, p, k, m):
         enter_hex(s, cfg, b, p, k, origin)            # 17-19 terrain
     if borrow(cfg.k)[K_MISSILES]:
         ship_entered(s, cfg, b, p, k, origin)         # Talon 13.5 into a missile tracking it
-    return queue_collisions(s, b, p, k, origin, arc, ST_MOVE)
+    return queue_collisions(s, cfg, b, p, k, origin, arc, ST_MOVE)
 
 
 @nb.njit(cache=True)
@@ -241,9 +245,10 @@ def step_one_hex(s, cfg, b, p, k, d):
 
 
 @nb.njit(cache=True)
-def queue_collisions(s, b, p, k, origin, arc, resume):
+def queue_collisions(s, cfg, b, p, k, origin, arc, resume):
     """Ship ``k`` entered its hex from ``origin``: queue the friendly ships there to collide
-    with (Talon 7.4; nothing if the ship is no longer in play, 8.6.1); the collisions are
+    with (Talon 7.4; nothing if the ship is no longer in play, 8.6.1; never a base or with a
+    base, 14); the collisions are
     resolved from stage ``resume`` (movement, or the black hole's pull, 18.2).
     Returns True if there is one."""
     g = s.g
@@ -253,6 +258,8 @@ def queue_collisions(s, b, p, k, origin, arc, resume):
     if active(sh, b, p, k):
         for j in range(sh.shape[2]):
             if j != k and active(sh, b, p, j) and sh[b, p, j, SH_CELL] == cell:
+                if base_collision_free(sh, cfg, b, p, k, j):
+                    continue                  # Talon 14 no collision damage with a base
                 queue |= 1 << j
     g[b, G_COLL_MOVER] = k
     g[b, G_COLL_ORIGIN] = origin
@@ -314,7 +321,8 @@ def enter_hex(s, cfg, b, p, k, origin):
     Planet or black hole: destroyed, its explosion hits the neighbours (17.2.1, 18.1); the
     enemy scores it (17.1 "contano per il calcolo della vittoria").  Worm hole: it leaves
     the battle at once, retreated (19).  Asteroids: 1 damage on "lo scudo impattato", the
-    arc facing the way it moved (17.3; shields down: the hull).  Nebula: its reinforcement
+    arc facing the way it moved (17.3; shields down: the hull), never to fighters (17.3
+    "ECCEZIONE: Caccia e missili non prendono *mai* danni dagli asteroidi").  Nebula: its reinforcement
     markers are destroyed (17.4.1)."""
     sh = s.sh
     cell = sh[b, p, k, SH_CELL]
@@ -325,7 +333,7 @@ def enter_hex(s, cfg, b, p, k, origin):
         destroy(s, cfg, b, p, k)
     elif kind == TK_WORM_HOLE:
         leave_play(sh, b, p, k, SS_RETREATED)
-    elif kind == TK_ASTEROID:
+    elif kind == TK_ASTEROID and not is_squadron(sh, cfg, b, p, k):
         arc = cfg.arc_of[origin, cell, sh[b, p, k, SH_FACING]] if origin != cell else ARC_FRONT
         damage(s, cfg, b, p, k, arc, 1)
     elif kind == TK_NEBULA:
@@ -347,4 +355,4 @@ def pull_ship(s, cfg, b, p, k, cell):
     enter_hex(s, cfg, b, p, k, origin)
     if cfg.k[K_MISSILES]:
         ship_entered(s, cfg, b, p, k, origin)         # Talon 13.5
-    return queue_collisions(s, b, p, k, origin, arc, ST_ROUND_END)
+    return queue_collisions(s, cfg, b, p, k, origin, arc, ST_ROUND_END)

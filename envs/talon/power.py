@@ -17,6 +17,7 @@ from .layout import (CL_BATTERY, CL_N_CURVES, CL_N_GROUPS, GR_COUNT, GR_RED, GR_
 from .ships import active, chart_ap, power_at_curve
 from .fire import destroy
 from .terrain import reinforce_terrain_reason
+from .bases import base_move_reason
 
 
 @nb.njit(cache=True, inline="always")
@@ -73,6 +74,9 @@ def ap_use_reason(s, cfg, b, p, k, u):
     k_ = borrow(cfg.k)
     c = sh[b, p, k, SH_CLASS]
     if u == U_SLIP:
+        r = base_move_reason(sh, cfg, b, p, k)        # Talon 14 a base does not move: no side slip
+        if r != OK:
+            return r
         return R_SLIP_PLACED if sh[b, p, k, SH_SLIP] else OK
     if u == U_TURN:
         return OK if sh[b, p, k, SH_TURN_LEFT] > 0 else R_NO_TURN_MARKER

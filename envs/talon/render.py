@@ -117,6 +117,8 @@ def _ship_view(cfg, g, sh, p, k, stage):
             dead=bool((row[R.SH_GROUP_DEAD] >> gi) & 1), playable=bool(cfg.wplay[w]))
         gv.ready = (not gv.dead and gv.red >= gv.red_max and gv.yel >= gv.yel_max)
         s.groups.append(gv)
+    s.is_base = bool(cfg.cls[c, R.CL_BASE])              # Talon 14: drawn as a station
+    s.is_squadron = bool(cfg.cls[c, R.CL_FIGHTER]) and bool(cfg.k[R.K_FIGHTERS])   # Talon 12: its fighters
     s.has_battery = bool(cfg.cls[c, R.CL_BATTERY])
     s.battery = bool(row[R.SH_BATTERY])
     s.ab_total = int(cfg.cls[c, R.CL_AFTERBURNERS])
@@ -338,7 +340,7 @@ _ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
 
 ANSI_LEGEND = (
     "Legend: B0\u2192 ship of P0 (blue), slot 0, bow east   R3\u2190 ship of P1 (red), slot 3, bow west",
-    "  + more ships share the hex   . empty hex",
+    "  + more ships share the hex   # a base (Talon 14)   1-3 a squadron's fighters left (12)   . empty hex",
     "  f r l a: front / right / left / rear arc of the selected ship (*); F R L A: in arc and range of",
     "  the group firing.  Table: P-S-TR Power-Speed-Turn radius, turn: hexes before it may turn,",
     "  shields left/boxes, +A reinforcement placed in impulse A, hull boxes left/total,",
@@ -363,7 +365,8 @@ def _ansi_cell(v, c: int, colour: bool) -> str:
     if stack:
         s = stack[0]
         code = _SIDE_SGR[s.player] + (";7" if s.selected else "")
-        more = "+" if len(stack) > 1 else " "
+        more = ("+" if len(stack) > 1 else "#" if s.is_base       # '#': a base (Talon 14)
+                else str(s.hull_left) if s.is_squadron else " ")       # a squadron's fighters left (12)
         tmark = TERRAIN_CHARS[v.terrain[c]] if c in v.terrain else more
         return _sgr(f"{SIDE_LETTERS[s.player]}{SLOT_CHARS[s.slot % 36]}{ARROWS[s.facing]}", code, colour) + tmark
     if c in v.terrain:
@@ -432,6 +435,10 @@ def _ansi_ship(s, v, colour: bool) -> list[str]:
     notes = []
     if s.crits:
         notes.append(_sgr("critical: " + ", ".join(s.crits), "1;31", colour))
+    if s.is_base:
+        notes.append("base: turns clockwise in its speed's impulses, never moves (14)")
+    if s.is_squadron:
+        notes.append(f"squadron: {s.hull_left} of 3 fighters left (12)")
     if s.init_mark:
         notes.append("marker: " + INIT_WORDS.get(s.init_mark, str(s.init_mark)))
     if s.flags:
@@ -591,6 +598,36 @@ class _Painter:
         if label:
             lx, ly = at(-0.04, 0)
             self.text((lx, ly), label, label_size, fill=(255, 255, 255), bold=True, anchor="mm")
+
+    # --- Talon 14 bases ---
+    def base(self, cx, cy, facing, length, col, label, label_size, selected=False):
+        """A base: a ring station (it does not move) with a spike at its bow, the slot number on it."""
+        ux, uy = _unit(facing)
+        r = 0.5 * length
+        edge = _mix(col, (0, 0, 0), 0.7)
+        if selected:
+            self.disc(cx, cy, r * 1.35, fill=SEL_RGB)
+        self.d.polygon([(cx + ux * r * 1.45, cy + uy * r * 1.45), (cx - uy * r * 0.45, cy + ux * r * 0.45),
+                        (cx + uy * r * 0.45, cy - ux * r * 0.45)], fill=edge)
+        self.disc(cx, cy, r, fill=col, outline=edge, width=max(1, int(length * 0.08)))
+        self.disc(cx, cy, r * 0.45, fill=_mix(col, (255, 255, 255), 0.35))
+        if label:
+            self.text((cx, cy), label, label_size, fill=(10, 10, 20), bold=True, anchor="mm")
+
+    # --- Talon 12 fighters ---
+    def squadron(self, cx, cy, facing, length, col, label, label_size, fighters, selected=False):
+        """A fighter squadron: one small arrowhead per fighter left, in a V along the bow (12.1.1)."""
+        ux, uy = _unit(facing)
+        px, py = -uy, ux
+        spots = ((0.28, 0.0), (-0.12, 0.3), (-0.12, -0.3))[:max(0, fighters)]
+        if selected:
+            self.disc(cx, cy, 0.5 * length, fill=SEL_RGB)
+        for along, side in spots:
+            self.ship(cx + (ux * along + px * side) * length, cy + (uy * along + py * side) * length, facing,
+                      0.42 * length, col, "", label_size)
+        if label:
+            self.text((cx - ux * 0.42 * length, cy - uy * 0.42 * length), label, label_size * 0.8,
+                      fill=(255, 255, 255), bold=True, anchor="mm")
 
     def badge(self, cx, cy, r, label, fill=(235, 235, 245), fg=(10, 10, 20)):
         self.disc(cx, cy, r, fill=fill, outline=(10, 10, 10), width=max(1, r * 0.15))
@@ -1070,8 +1107,13 @@ def render_rgb(v, viewer: int = 0) -> np.ndarray:
         offs, scale = _stack_offsets(len(stack))
         shown = stack[:len(offs)]
         for s, (dx, dy) in reversed(list(zip(shown, offs))):
-            pt.ship(cx + dx * W, cy + dy * W, s.facing, 0.74 * W * scale, SIDE_RGB[s.player],
-                    SLOT_CHARS[s.slot % 36], 0.3 * W * max(scale, 0.75), selected=s.selected)
+            if s.is_squadron:                                   # Talon 12: the fighters left
+                pt.squadron(cx + dx * W, cy + dy * W, s.facing, 0.74 * W * scale, SIDE_RGB[s.player],
+                            SLOT_CHARS[s.slot % 36], 0.3 * W * max(scale, 0.75), s.hull_left, selected=s.selected)
+                continue
+            draw = pt.base if s.is_base else pt.ship          # Talon 14 bases: a station
+            draw(cx + dx * W, cy + dy * W, s.facing, 0.74 * W * scale, SIDE_RGB[s.player],
+                 SLOT_CHARS[s.slot % 36], 0.3 * W * max(scale, 0.75), selected=s.selected)
         if len(stack) > 1:
             pt.badge(cx + 0.33 * W, cy - 0.33 * W, 0.13 * W, str(len(stack)))
     # --- Talon 13 missiles: a small arrowhead in its side's colour, hollow when damaged ---

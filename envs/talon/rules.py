@@ -42,15 +42,18 @@ from .ships import *  # noqa: F401,F403
 from .terrain import *  # noqa: F401,F403
 from .retreat import *  # noqa: F401,F403
 from .heavy_weapons import *  # noqa: F401,F403
-from .missiles import *  # noqa: F401,F403  (--- Talon 13 missiles ---)
-from . import deploy, fire, heavy_weapons, layout, legality, movement, observation, power, retreat, sequence, ships, terrain
-from . import missiles
+from .bases import *  # noqa: F401,F403
+from .fighters import *  # noqa: F401,F403
+from .missiles import *  # noqa: F401,F403
+from .docking import *  # noqa: F401,F403
+from . import (bases, deploy, docking, fighters, fire, heavy_weapons, layout, legality, missiles, movement, observation, power,
+               retreat, sequence, ships, terrain)
 
 
 # the chapter modules, in the order they build on each other (bot.py digests them all
 # to know when its compiled loops must be compiled again)
-CHAPTERS = (layout, ships, terrain, fire, movement, power, retreat, heavy_weapons, legality, sequence, deploy, observation,
-            missiles)
+CHAPTERS = (layout, ships, bases, terrain, fire, movement, power, retreat, fighters, docking, heavy_weapons, legality,
+            sequence, deploy, observation, missiles)
 
 
 @nb.njit(cache=True)

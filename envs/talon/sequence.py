@@ -28,6 +28,11 @@ from .legality import stage_has_choice
 # --- Talon 13 missiles ---
 from .layout import K_MISSILES
 from .missiles import apply_missile_action, new_missile_impulse
+# --- Talon 14 bases, 12 fighters, 16 docking ---
+from .layout import K_A_DOCK, K_A_FTR_AP, K_BASES
+from .bases import rotate_bases
+from .fighters import N_FTR_USES, send_fighter_ap
+from .docking import dock
 
 
 # ---------------------------------------------------------------------------------
@@ -349,6 +354,8 @@ def advance(s, cfg, b):
             continue
         p = turn_player(s, b)
         g[b, G_CURRENT] = p
+        if st == ST_MOVE and borrow(cfg.k)[K_BASES]:
+            rotate_bases(s, cfg, b, p)      # Talon 14 bases turn instead of moving (once: marked moved)
         if stage_has_choice(s, cfg, b):
             return
         # nothing to decide here: move on
@@ -406,12 +413,19 @@ def apply_action(s, cfg, b, a):
     if a < k_[K_A_UNREINF]:
         i = a - k_[K_A_AP]
         apply_ap(s, cfg, b, p, i // N_USES, i % N_USES)
-    elif a < k_[K_A_MOVE]:
+    elif a < k_[K_A_FTR_AP]:
         i = a - k_[K_A_UNREINF]
         sh[b, p, i // 4, SH_REINF + i % 4] = 0        # 6.2.3 removed at will
-    elif a < k_[K_A_FIRE_SHIP]:
+    elif a < k_[K_A_MOVE]:
+        i = a - k_[K_A_FTR_AP]                         # Talon 12.2.2 an AP sent to a squadron
+        S = sh.shape[2]
+        send_fighter_ap(s, cfg, b, p, i // (N_FTR_USES * S), (i // N_FTR_USES) % S, i % N_FTR_USES)
+    elif a < k_[K_A_DOCK]:
         i = a - k_[K_A_MOVE]
         apply_move(s, cfg, b, p, i // N_MOVES, i % N_MOVES)
+    elif a < k_[K_A_FIRE_SHIP]:
+        i = a - k_[K_A_DOCK]                           # Talon 16.2 docking or landing
+        dock(s, cfg, b, p, i // N_MOVES, i % N_MOVES)
     elif a < k_[K_A_GROUP]:
         k = a - k_[K_A_FIRE_SHIP]
         sh[b, p, k, SH_FIRED] = 1                       # 8.2.1 this ship completes its fire now

@@ -105,3 +105,32 @@ def leave_play(sh, b, p, k, status):
     nothing collides with it any more (7.4, next_collision)."""
     sh[b, p, k, SH_STATUS] = status
     sh[b, p, k, SH_INIT_MARK] = 0
+
+
+# --- Talon 12 fighters, 16 docking ---
+from .layout import CL_CARRIER, CL_FIGHTER, CL_POINTS, G_SP0, K_FIGHTERS, SH_DOCKED, SS_DESTROYED, SS_RETREATED  # noqa: E402
+
+
+@nb.njit(cache=True, inline="always")
+def is_squadron(sh, cfg, b, p, k):
+    """Ship ``k`` is a fighter squadron (Talon 12.1; the basic game reads one flag)."""
+    return borrow(cfg.k)[K_FIGHTERS] != 0 and borrow(cfg.cls)[sh[b, p, k, SH_CLASS], CL_FIGHTER] != 0
+
+
+@nb.njit(cache=True, inline="always")
+def is_carrier(sh, cfg, b, p, k):
+    """Ship ``k`` can send AP to fighters: a carrier or a base (Talon 12.2.1)."""
+    return borrow(cfg.cls)[sh[b, p, k, SH_CLASS], CL_CARRIER] != 0
+
+
+# --- Talon 16 docking ---
+@nb.njit(cache=True)
+def lose_docked(s, cfg, b, p, k):
+    """Talon 16.3 "Se un trasporto con caccia atterrati viene distrutto, si considerano distrutti anche
+    tutti i caccia a bordo": the ships docked on ship ``k`` are destroyed with it (the enemy scores
+    them; they are off the map, so they do not explode)."""
+    sh = s.sh
+    for j in range(sh.shape[2]):
+        if sh[b, p, j, SH_STATUS] == SS_RETREATED and sh[b, p, j, SH_DOCKED] == k + 1:
+            sh[b, p, j, SH_STATUS] = SS_DESTROYED
+            s.g[b, G_SP0 + 1 - p] += borrow(cfg.cls)[sh[b, p, j, SH_CLASS], CL_POINTS]
