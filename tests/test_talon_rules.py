@@ -663,7 +663,7 @@ def test_illegal_action_raises_and_changes_nothing():
 
 @pytest.mark.parametrize("bad,match", [
     ({"players": []}, "two players"),
-    (ca_duel([ship("terran_bb", "Defiant", (8, 4), "E")]), "advanced rule"),
+    (ca_duel([ship("terran_bb", "Defiant", (8, 4), "E")]), "heavy_weapons=True"),
     (ca_duel([ship("terran_ca", "Enterprise", (8, 4), "E")]), "not a Terran CA counter"),
     (ca_duel([ship("terran_ca", "Patton", (80, 4), "E")]), "outside"),
     (ca_duel([ship("terran_ca", "Patton", (8, 4), "E"), ship("terran_ca", "Zhukov", (8, 4), "E")]), "stacked"),
