@@ -115,6 +115,22 @@ def piece_box(s, b, t):
     return s.geo[b, o], s.geo[b, o + 1], s.geo[b, o + 2], s.geo[b, o + 3]
 
 
+@nb.njit(cache=True, inline="always")
+def pieces_meeting_box(s, b, x0, y0, x1, y1, pieces):
+    """Write into ``pieces`` the terrain pieces whose bounding boxes meet the box x0..x1, y0..y1
+    (terrain_boxes_ready first): the only ones a line inside that box can cross. Their count."""
+    n = 0
+    for t in range(T_MAX):
+        if s.tinfo[b, t, TI_KIND] == T_NONE:
+            continue
+        px0, px1, py0, py1 = piece_box(s, b, t)
+        if box_gap(x0, y0, x1, y1, px0, px1, py0, py1) > 0.0:
+            continue
+        pieces[n] = t
+        n += 1
+    return n
+
+
 @nb.njit(cache=True)
 def terrain_boxes_ready(s, b):
     """Make GEO_BOX hold the bounding box of every terrain piece (after forget_sight)."""
@@ -244,15 +260,7 @@ def sight_lines(s, cfg, b, side, i, ts, ti):
     x0, x1 = min(ax, tx - tr), max(ax, tx + tr)
     y0, y1 = min(ay, ty - tr), max(ay, ty + tr)
     pieces = local_i32(32)
-    n_pieces = 0
-    for t in range(T_MAX):
-        if s.tinfo[b, t, TI_KIND] == T_NONE:
-            continue
-        px0, px1, py0, py1 = piece_box(s, b, t)
-        if box_gap(x0, y0, x1, y1, px0, px1, py0, py1) > 0.0:
-            continue
-        pieces[n_pieces] = t
-        n_pieces += 1
+    n_pieces = pieces_meeting_box(s, b, x0, y0, x1, y1, pieces)
     models = local_i32(16)
     n_models = 0
     for os in range(2):
@@ -340,15 +348,7 @@ def sight_to_point(s, cfg, b, side, i, px, py):
     x0, x1 = min(ax, px), max(ax, px)
     y0, y1 = min(ay, py), max(ay, py)
     pieces = local_i32(32)
-    n_pieces = 0
-    for t in range(T_MAX):
-        if s.tinfo[b, t, TI_KIND] == T_NONE:
-            continue
-        bx0, bx1, by0, by1 = piece_box(s, b, t)
-        if box_gap(x0, y0, x1, y1, bx0, bx1, by0, by1) > 0.0:
-            continue
-        pieces[n_pieces] = t
-        n_pieces += 1
+    n_pieces = pieces_meeting_box(s, b, x0, y0, x1, y1, pieces)
     models = local_i32(1)
     r = _line(s, cfg, b, side, i, side, i, ax, ay, px, py, height(s, cfg, b, side, i), pieces, n_pieces, models, 0)
     if (r & 3) == 2:
