@@ -5,6 +5,7 @@ gets the mask/observation-equals-reference checks, the random-play fuzz and the 
 captain."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from wargym.envs.core.vec import VecGame
@@ -16,7 +17,8 @@ from test_talon_mask import (test_fast_mask_equals_reference_on_random_play as m
                              test_fast_observation_equals_full_rewrite_on_random_play as obs_equals_reference)
 from test_talon_terrain import A, act, g, legal, sh, ship, stage, step_hex, step_hex_static
 
-W, NW, SW, SE = 3, 2, 4, 5          # directions (E, NE, NW, W, SW, SE = 0..5)
+NE, NW, W, SW, SE = 1, 2, 3, 4, 5    # directions (E, NE, NW, W, SW, SE = 0..5)
+LAUNCHER_F_R_L = 0
 LAUNCHER_F = 1                      # the Talon DD's groups: missile F+R+L, missile F
 RIGHT_LASERS = 2                    # the Terran BB's groups: lasers F+L, wave cannon F, lasers F+R
 
@@ -63,7 +65,7 @@ def test_missiles_option_gates_the_classes_and_leaves_the_basic_game_alone():
     core = VecGame(game, 1, {"scenario": "missiles"})
     M, S = 16, 8
     assert core.cfg.k[R.K_MISSILES] == 1 and core.state.ms.shape[1] == M
-    assert core.cfg.k[R.K_N_ACTIONS] == 203 + 3 * M + M + S * M
+    assert core.cfg.k[R.K_N_ACTIONS] == 203 + 3 * M + M + S * M + 6      # MMOVE, MTARGET, RETARGET, LAUNCH
     assert len(game.plane_names(core.cfg)) == game.board_shape(core.cfg)[0] == R.N_PLANES + R.N_MISSILE_PLANES
     # the Talon Base still needs 14 bases
     with pytest.raises(ValueError, match="14 bases"):
@@ -85,6 +87,53 @@ def test_launch_places_a_counter_next_to_the_ship_pointing_at_its_announced_targ
     assert missile_at(core, 0) == (8, 7) and ms(core, 0, R.MS_FACING) == W and ms(core, 0, R.MS_TARGET) == 0
     # Talon 8.3 the launcher's bar is empty again
     assert sh(core, 1, 0, R.SH_RED + LAUNCHER_F) == 0
+
+
+def test_a_launch_with_one_legal_hex_places_the_missile_without_asking():
+    # 13.2 "nell'esagono adiacente all'arco di fuoco": the DD's second launcher fires in the
+    # front arc only, whose one adjacent hex is the one ahead: no ST_LAUNCH, the hex is taken
+    core = battle([PATTON], [HUNTER])
+    act(core, "DONE")
+    act(core, "FIRE_SHIP", 0)
+    act(core, "GROUP", LAUNCHER_F)
+    act(core, "TARGET", 0)
+    assert stage(core) != R.ST_LAUNCH and missile_at(core, 0) == (8, 7)
+    assert not any(legal(core, "LAUNCH", d) for d in range(6))
+
+
+def test_a_launch_with_two_legal_hexes_asks_the_player_for_the_hex():
+    # 13.2 "Occorre piazzare un segnalino missile nell'esagono adiacente all'arco di fuoco della
+    # nave": the DD's first launcher (arcs F+R+L) has several adjacent hexes; the player picks one
+    core = battle([PATTON], [HUNTER])
+    act(core, "DONE")
+    act(core, "FIRE_SHIP", 0)
+    act(core, "GROUP", LAUNCHER_F_R_L)
+    act(core, "TARGET", 0)
+    assert stage(core) == R.ST_LAUNCH and g(core, R.G_LAUNCH_TARGET) == 0
+    assert ms(core, 0, R.MS_STATUS) == R.MI_NONE                   # not placed yet
+    # every adjacent hex but the one behind it (E, in the rear arc) is in the arcs F+R+L
+    assert [d for d in range(6) if legal(core, "LAUNCH", d)] == [NE, NW, W, SW, SE]
+    assert why(core, "DONE") == game.REASONS[R.R_STAGE]           # the hex must be chosen
+    act(core, "LAUNCH", NW)
+    assert stage(core) == R.ST_FIRE_GROUP             # the group's one launcher has fired (8.3)
+    # "Il missile deve puntare al lato dell'esagono verso la nave bersaglio": W, towards the Patton
+    assert missile_at(core, 0) == (7, 7) and ms(core, 0, R.MS_FACING) == W
+    assert ms(core, 0, R.MS_TARGET) == 0 and ms(core, 0, R.MS_OWNER) == 1
+
+
+def test_a_launch_hex_outside_the_arc_is_refused_with_a_reason_naming_13_2():
+    # 13.2: the hex behind the DD is in its rear arc, where no launcher points
+    core = battle([PATTON], [HUNTER])
+    act(core, "DONE")
+    act(core, "FIRE_SHIP", 0)
+    act(core, "GROUP", LAUNCHER_F_R_L)
+    act(core, "TARGET", 0)
+    before = core.clone_state()
+    assert why(core, "LAUNCH", 0) == game.REASONS[R.R_LAUNCH_HEX] and "13.2" in why(core, "LAUNCH", 0)
+    with pytest.raises(ValueError, match="13.2"):
+        core.step_one(0, A(core, "LAUNCH", 0))
+    for k, v in before.arrays.items():
+        assert np.array_equal(v, core.state.arrays[k]), k
 
 
 def test_a_missile_launched_at_range_1_detonates_at_once_on_the_shield_facing_the_firer():
@@ -269,7 +318,7 @@ def test_fast_observation_equals_reference_in_missiles():
 
 def test_random_play_fuzz_in_missiles():
     stages = fuzz_stages("missiles", terrain=False)
-    assert R.ST_RETARGET in stages
+    assert R.ST_RETARGET in stages and R.ST_LAUNCH in stages     # 13.7, 13.2
 
 
 def test_scripted_captain_beats_random_in_missiles():

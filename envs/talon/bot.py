@@ -40,6 +40,7 @@ from .rules import CL_FIGHTER, K_A_DOCK, K_DOCKING       # Talon 16 docking
 # --- Talon 13 missiles ---
 from .rules import (G_MISSILE, K_A_MMOVE, K_A_MTARGET, K_A_RETARGET, K_MISSILES, MI_DAMAGED, MI_NONE, MS_CELL,
                     MS_OWNER, MS_STATUS, ST_RETARGET, tracked_target)
+from .rules import G_LAUNCH_TARGET, K_A_LAUNCH, ST_LAUNCH, launch_directions      # Talon 13.2 the launch hex
 
 RANDOM, SCRIPTED = 0, 1
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
@@ -569,6 +570,14 @@ def _missile_shot_action(s, cfg, b, p, mask, ship_value):
 
 
 @nb.njit(cache=True)
+def _launch_hex_action(s, cfg, b, p):
+    """13.2 the launch hex nearest the target (ties: nearest the bow)."""
+    k = s.g[b, G_SHIP]
+    _, d = launch_directions(s, cfg, b, p, k, s.g[b, G_GROUP], s.sh[b, 1 - p, s.g[b, G_LAUNCH_TARGET], SH_CELL])
+    return cfg.k[K_A_LAUNCH] + d
+
+
+@nb.njit(cache=True)
 def scripted_action(s, cfg, b, mask):
     p = s.g[b, G_CURRENT]
     st = s.g[b, G_STAGE]
@@ -578,6 +587,8 @@ def scripted_action(s, cfg, b, mask):
             a = _retarget_action(s, cfg, b, p, mask)
         elif st == ST_RETARGET:
             a = _new_target_action(s, cfg, b, p, mask)
+        elif st == ST_LAUNCH:
+            a = _launch_hex_action(s, cfg, b, p)
         elif st == ST_MOVE:
             a = _first_legal(mask, cfg.k[K_A_MMOVE], cfg.k[K_A_MTARGET])    # 13.4 every legal move heads for the target
         elif st == ST_FIRE_TARGET:

@@ -160,6 +160,9 @@ REASONS = (
     "that move enters no hex to dock or land in: a friendly carrier or base (fighters; other ships only "
     "if the scenario allows docking), or a planet if the scenario allows landing (Talon 16.1-16.3)",
     "a carrier docks or lands only at speed 1 (Talon 16.2)",
+    # --- Talon 13.2 the launch hex ---
+    "a missile is placed in a hex next to the firer, in the launching group's arc, on the map and not a planet, "
+    "black hole or worm hole (Talon 13.2)",
 )
 
 PLANE_NAMES = tuple([f"own ships facing {d}" for d in DIRECTION_NAMES]
@@ -191,7 +194,8 @@ STAGE_NAMES = {R.ST_AP: "spend AP", R.ST_MOVE: "movement", R.ST_FIRE_SHIP: "fire
                R.ST_EXPLODE: "explosion order", R.ST_PULL: "black hole: choose the hex",
                R.ST_RETREAT: "retreat phase", R.ST_ROUND_END: "end of the round", R.ST_OVER: "game over",
                R.ST_PUSH: "wave cannon: choose the hex", R.ST_TURN_END: "end of the turn",
-               R.ST_RETARGET: "missile: choose its new target"}
+               R.ST_RETARGET: "missile: choose its new target",
+               R.ST_LAUNCH: "missile: choose its launch hex"}
 USE_NAMES = ("side-slip marker", "power through a turn", "charge yellow box of group 0",
              "charge yellow box of group 1", "charge yellow box of group 2", "charge battery",
              "reinforce front shield", "reinforce right shield", "reinforce left shield", "reinforce rear shield",
@@ -200,7 +204,7 @@ MOVE_NAMES = ("straight", "turn left", "turn right", "side slip left", "side sli
 FTR_USE_NAMES = ("charge a yellow box of its weapon group", "power through a turn", "side-slip marker")  # Talon 12.2.2
 
 assert len(SHIP_FEATURES) == R.N_SF and len(GLOBAL_FEATURES) == R.N_GLOBAL and len(PLANE_NAMES) == R.N_PLANES
-assert len(REASONS) == R.R_DOCK_SPEED + 1
+assert len(REASONS) == R.R_LAUNCH_HEX + 1
 TERRAIN_PLANE_NAMES = tuple(f"terrain: {kind.replace('_', ' ')}" for kind in TERRAIN_KINDS)
 
 
@@ -210,7 +214,7 @@ MISSILE_PLANE_NAMES = ("own intact missiles (count)", "own damaged missiles (cou
                        "enemy missile slot + 1 (lowest in the hex)", "that own missile's facing + 1",
                        "that enemy missile's facing + 1", "own missiles still to move this impulse (count)",
                        "own missiles tracking the ship in this hex (count)",
-                       "enemy missiles tracking the ship in this hex (count)", "missile being retargeted")
+                       "enemy missiles tracking the ship in this hex (count)", "missile being retargeted, or the ship a missile is being launched at")
 assert len(MISSILE_PLANE_NAMES) == R.N_MISSILE_PLANES
 MISSILE_CLASS_RULE = "13 missiles"
 
@@ -516,6 +520,7 @@ def build_config(opts: dict):
                        # --- Talon 13 missiles: only with option missiles ---
                        ("MMOVE", n_missiles * R.N_MISSILE_MOVES if missiles_on else 0),
                        ("MTARGET", n_missiles if missiles_on else 0), ("RETARGET", S * n_missiles if missiles_on else 0),
+                       ("LAUNCH", 6 if missiles_on else 0),        # Talon 13.2 the launch hex
                        ("DONE", 1)):
         layout[name] = off
         off += size
@@ -699,10 +704,12 @@ def action_name(cfg, a: int) -> str:
         return f"missile {i // R.N_MISSILE_MOVES}: move {MOVE_NAMES[i % R.N_MISSILE_MOVES]}"
     if a < off("RETARGET"):
         return f"fire at enemy missile {a - off('MTARGET')}"
-    if a < off("DONE"):
+    if a < off("LAUNCH"):
         i = a - off("RETARGET")
         M = int(cfg.n_missiles)
         return f"ship {i // M}: spend AP to give missile {i % M} a new target"
+    if a < off("DONE"):
+        return f"place the missile being launched in the adjacent hex {DIRECTION_NAMES[a - off('LAUNCH')]}"
     assert S >= 0
     return "done / pass"
 
@@ -971,7 +978,7 @@ def validate_state(cfg, state) -> None:
     problems = []
     if ((g[:, R.G_CURRENT] < 0) | (g[:, R.G_CURRENT] > 1)).any():
         problems.append("player to move")
-    if ((g[:, R.G_STAGE] < R.ST_AP) | (g[:, R.G_STAGE] > R.ST_RETARGET)).any():
+    if ((g[:, R.G_STAGE] < R.ST_AP) | (g[:, R.G_STAGE] > R.ST_LAUNCH)).any():
         problems.append("stage")
     if ((g[:, R.G_IMPULSE] < 0) | (g[:, R.G_IMPULSE] > 6)).any():
         problems.append("impulse")

@@ -62,7 +62,9 @@ G_MISSILE = 36      # own missile being given a new target (13.7, ST_RETARGET); 
 # --- Talon 16 docking ---
 G_DOCK_SHIPS = 37   # the scenario lets ships other than fighters dock at friendly carriers and bases (16.1)
 G_LANDING = 38      # the scenario lets ships land on planets (16.1)
-N_G = 39
+# --- Talon 13.2 the launch hex ---
+G_LAUNCH_TARGET = 39  # enemy ship a missile of group G_GROUP of G_SHIP is being launched at (ST_LAUNCH)
+N_G = 40
 
 # -- the end of a round, after the power phase (Talon 3.2, 18.2) ------------------------
 END_PULL = 1        # gravitational pull of black holes (18.2)
@@ -89,6 +91,7 @@ ST_PUSH = 14        # a wave cannon pushes a ship along a hexside: the firer pic
 ST_TURN_END = 15    # (no decision) the end of a turn: wave cannon damage (15.1.3), then repairs (8.7)
 # --- Talon 13 missiles ---
 ST_RETARGET = 16    # a ship spent its AP to retarget missile G_MISSILE: choose the new target (TARGET actions, 13.7)
+ST_LAUNCH = 17      # a missile is launched at G_LAUNCH_TARGET: its owner picks the adjacent hex (LAUNCH actions, 13.2)
 
 # -- ships sh[b, p, k, SH_*] ---------------------------------------------------
 SH_CLASS = 0        # index into the class table, -1 = empty slot
@@ -255,7 +258,9 @@ K_A_FTR_AP = 41      # actions: a carrier or base spends its AP on a squadron (c
 # --- Talon 16 docking ---
 K_DOCKING = 42       # 1: docking and landing (Talon 16, option docking): the DOCK actions exist
 K_A_DOCK = 43        # actions: a ship declares docking or landing and makes move m into the hex (ship x 5, only with docking)
-N_K = 44
+# --- Talon 13.2 the launch hex ---
+K_A_LAUNCH = 44      # actions: place the missile being launched in the adjacent hex in direction d (6, only with missiles)
+N_K = 45
 
 # class table cls[c, CL_*]
 CL_POINTS = 0
@@ -358,6 +363,8 @@ R_FIGHTER_TERRAIN = 56  # squadron in asteroids or a nebula (Talon 12.2.3)
 # --- Talon 16 docking ---
 R_NO_DOCK = 57          # nothing to dock at or land on in the hex that move enters (Talon 16.1-16.2)
 R_DOCK_SPEED = 58       # a carrier docks or lands only at speed 1 (Talon 16.2)
+# --- Talon 13.2 the launch hex ---
+R_LAUNCH_HEX = 59       # not an adjacent hex in the group's arcs, on the map and safe for a missile (Talon 13.2)
 
 
 @nb.njit(cache=True, inline="always")

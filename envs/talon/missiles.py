@@ -3,7 +3,8 @@
 Missiles live in a fixed pool of counters per game, ``ms[b, m, MS_*]`` (option
 ``max_missiles``; RULES.md "Missiles").  A missile group fires like any weapon group
 (8.2-8.3: choose the ship, the group, then a target for each launcher), but each shot
-places a missile counter next to the firer that tracks its target (13.2-13.3).  Missiles
+places a missile counter next to the firer that tracks its target (13.2-13.3); the player
+picks that hex (stage ST_LAUNCH, LAUNCH actions) when more than one is legal.  Missiles
 move in their owner's movement step, one hex every impulse, towards the hex nearest their
 target (13.4), and detonate for 2 damage when they meet it (13.5).  Any weapon but a missile
 may be fired at an enemy missile (13.6); a ship with a working launcher may spend its AP to
@@ -27,6 +28,7 @@ from .layout import (ARC_FRONT, CL_N_GROUPS, GR_ARCS, GR_WEAPON, G_GROUP, G_MISS
                      R_NO_LAUNCHER, R_NO_MISSILE, R_NO_SHIP, R_NO_TARGET, R_NO_WEAPON_LEFT, R_SAME_TARGET, R_STAGE,
                      SH_AP_SPENT, SH_BATTERY, SH_CELL, SH_CLASS, SH_FACING, SH_GROUP_DEAD, ST_AP, ST_FIRE_TARGET,
                      ST_MOVE, ST_RETARGET, TK_BLACK_HOLE, TK_PLANET, TK_WORM_HOLE, W_MISSILE)
+from .layout import G_LAUNCH_TARGET, K_A_LAUNCH, R_LAUNCH_HEX, ST_LAUNCH      # Talon 13.2 the launch hex
 from .ships import DQ, DR, active, from_axial, to_axial
 from .fire import damage, missile_target_reason, random_arc, reach_reason, roll_weapon_damage, hit_missile
 from .power import ap_ship_reason, ap_source
@@ -192,6 +194,39 @@ def retarget_reason(s, cfg, b, p, k, m):
     return R_NO_TARGET
 
 
+@nb.njit(cache=True, inline="always")
+def deadly_for_missile(s, b, cell):
+    """A planet or black hole destroys a missile entering it (17.2.1, 18.1); a worm hole takes
+    it out of the battle (19).  Asteroids and nebulae do nothing to it (RULES.md)."""
+    if borrow(s.g)[b, G_TILES] == 0:
+        return False
+    kind = tile_at(s, b, cell)
+    return kind == TK_PLANET or kind == TK_BLACK_HOLE or kind == TK_WORM_HOLE
+
+
+@nb.njit(cache=True, inline="always")
+def launch_hex_reason(s, cfg, b, p, k, gi, d):
+    """May a missile of group ``gi`` of ship ``k`` be placed in the hex next to the ship in
+    direction ``d`` (13.2 "nell'esagono adiacente all'arco di fuoco della nave"): on the map, in
+    one of the group's arcs, and not a planet, black hole or worm hole hex, which would destroy
+    it at once (RULES.md)?"""
+    sh = borrow(s.sh)
+    fc = sh[b, p, k, SH_CELL]
+    f = sh[b, p, k, SH_FACING]
+    arcs = borrow(cfg.grp)[sh[b, p, k, SH_CLASS], gi, GR_ARCS]
+    nc = neighbour(cfg, fc, d)
+    if nc < 0 or not (arcs >> borrow(cfg.arc_of)[fc, nc, f]) & 1 or deadly_for_missile(s, b, nc):
+        return R_LAUNCH_HEX
+    return OK
+
+
+@nb.njit(cache=True, inline="always")
+def launch_choice_reason(s, cfg, b, p, d):
+    """May the player place the missile being launched (ST_LAUNCH) in direction ``d``?"""
+    g = borrow(s.g)
+    return launch_hex_reason(s, cfg, b, p, g[b, G_SHIP], g[b, G_GROUP], d)
+
+
 # ---------------------------------------------------------------------------------
 # Putting them together for legality.py: one action, the mask, any choice
 # ---------------------------------------------------------------------------------
@@ -211,11 +246,15 @@ def missile_action_reason(s, cfg, b, p, st, a):
             if st != ST_FIRE_TARGET:
                 return R_STAGE
             return shoot_missile_reason(s, cfg, b, p, a - k_[K_A_MTARGET])
-        if st != ST_AP:
+        if a < k_[K_A_LAUNCH]:
+            if st != ST_AP:
+                return R_STAGE
+            i = a - k_[K_A_RETARGET]
+            M = borrow(s.ms).shape[1]
+            return retarget_reason(s, cfg, b, p, i // M, i % M)
+        if st != ST_LAUNCH:
             return R_STAGE
-        i = a - k_[K_A_RETARGET]
-        M = borrow(s.ms).shape[1]
-        return retarget_reason(s, cfg, b, p, i // M, i % M)
+        return launch_choice_reason(s, cfg, b, p, a - k_[K_A_LAUNCH])
     if st == ST_RETARGET:
         if k_[K_A_TARGET] <= a < k_[K_A_SPEED]:
             return retarget_target_reason(s, cfg, b, p, g[b, G_SHIP], g[b, G_MISSILE], a - k_[K_A_TARGET])
@@ -251,6 +290,10 @@ def write_missile_mask(s, cfg, b, p, st, mask):
         for t in range(S):
             if retarget_target_reason(s, cfg, b, p, g[b, G_SHIP], g[b, G_MISSILE], t) == OK:
                 mask[k_[K_A_TARGET] + t] = 1
+    elif st == ST_LAUNCH:
+        for d in range(6):
+            if launch_choice_reason(s, cfg, b, p, d) == OK:
+                mask[k_[K_A_LAUNCH] + d] = 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -272,7 +315,7 @@ def missile_stage_choice(s, cfg, b, p, st):
                     if retarget_reason(s, cfg, b, p, k, m) == OK:
                         return True
         return False
-    return st == ST_RETARGET
+    return st == ST_RETARGET or st == ST_LAUNCH     # ST_LAUNCH is entered only with two legal hexes or more
 
 
 # ---------------------------------------------------------------------------------
@@ -292,38 +335,26 @@ def detonate(s, cfg, b, m, arc):
 
 
 @nb.njit(cache=True)
-def deadly_for_missile(s, b, cell):
-    """A planet or black hole destroys a missile entering it (17.2.1, 18.1); a worm hole takes
-    it out of the battle (19).  Asteroids and nebulae do nothing to it (RULES.md)."""
-    if s.g[b, G_TILES] == 0:
-        return False
-    kind = tile_at(s, b, cell)
-    return kind == TK_PLANET or kind == TK_BLACK_HOLE or kind == TK_WORM_HOLE
-
-
-@nb.njit(cache=True)
-def launch_hex(s, cfg, b, p, k, gi, tc):
-    """Where a missile of group ``gi`` of ship ``k`` is placed (13.2 "nell'esagono adiacente
-    all'arco di fuoco"): the adjacent hex in the group's arcs nearest the target, ties to the
-    one nearest the ship's bow, then the lower direction; never a hex that would destroy it.
-    -1 if there is none (the launch is lost, RULES.md)."""
-    sh = s.sh
-    fc = sh[b, p, k, SH_CELL]
-    f = sh[b, p, k, SH_FACING]
-    arcs = cfg.grp[sh[b, p, k, SH_CLASS], gi, GR_ARCS]
+def launch_directions(s, cfg, b, p, k, gi, tc):
+    """The legal launch hexes of group ``gi`` of ship ``k`` (launch_hex_reason): their number,
+    and the direction of the one nearest target hex ``tc`` (ties: the one nearest the ship's bow,
+    then the lower direction; -1 if there is none), which the scripted captain picks."""
+    f = s.sh[b, p, k, SH_FACING]
+    fc = s.sh[b, p, k, SH_CELL]
+    n = 0
     best = -1
     best_key = FAR
     for i in range(6):
         d = (f + i) % 6
-        nc = neighbour(cfg, fc, d)
-        if nc < 0 or not (arcs >> cfg.arc_of[fc, nc, f]) & 1 or deadly_for_missile(s, b, nc):
+        if launch_hex_reason(s, cfg, b, p, k, gi, d) != OK:
             continue
+        n += 1
         turn = min(i, 6 - i)
-        key = (cfg.dist[nc, tc] * 4 + turn) * 8 + d
+        key = (cfg.dist[neighbour(cfg, fc, d), tc] * 4 + turn) * 8 + d
         if key < best_key:
             best_key = key
-            best = nc
-    return best
+            best = d
+    return n, best
 
 
 @nb.njit(cache=True)
@@ -347,32 +378,48 @@ def facing_towards(cfg, cell, tc, first):
 @nb.njit(cache=True)
 def launch_missile(s, cfg, b, p, k, gi, t):
     """One launcher of group ``gi`` fires at enemy ship ``t`` (13.2).  At range 1 the missile
-    detonates at once on the shield facing the firer (13.5); otherwise a counter is placed in
-    the adjacent hex of the arc nearest the target, pointing at it, tracking ``t``."""
+    detonates at once on the shield facing the firer (13.5).  Otherwise the player places the
+    counter in an adjacent hex of the group's arcs (13.2): with two legal hexes or more the stage
+    ST_LAUNCH asks which (LAUNCH actions); with one it goes there; with none, or no free counter,
+    the launch is lost (RULES.md)."""
     sh = s.sh
-    ms = s.ms
     e = 1 - p
     fc = sh[b, p, k, SH_CELL]
     tc = sh[b, e, t, SH_CELL]
     if cfg.dist[fc, tc] <= 1:
         damage(s, cfg, b, e, t, cfg.arc_of[tc, fc, sh[b, e, t, SH_FACING]], MISSILE_DAMAGE)
         return
-    slot = -1
+    if free_missile_slot(s, b) < 0:
+        return
+    n, d = launch_directions(s, cfg, b, p, k, gi, tc)
+    if n == 1:
+        place_missile(s, cfg, b, p, k, t, d)
+    elif n > 1:
+        s.g[b, G_LAUNCH_TARGET] = t
+        s.g[b, G_STAGE] = ST_LAUNCH
+
+
+@nb.njit(cache=True)
+def free_missile_slot(s, b):
+    """The lowest free counter slot of the pool, -1 if all are in play (13.1, option max_missiles)."""
+    ms = s.ms
     for m in range(ms.shape[1]):
         if ms[b, m, MS_STATUS] == MI_NONE:
-            slot = m
-            break
-    cell = launch_hex(s, cfg, b, p, k, gi, tc)
-    if slot < 0 or cell < 0:
-        return
-    d0 = 0
-    for d in range(6):
-        if neighbour(cfg, fc, d) == cell:
-            d0 = d
+            return m
+    return -1
+
+
+@nb.njit(cache=True)
+def place_missile(s, cfg, b, p, k, t, d):
+    """Put the counter of a missile from ship ``k`` tracking enemy ship ``t`` in the hex next
+    to the ship in direction ``d``, pointing at the hexside towards the target (13.2)."""
+    ms = s.ms
+    slot = free_missile_slot(s, b)
+    cell = neighbour(cfg, s.sh[b, p, k, SH_CELL], d)
     ms[b, slot, MS_STATUS] = MI_INTACT
     ms[b, slot, MS_OWNER] = p
     ms[b, slot, MS_CELL] = cell
-    ms[b, slot, MS_FACING] = facing_towards(cfg, cell, tc, d0)
+    ms[b, slot, MS_FACING] = facing_towards(cfg, cell, s.sh[b, 1 - p, t, SH_CELL], d)
     ms[b, slot, MS_TARGET] = t
     ms[b, slot, MS_MOVED] = 0
 
@@ -464,7 +511,12 @@ def apply_missile_action(s, cfg, b, p, st, a):
         g[b, G_WLEFT] -= 1
         hit_missile(s, b, m, roll_weapon_damage(s, cfg, b, w, sh[b, p, k, SH_CELL], ms[b, m, MS_CELL]))
         return True
-    if k_[K_A_RETARGET] <= a < k_[K_A_DONE]:
+    if k_[K_A_LAUNCH] <= a < k_[K_A_DONE]:
+        # 13.2 the player places the missile being launched; the group's next weapon follows
+        place_missile(s, cfg, b, p, g[b, G_SHIP], g[b, G_LAUNCH_TARGET], a - k_[K_A_LAUNCH])
+        g[b, G_STAGE] = ST_FIRE_TARGET
+        return True
+    if k_[K_A_RETARGET] <= a < k_[K_A_LAUNCH]:
         # 13.7 the ship spends its AP (from the battery if the chart gives none, 10.1.2)
         i = a - k_[K_A_RETARGET]
         k = i // M

@@ -18,6 +18,7 @@ from .sequence import turn_player
 # --- Talon 13 missiles ---
 from .layout import G_MISSILE, K_MISSILES, K_P_MISSILE, MI_INTACT, MI_NONE, MS_CELL, MS_FACING, MS_MOVED, MS_OWNER, \
     MS_STATUS, ST_RETARGET
+from .layout import G_LAUNCH_TARGET, ST_LAUNCH     # Talon 13.2 the launch hex
 from .missiles import tracked_target
 
 
@@ -47,7 +48,8 @@ PM_ENEMY_FACING = 7   # facing + 1 of that enemy missile
 PM_TO_MOVE = 8        # own missiles in the hex still to move this impulse (13.4)
 PM_OWN_AIMED = 9      # in a ship's hex: own missiles tracking that ship (13.3)
 PM_ENEMY_AIMED = 10   # in a ship's hex: enemy missiles tracking that ship
-PM_RETARGETED = 11    # 1 in the hex of the missile being given a new target (ST_RETARGET, 13.7)
+PM_RETARGETED = 11    # 1 in the hex of the missile being given a new target (ST_RETARGET, 13.7); in ST_LAUNCH
+                      # 1 in the hex of the ship the missile being placed is launched at (13.2)
 N_MISSILE_PLANES = 12
 
 F_STATUS = 0
@@ -131,7 +133,8 @@ def write_obs_ref(s, cfg, b, v, obs):
     st = g[b, G_STAGE]
     act_p = -1
     act_k = -1
-    if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER or st == ST_PULL or st == ST_PUSH:
+    if (st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER or st == ST_PULL or st == ST_PUSH
+            or st == ST_LAUNCH):
         act_p = g[b, G_CURRENT]
         act_k = g[b, G_SHIP]
     elif st == ST_COLLIDE:
@@ -304,7 +307,8 @@ def write_obs(s, cfg, b, v, obs):
     st = g[b, G_STAGE]
     act_p = -1
     act_k = -1
-    if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER or st == ST_PULL or st == ST_PUSH:
+    if (st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER or st == ST_PULL or st == ST_PUSH
+            or st == ST_LAUNCH):
         act_p = g[b, G_CURRENT]
         act_k = g[b, G_SHIP]
     elif st == ST_COLLIDE:
@@ -455,3 +459,5 @@ def write_missile_planes(s, cfg, b, v, obs):
             obs[o + (PM_OWN_AIMED if own else PM_ENEMY_AIMED) * n + tc] += 1
     if g[b, G_STAGE] == ST_RETARGET:
         obs[o + PM_RETARGETED * n + ms[b, g[b, G_MISSILE], MS_CELL]] = 1
+    elif g[b, G_STAGE] == ST_LAUNCH:
+        obs[o + PM_RETARGETED * n + sh[b, 1 - g[b, G_CURRENT], g[b, G_LAUNCH_TARGET], SH_CELL]] = 1
