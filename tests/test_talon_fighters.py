@@ -36,15 +36,16 @@ def squadron(name, hexrc, facing="E", **kw):
     return ship("terran_ftr", name, hexrc, facing, **kw)
 
 
-def fire_at(core):
-    """The Talon player (initiative, impulse E) fires its ship 0's group 0 at enemy 1 with both weapons."""
+def fire_at(core, group=0, target=1, both_weapons=True):
+    """The Talon player (initiative, impulse E) fires its ship 0's ``group`` at enemy ``target``
+    (with the group's second weapon too, if it is asked for and ``both_weapons``)."""
     if stage(core) == R.ST_MOVE:
         act(core, "DONE")                 # no afterburner
     act(core, "FIRE_SHIP", 0)
-    act(core, "GROUP", 0)
-    act(core, "TARGET", 1)
-    if stage(core) == R.ST_FIRE_TARGET:
-        act(core, "TARGET", 1)
+    act(core, "GROUP", group)
+    act(core, "TARGET", target)
+    if both_weapons and stage(core) == R.ST_FIRE_TARGET:
+        act(core, "TARGET", target)
 
 
 # -- 12.1 a squadron of three fighters -----------------------------------------------------------
@@ -65,11 +66,7 @@ def test_last_fighter_destroyed_scores_the_squadron_and_does_not_explode():
     # da danni di esplosione" (explosion 0, 8.6.4); the squadron's 44 SP go to the Talon player.
     core = fighter_game([hornet((8, 6)), squadron("Black Sheep", (8, 5), "W", hull_hits=2)],
                         [ship("talon_ca", "Justice", (8, 4), "E")], dice=(5,), impulse="E", initiative=1)
-    if stage(core) == R.ST_MOVE:
-        act(core, "DONE")
-    act(core, "FIRE_SHIP", 0)
-    act(core, "GROUP", 0)
-    act(core, "TARGET", 1)
+    fire_at(core, both_weapons=False)
     assert sh(core, 0, 1, R.SH_STATUS) == R.SS_DESTROYED and g(core, R.G_SP1) == 44
     assert [sh(core, 0, 0, R.SH_SHIELD + a) for a in range(4)] == [4, 4, 4, 4]      # the adjacent CV: nothing
 
@@ -81,11 +78,7 @@ def test_fusion_cannon_does_not_harm_fighters():
     core = fighter_game([hornet((2, 2)), squadron("Flying Tiger", (8, 5), "W"),
                          ship("terran_ca", "Patton", (8, 4), "E")],
                         [ship("talon_bb", "Eviscerator", (8, 6), "W")], dice=(4,), impulse="E", initiative=1)
-    if stage(core) == R.ST_MOVE:
-        act(core, "DONE")
-    act(core, "FIRE_SHIP", 0)
-    act(core, "GROUP", 1)
-    act(core, "TARGET", 2)
+    fire_at(core, group=1, target=2, both_weapons=False)
     assert sh(core, 0, 1, R.SH_HULL_HITS) == 0 and sh(core, 0, 1, R.SH_STATUS) == R.SS_ACTIVE
     assert sh(core, 0, 2, R.SH_SHIELD + R.ARC_FRONT) == 0 and sh(core, 0, 2, R.SH_REINF) == 0
 
