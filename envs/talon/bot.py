@@ -9,7 +9,8 @@
   enemy, else on powering through a turn; move each ship to the hex and facing
   (one move ahead) that puts enemies in its weapons' arcs at their best range
   while keeping strong shields towards the enemy; fire every charged group at
-  the enemy it damages most, weakened shields first.
+  the enemy it damages most, weakened shields first.  A ship a scenario's victory condition
+  names is fired at first, and one the scenario wants away jumps to FTL when it can.
 
 ``play_turns`` is what the SB3 wrapper calls: it applies the learner's action
 in every game, then plays the opponent until it is the learner's decision
@@ -24,6 +25,8 @@ import numba as nb
 from ..core.loops import specialise_loops
 from ..core.sampling import random_action
 from . import rules as _rules
+from .victory import named_by                 # scenario victory conditions
+from .layout import VK_DESTROY, VK_ESCAPE
 from .rules import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, DQ, DR, G_CURRENT, G_DONE, G_GROUP, G_IMPULSE, G_SHIP, G_STAGE,
                     GR_ARCS, GR_COUNT, GR_RED, GR_WEAPON, GR_YELLOW, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
                     K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_SPEED, K_A_TARGET, K_COLS, K_ROWS, M_SLIP_LEFT,
@@ -317,7 +320,10 @@ def _target_score(s, cfg, b, p, k, w, t):
     prot = _arc_protection(sh, b, e, t, arc)
     c = sh[b, e, t, SH_CLASS]
     worn = sh[b, e, t, SH_HULL_HITS] / max(1, cfg.cls[c, CL_N_HULL])
-    return dmg * (1.0 + 2.0 / (1.0 + prot)) + 0.5 * worn
+    score = dmg * (1.0 + 2.0 / (1.0 + prot)) + 0.5 * worn
+    if named_by(s.g, b, p, VK_DESTROY, t):     # the scenario's objective (victory.py): fire at it first
+        score = 2.0 * score + 1.0
+    return score
 
 
 # ---------------------------------------------------------------------------------
@@ -506,7 +512,8 @@ def _retreat_action(s, cfg, b, p, mask):
     sh = s.sh
     for k in range(sh.shape[2]):
         a = cfg.k[K_A_RETREAT] + k
-        if mask[a] and sh[b, p, k, SH_HULL_HITS] >= cfg.cls[sh[b, p, k, SH_CLASS], CL_N_HULL] - 2:
+        if mask[a] and (sh[b, p, k, SH_HULL_HITS] >= cfg.cls[sh[b, p, k, SH_CLASS], CL_N_HULL] - 2
+                        or named_by(s.g, b, p, VK_ESCAPE, k)):   # a ship the scenario wants away leaves
             return a
     return cfg.k[K_A_DONE]
 

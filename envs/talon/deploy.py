@@ -6,6 +6,7 @@ import numba as nb
 import numpy as np
 
 from ..core.rng import roll_die, seed_stream
+from .layout import G_VC, K_VC, N_VC, N_VCF   # scenario victory conditions
 from .layout import (CL_AFTERBURNERS, CL_N_GROUPS, CL_N_NAMES, CL_POINTS, CL_SHIELD, CL_START, GR_RED, GR_YELLOW,
                      G_FLEET0, G_FLEET1, G_INIT, G_ROUND, G_ROUNDS, G_TURN, G_WINNER, K_BUDGET, K_FIRST_INIT,
                      K_ROUNDS, K_SCENARIO, SH_AB_LEFT, SH_CELL, SH_CLASS, SH_FACING, SH_NAME, SH_RED, SH_SHIELD,
@@ -120,6 +121,8 @@ def reset_game(s, cfg, b, seed):
                         s.sh[b, p, k, SH_STATUS] = SS_RESERVE
                         s.sh[b, p, k, SH_ARRIVE] = cfg.tmpl[p, k, TP_ARRIVE]
     place_terrain(s, cfg, b)
+    for i in range(N_VC * N_VCF + 1):                 # the scenario's victory conditions and 'otherwise'
+        s.g[b, G_VC + i] = cfg.k[K_VC + i]
     s.g[b, G_ROUND] = 1
     s.g[b, G_ROUNDS] = cfg.k[K_ROUNDS]
     first = cfg.k[K_FIRST_INIT]

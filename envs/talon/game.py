@@ -69,6 +69,8 @@ DEFAULT_OPTIONS = {
     "fighters": "auto",          # fighter squadrons (Talon 12) and the FTR_AP actions: "auto" (if the scenario fields one), True, False
     # --- Talon 16 docking ---
     "docking": "auto",           # docking and landing (Talon 16), the DOCK actions: "auto" (if the scenario fields a squadron), True, False
+    # --- scenario victory conditions ---
+    "victory": "auto",           # scenario victory conditions and their observation block: "auto" (if the scenario has them), True, False
     "fighter_carriers": "cv_and_bases",  # 12.2.1 "trasporti" that carry fighters and send them AP: "cv_and_bases" or "cv_tran_and_bases"
 }
 READY_SCENARIOS = {key: sc for key, sc in json.loads((DATA / "scenarios.json").read_text()).items()
@@ -83,6 +85,7 @@ _CHOICES = {
     "bases": ("auto", True, False),
     "fighters": ("auto", True, False),
     "docking": ("auto", True, False),
+    "victory": ("auto", True, False),
     "fighter_carriers": tuple(CARRIER_CLASSES),
     "hexside_terrain": ("both_sides", "either_side"),
     "initiative": ("roll", 0, 1),
@@ -170,7 +173,8 @@ PLANE_NAMES = tuple([f"own ships facing {d}" for d in DIRECTION_NAMES]
                     + ["own ship slot + 1", "enemy ship slot + 1",
                        "active ship (1 own, 2 enemy; pulled by a black hole: 3, 4 the hexes of PULL 0, 1)", "arc of the active ship + 1 (1 front, 2 right, 3 left, 4 rear)"])
 SHIP_FEATURES = (
-    "status (0 empty, 1 in play, 2 destroyed, 3 retreated)", "class index + 1", "row", "col", "facing",
+    "status (0 empty, 1 in play, 2 destroyed, 3 retreated, 4 to arrive, 5 docked aboard a friendly ship in play "
+    "at that ship's row and col)", "class index + 1", "row", "col", "facing",
     "curve row", "power", "speed", "turn radius", "hexes before the next turn", "side-slip marker",
     "AP now (0 none, 1 chart, 2 battery)", "AP spent this impulse", "must move this impulse", "moved this impulse",
     "fired this turn",
@@ -203,6 +207,9 @@ USE_NAMES = ("side-slip marker", "power through a turn", "charge yellow box of g
 MOVE_NAMES = ("straight", "turn left", "turn right", "side slip left", "side slip right")
 FTR_USE_NAMES = ("charge a yellow box of its weapon group", "power through a turn", "side-slip marker")  # Talon 12.2.2
 
+VICTORY_FEATURES = ("whose (1 mine, 2 the enemy's, 0 no condition)", "kind (1 destroy, 2 escape, 3 points, 4 hold)",
+                    "progress (ships, or ship points / 8)", "needed (ships, or ship points / 8)")
+VICTORY_SHIP_FEATURE = "bitmask of the victory conditions naming the ship"
 assert len(SHIP_FEATURES) == R.N_SF and len(GLOBAL_FEATURES) == R.N_GLOBAL and len(PLANE_NAMES) == R.N_PLANES
 assert len(REASONS) == R.R_LAUNCH_HEX + 1
 TERRAIN_PLANE_NAMES = tuple(f"terrain: {kind.replace('_', ' ')}" for kind in TERRAIN_KINDS)
@@ -471,6 +478,9 @@ def build_config(opts: dict):
     fighters_on = opts["fighters"] if opts["fighters"] != "auto" else _fields_class(ready, classes, is_fighter_class)
     docking_on = (opts["docking"] if opts["docking"] != "auto"
                   else fighters_on or bool(ready and (ready.get("docking") or ready.get("landing"))))
+    victory_on = opts["victory"] if opts["victory"] != "auto" else bool(ready and ready.get("victory"))
+    if ready is not None and ready.get("victory") and not victory_on:
+        raise ValueError(f"scenario {opts['scenario']!r} has victory conditions: option victory must not be False")
     enabled = HEAVY_RULES if heavy_on else set()
     # the classes whose advanced rules are all on are playable (15: their cannons fire)
     for i, c in enumerate(classes):
@@ -549,7 +559,12 @@ def build_config(opts: dict):
     k[R.K_P_MISSILE] = k[R.K_OBS_PLANES]
     k[R.K_OBS_PLANES] += R.N_MISSILE_PLANES if missiles_on else 0
     k[R.K_OBS_SHIP] = R.N_SF
-    k[R.K_OBS_GLOBAL] = R.N_GLOBAL
+    # --- scenario victory conditions: the victory block comes before the globals ---
+    k[R.K_VICTORY] = victory_on
+    k[R.K_OBS_GLOBAL] = R.N_GLOBAL + (R.N_VC * 4 + 2 * S if victory_on else 0)
+    if ready is not None and ready.get("victory"):
+        k[R.K_VC:R.K_VC + R.N_VC * R.N_VCF + 1] = parse_victory(
+            ready["victory"], [[sh["name"] for sh in side["ships"]] for side in ready["players"]], S)
     k[R.K_FIRST_INIT] = -1 if opts["initiative"] == "roll" else opts["initiative"]
     return Tables(k=k, dist=grid.distance.astype(np.int32), arc_of=arc_table(grid, opts["arc_boundary"]),
                   cls=cls, curve=curve, hull=hull, grp=grp, wdmg=wdmg, wmin=wmin, wmax=wmax, wplay=wplay,
@@ -619,7 +634,7 @@ def num_actions(cfg) -> int:
 
 def obs_size(cfg) -> int:
     return (int(cfg.k[R.K_OBS_PLANES]) * int(cfg.k[R.K_ROWS] * cfg.k[R.K_COLS]) + 2 * int(cfg.k[R.K_SHIPS]) * R.N_SF
-            + R.N_GLOBAL)
+            + int(cfg.k[R.K_OBS_GLOBAL]))
 
 
 def obs_shape(cfg) -> tuple[int, ...]:
@@ -636,13 +651,19 @@ def board_shape(cfg) -> tuple[int, int, int]:
 
 
 def split_obs(cfg, obs: np.ndarray) -> dict:
-    """The flat observation as named parts: hex planes, ship table (own side first), globals."""
+    """The flat observation as named parts: hex planes, ship table (own side first), with option victory
+    the victory block (conditions, then the conditions naming each ship slot), globals."""
     C, rows, cols = board_shape(cfg)
     S = int(cfg.k[R.K_SHIPS])
     n = C * rows * cols
-    return {"planes": obs[:n].reshape(C, rows, cols),
-            "ships": obs[n:n + 2 * S * R.N_SF].reshape(2, S, R.N_SF),
-            "globals": obs[n + 2 * S * R.N_SF:]}
+    t = n + 2 * S * R.N_SF
+    parts = {"planes": obs[:n].reshape(C, rows, cols), "ships": obs[n:t].reshape(2, S, R.N_SF)}
+    if cfg.k[R.K_VICTORY]:
+        parts["victory"] = obs[t:t + R.N_VC * 4].reshape(R.N_VC, 4)
+        parts["victory_ships"] = obs[t + R.N_VC * 4:t + R.N_VC * 4 + 2 * S].reshape(2, S)
+        t += R.N_VC * 4 + 2 * S
+    parts["globals"] = obs[t:]
+    return parts
 
 
 def current(state) -> np.ndarray:
@@ -797,7 +818,7 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
     if not isinstance(sc, dict):
         raise ValueError("a Talon scenario is a dict (see RULES.md 'Scenarios')")
     unknown = set(sc) - {"players", "rounds", "initiative", "round", "impulse", "name", "terrain", "retreat",
-                            "docking", "landing"}
+                            "docking", "landing", "victory"}
     if unknown:
         raise ValueError(f"unknown scenario field(s) {sorted(unknown)}")
     players = sc.get("players")
@@ -889,9 +910,77 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
             raise ValueError(f"scenario {field!r} must be true or false, and true needs option docking=True (Talon 16.1)")
         g[col] = v
     g[R.G_ROUNDS] = rounds
+    if "victory" in sc:
+        if not cfg.k[R.K_VICTORY]:
+            raise ValueError("scenario 'victory': victory conditions are off in this environment; make it with "
+                             "option victory=True (the observation then has the victory block)")
+        names = [[ship_name(cfg, int(sh[p, k, R.SH_CLASS]), int(sh[p, k, R.SH_NAME]))
+                  for k in range(S) if sh[p, k, R.SH_CLASS] >= 0] for p in range(2)]
+        g[R.G_VC:R.G_VC + R.N_VC * R.N_VCF + 1] = parse_victory(sc["victory"], names, S)
     g[R.G_IMPULSE] = IMPULSE_LETTERS.index(imp)
     g[R.G_INIT] = init
     R.start_game(view, s1, b)
+
+
+# --- scenario victory conditions (victory.py) ---
+VICTORY_KINDS = {"destroy": R.VK_DESTROY, "escape": R.VK_ESCAPE, "points": R.VK_POINTS, "hold": R.VK_HOLD}
+OTHERWISE = {"points": 0, 0: 1, 1: 2, "draw": 3}
+
+
+def parse_victory(v, names: list[list[str]], S: int) -> np.ndarray:
+    """A scenario's ``victory`` field (RULES.md 'Victory conditions') as the N_VC x N_VCF condition
+    fields and 'otherwise' of G_VC..G_VC_OTHERWISE.  ``names[p]`` are player p's ships by slot.
+    Raises ValueError naming the problem."""
+    if not isinstance(v, dict) or set(v) - {"conditions", "otherwise"}:
+        raise ValueError("scenario 'victory' must be {'conditions': [...], 'otherwise': 'points' | 'draw' | 0 | 1}")
+    conds = v.get("conditions", [])
+    if not isinstance(conds, list) or not 1 <= len(conds) <= R.N_VC:
+        raise ValueError(f"scenario 'victory': 'conditions' must list 1..{R.N_VC} conditions")
+    otherwise = v.get("otherwise", "points")
+    if isinstance(otherwise, bool) or otherwise not in OTHERWISE:
+        raise ValueError(f"scenario 'victory': 'otherwise' must be 'points', 'draw', 0 or 1, got {otherwise!r}")
+    out = np.zeros(R.N_VC * R.N_VCF + 1, dtype=np.int32)
+    for i, c in enumerate(conds):
+        where = f"scenario 'victory' condition {i}"
+        if not isinstance(c, dict):
+            raise ValueError(f"{where}: a condition is a dict {{'player': 0 | 1, 'kind': ..., ...}}")
+        kind = c.get("kind")
+        if kind not in VICTORY_KINDS:
+            raise ValueError(f"{where}: field 'kind' must be one of {sorted(VICTORY_KINDS)}, got {kind!r}")
+        allowed = {"player", "kind", "points"} if kind == "points" else {"player", "kind", "ships", "count"}
+        if set(c) - allowed:
+            raise ValueError(f"{where}: unknown field(s) {sorted(set(c) - allowed)} for kind {kind!r}")
+        p = c.get("player")
+        if isinstance(p, bool) or p not in (0, 1):
+            raise ValueError(f"{where}: field 'player' must be 0 or 1, got {p!r}")
+        row = out[i * R.N_VCF:(i + 1) * R.N_VCF]
+        row[R.VC_KIND], row[R.VC_PLAYER] = VICTORY_KINDS[kind], p
+        if kind == "points":
+            pts = c.get("points")
+            if isinstance(pts, bool) or not isinstance(pts, int) or not 1 <= pts <= 10000:
+                raise ValueError(f"{where}: field 'points' must be the ship points to destroy, 1..10000, got {pts!r}")
+            row[R.VC_COUNT] = pts
+            continue
+        side = 1 - p if kind == "destroy" else p
+        whose = "enemy" if kind == "destroy" else "own"
+        listed = c.get("ships", names[side])
+        if not isinstance(listed, list) or not listed:
+            raise ValueError(f"{where}: field 'ships' must be a non-empty list of the player's {whose} ships' names")
+        mask = 0
+        for name in listed:
+            slots = [k for k, n in enumerate(names[side]) if n == name]
+            if len(slots) != 1:
+                raise ValueError(f"{where}: field 'ships': {name!r} must name exactly one of player {side}'s ships "
+                                 f"({', '.join(names[side])})")
+            if mask >> slots[0] & 1:
+                raise ValueError(f"{where}: field 'ships' names {name!r} twice")
+            mask |= 1 << slots[0]
+        count = c.get("count", len(listed))
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= len(listed):
+            raise ValueError(f"{where}: field 'count' must be 1..{len(listed)} (the ships it names), got {count!r}")
+        row[R.VC_SHIPS], row[R.VC_COUNT] = mask, count
+    out[R.N_VC * R.N_VCF] = OTHERWISE[otherwise]
+    return out
 
 
 # --- Talon 12 fighters ---
@@ -1044,8 +1133,11 @@ def scores_from_obs(obs) -> list[int]:
 
 def final_info(core, b: int) -> dict:
     g = core.state.g[b]
-    return {"ship_points_destroyed": [int(g[R.G_SP0]), int(g[R.G_SP1])],
+    info = {"ship_points_destroyed": [int(g[R.G_SP0]), int(g[R.G_SP1])],
             "winner": int(g[R.G_WINNER]), "round": int(g[R.G_ROUND])}
+    if g[R.G_VC + R.VC_KIND] != R.VK_NONE:          # which victory conditions decided it (none: otherwise)
+        info["victory_conditions_met"] = [i for i in range(R.N_VC) if (int(g[R.G_VC_MET]) >> i) & 1]
+    return info
 
 
 def render(core, b: int, mode: str, viewer: int = 0):

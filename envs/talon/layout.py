@@ -64,7 +64,24 @@ G_DOCK_SHIPS = 37   # the scenario lets ships other than fighters dock at friend
 G_LANDING = 38      # the scenario lets ships land on planets (16.1)
 # --- Talon 13.2 the launch hex ---
 G_LAUNCH_TARGET = 39  # enemy ship a missile of group G_GROUP of G_SHIP is being launched at (ST_LAUNCH)
-N_G = 40
+# --- scenario victory conditions (victory.py, RULES.md 'Victory conditions') ---
+G_VC = 40           # N_VC conditions x N_VCF fields (VC_*), kind VK_NONE where unused
+G_VC_OTHERWISE = 56 # who wins when no condition is met at the end: 0 the points (rulebook), 1 player 0, 2 player 1, 3 a draw
+G_VC_MET = 57       # bitmask of the conditions met when the game was decided (0: decided by points or otherwise)
+N_G = 58
+
+# -- scenario victory conditions -------------------------------------------------
+N_VC = 4            # conditions a scenario may set
+VC_KIND = 0         # VK_* below
+VC_PLAYER = 1       # the player the condition is for
+VC_SHIPS = 2        # bitmask of the ship slots it names (enemy ships for VK_DESTROY, own ships otherwise)
+VC_COUNT = 3        # how many of them (VK_POINTS: the ship points destroyed)
+N_VCF = 4
+VK_NONE = 0
+VK_DESTROY = 1      # at once: destroy COUNT of the named enemy ships
+VK_ESCAPE = 2       # at once: COUNT of the named own ships leave the battle alive (11, 16.1, 19, 7.5.2)
+VK_POINTS = 3       # at once: destroy COUNT ship points
+VK_HOLD = 4         # at the end: COUNT of the named own ships are still in play
 
 # -- the end of a round, after the power phase (Talon 3.2, 18.2) ------------------------
 END_PULL = 1        # gravitational pull of black holes (18.2)
@@ -260,7 +277,10 @@ K_DOCKING = 42       # 1: docking and landing (Talon 16, option docking): the DO
 K_A_DOCK = 43        # actions: a ship declares docking or landing and makes move m into the hex (ship x 5, only with docking)
 # --- Talon 13.2 the launch hex ---
 K_A_LAUNCH = 44      # actions: place the missile being launched in the adjacent hex in direction d (6, only with missiles)
-N_K = 45
+# --- scenario victory conditions ---
+K_VICTORY = 45       # 1: option victory on, the observation has the victory block
+K_VC = 46            # the ready scenario's conditions (N_VC x N_VCF) and 'otherwise', copied into G_VC.. at reset
+N_K = K_VC + N_VC * N_VCF + 1
 
 # class table cls[c, CL_*]
 CL_POINTS = 0

@@ -20,6 +20,10 @@ from .layout import G_MISSILE, K_MISSILES, K_P_MISSILE, MI_INTACT, MI_NONE, MS_C
     MS_STATUS, ST_RETARGET
 from .layout import G_LAUNCH_TARGET, ST_LAUNCH     # Talon 13.2 the launch hex
 from .missiles import tracked_target
+# --- scenario victory conditions, Talon 16 docking ---
+from .layout import G_VC, K_VICTORY, N_VC, N_VCF, VC_COUNT, VC_KIND, VC_PLAYER, VC_SHIPS, VK_DESTROY, VK_NONE, VK_POINTS
+from .victory import progress
+from .ships import host_of
 
 
 # ---------------------------------------------------------------------------------
@@ -86,6 +90,7 @@ F_C_FTL = 50
 F_C_PLOSS = 51
 F_POINTS = 52        # ship points / 4
 N_SF = 53
+OBS_DOCKED = 5       # F_STATUS of a ship docked aboard a friendly carrier or base in play (Talon 16.2)
 
 O_ROUND = 0
 O_IMPULSE = 1
@@ -109,6 +114,52 @@ N_GLOBAL = 16
 @nb.njit(cache=True, inline="always")
 def clip8(v):
     return min(127, max(-128, v))
+
+
+@nb.njit(cache=True, inline="always")
+def write_off_map_ship(sh, cls, b, p, k, c, cols, obs, o):
+    """The table row of a ship not in play: its points, and a ship docked aboard a friendly carrier or
+    base still in play (16.2) shows as docked (status OBS_DOCKED) at its host's hex."""
+    obs[o + F_POINTS] = cls[c, CL_POINTS] // 4
+    host = host_of(sh, b, p, k)
+    if host >= 0 and sh[b, p, host, SH_STATUS] == SS_ACTIVE:
+        obs[o + F_STATUS] = OBS_DOCKED
+        cell = sh[b, p, host, SH_CELL]
+        obs[o + F_ROW] = cell // cols
+        obs[o + F_COL] = cell % cols
+
+
+@nb.njit(cache=True, inline="always")
+def victory_block_size(S):
+    """The victory block (option victory): 4 values per condition, then one per ship slot (own first)."""
+    return N_VC * 4 + 2 * S
+
+
+@nb.njit(cache=True)
+def write_victory(s, b, v, S, obs, o):
+    """The scenario's victory conditions from player ``v``'s side (RULES.md 'Victory conditions'):
+    per condition whose it is (1 mine, 2 the enemy's, 0 unused), its kind, how far it is and what it
+    needs (ship points in units of 8); per ship, the bitmask of the conditions naming it."""
+    g = borrow(s.g)
+    obs[o:o + victory_block_size(S)] = 0
+    for i in range(N_VC):
+        c = G_VC + i * N_VCF
+        kind = g[b, c + VC_KIND]
+        if kind == VK_NONE:
+            continue
+        p = g[b, c + VC_PLAYER]
+        q = o + 4 * i
+        obs[q] = 1 if p == v else 2
+        obs[q + 1] = kind
+        scale = 8 if kind == VK_POINTS else 1
+        obs[q + 2] = clip8(progress(s, b, i) // scale)
+        obs[q + 3] = clip8(g[b, c + VC_COUNT] // scale)
+        side = 1 - p if kind == VK_DESTROY else p          # the side whose ships it names
+        first = o + N_VC * 4 + (0 if side == v else S)
+        mask = g[b, c + VC_SHIPS]
+        for k in range(S):
+            if (mask >> k) & 1:
+                obs[first + k] |= 1 << i
 
 
 @nb.njit(cache=True, inline="always")
@@ -154,7 +205,7 @@ def write_obs_ref(s, cfg, b, v, obs):
                 continue
             obs[o + F_CLASS] = c + 1
             if stt != SS_ACTIVE:
-                obs[o + F_POINTS] = cfg.cls[c, CL_POINTS] // 4
+                write_off_map_ship(sh, cfg.cls, b, p, k, c, cols, obs, o)
                 continue
             cell = sh[b, p, k, SH_CELL]
             f = sh[b, p, k, SH_FACING]
@@ -217,6 +268,9 @@ def write_obs_ref(s, cfg, b, v, obs):
             if g[b, G_PULL_B] >= 0:
                 obs[P_ACTIVE * n + g[b, G_PULL_B]] = PULL_SECOND
     o = base_t + 2 * S * N_SF
+    if cfg.k[K_VICTORY]:
+        write_victory(s, b, v, S, obs, o)
+        o += victory_block_size(S)
     obs[o + O_ROUND] = clip8(g[b, G_ROUND])
     obs[o + O_IMPULSE] = imp
     obs[o + O_HAVE_INIT] = g[b, G_INIT] == v
@@ -338,7 +392,7 @@ def write_obs(s, cfg, b, v, obs):
                 continue
             obs[o + F_CLASS] = c + 1
             if stt != SS_ACTIVE:
-                obs[o + F_POINTS] = cls[c, CL_POINTS] // 4
+                write_off_map_ship(sh, cls, b, p, k, c, cols, obs, o)
                 continue
             cell = sh[b, p, k, SH_CELL]
             f = sh[b, p, k, SH_FACING]
@@ -406,6 +460,9 @@ def write_obs(s, cfg, b, v, obs):
             if g[b, G_PULL_B] >= 0:
                 obs[P_ACTIVE * n + g[b, G_PULL_B]] = PULL_SECOND
     o = base_t + 2 * S * N_SF
+    if k_[K_VICTORY]:
+        write_victory(s_view, b, v, S, obs, o)
+        o += victory_block_size(S)
     obs[o + O_ROUND] = clip8(g[b, G_ROUND])
     obs[o + O_IMPULSE] = imp
     obs[o + O_HAVE_INIT] = g[b, G_INIT] == v

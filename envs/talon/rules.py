@@ -46,14 +46,15 @@ from .bases import *  # noqa: F401,F403
 from .fighters import *  # noqa: F401,F403
 from .missiles import *  # noqa: F401,F403
 from .docking import *  # noqa: F401,F403
+from .victory import *  # noqa: F401,F403
 from . import (bases, deploy, docking, fighters, fire, heavy_weapons, layout, legality, missiles, movement, observation, power,
-               retreat, sequence, ships, terrain)
+               retreat, sequence, ships, terrain, victory)
 
 
 # the chapter modules, in the order they build on each other (bot.py digests them all
 # to know when its compiled loops must be compiled again)
-CHAPTERS = (layout, ships, bases, terrain, fire, movement, power, retreat, fighters, docking, heavy_weapons, legality,
-            sequence, deploy, observation, missiles)
+CHAPTERS = (layout, ships, bases, terrain, fire, movement, power, retreat, fighters, docking, heavy_weapons, victory,
+            legality, sequence, deploy, observation, missiles)
 
 
 @nb.njit(cache=True)

@@ -33,6 +33,7 @@ from .layout import K_A_DOCK, K_A_FTR_AP, K_BASES
 from .bases import rotate_bases
 from .fighters import N_FTR_USES, send_fighter_ap
 from .docking import dock
+from .victory import decided_at_once, has_conditions, winner_at_end
 
 
 # ---------------------------------------------------------------------------------
@@ -63,11 +64,15 @@ def check_end(s, cfg, b):
 
 @nb.njit(cache=True)
 def finish(s, b):
-    """Victory by ship points destroyed (issue 3, RULES.md 'End of the game')."""
+    """The end of the game: the scenario's victory conditions decide when it has any (victory.py),
+    else victory by ship points destroyed (issue 3, RULES.md 'End of the game')."""
     g = borrow(s.g)
     g[b, G_DONE] = 1
     g[b, G_STAGE] = ST_OVER
-    if g[b, G_SP0] > g[b, G_SP1]:
+    w = winner_at_end(s, b)
+    if w >= 0:
+        g[b, G_WINNER] = w
+    elif g[b, G_SP0] > g[b, G_SP1]:
         g[b, G_WINNER] = 0
     elif g[b, G_SP1] > g[b, G_SP0]:
         g[b, G_WINNER] = 1
@@ -286,7 +291,7 @@ def advance(s, cfg, b):
     """Resolve everything that needs no choice until the next decision (or the end)."""
     g = borrow(s.g)
     for _ in range(10000):
-        if g[b, G_DONE]:
+        if g[b, G_DONE] or (has_conditions(g, b) and decided_at_once(s, b)):
             return
         st = g[b, G_STAGE]
         # interruptions first: pending explosions (8.6.3) and collisions (7.4)

@@ -124,6 +124,15 @@ def is_carrier(sh, cfg, b, p, k):
 
 
 # --- Talon 16 docking ---
+@nb.njit(cache=True, inline="always")
+def host_of(sh, b, p, k):
+    """The friendly carrier or base ship ``k`` is docked aboard (16.2: removed from play, "retreated",
+    aboard its host), or -1."""
+    if sh[b, p, k, SH_STATUS] == SS_RETREATED:
+        return sh[b, p, k, SH_DOCKED] - 1
+    return -1
+
+
 @nb.njit(cache=True)
 def lose_docked(s, cfg, b, p, k):
     """Talon 16.3 "Se un trasporto con caccia atterrati viene distrutto, si considerano distrutti anche
