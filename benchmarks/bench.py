@@ -190,9 +190,10 @@ def main(argv=None):
             print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
         # the advanced rules' ready scenarios (terrain 17-19; retreat 11 and supply 3.2 in
         # worm_hole_escape; heavy weapons 15 in big_guns; missiles 13; bases 14; fighters 12 and
-        # docking 16 in carrier_strike; all of them at once in fleet_action)
+        # docking 16 in carrier_strike; all of them at once in fleet_action; scenario victory
+        # conditions in starbase_assault)
         for name in ("planets", "asteroids_and_nebula", "black_hole", "worm_hole_escape", "big_guns", "missiles",
-                     "starbase", "carrier_strike", "fleet_action"):
+                     "starbase", "starbase_assault", "carrier_strike", "fleet_action"):
             rows.append((f"talon_v0 batched core B=4096, scenario {name}",
                          batched_core(4096, secs, talon, {"scenario": name}), "decisions/s"))
             print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
