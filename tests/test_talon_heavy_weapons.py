@@ -53,7 +53,13 @@ def test_wave_cannon_pushes_now_and_damages_at_the_end_of_the_turn():
     act(core, "TARGET", 0)
     assert at(core, 1, 0) == step_hex(core, 8, 6, 0) and sh(core, 1, 0, R.SH_FACING) == 3
     assert sh(core, 1, 0, R.SH_SHIELD + R.ARC_FRONT) == 9 and sh(core, 1, 0, R.SH_WAVE + R.ARC_FRONT) == 10
+    # the damage due is on the observation's wave plane (one plane after the basic 16), both sides see it
+    for seat in (0, 1):
+        planes = game.split_obs(core.cfg, core.observe(0, seat)[0])["planes"]
+        assert game.plane_names(core.cfg)[R.N_PLANES] == game.WAVE_PLANE_NAME
+        assert planes[R.N_PLANES][at(core, 1, 0)] == 10 and planes[R.N_PLANES].sum() == 10
     end_fire(core)
+    assert game.split_obs(core.cfg, core.observe(0, 0)[0])["planes"][R.N_PLANES].sum() == 0
     # 10 on the front shield (9 boxes), 1 on the hull (first box: no critical)
     assert sh(core, 1, 0, R.SH_SHIELD + R.ARC_FRONT) == 0 and sh(core, 1, 0, R.SH_HULL_HITS) == 1
     assert all(sh(core, 1, 0, R.SH_WAVE + a) == 0 for a in range(4))

@@ -212,6 +212,7 @@ VICTORY_FEATURES = ("whose (1 mine, 2 the enemy's, 0 no condition)", "kind (1 de
 VICTORY_SHIP_FEATURE = "bitmask of the victory conditions naming the ship"
 assert len(SHIP_FEATURES) == R.N_SF and len(GLOBAL_FEATURES) == R.N_GLOBAL and len(PLANE_NAMES) == R.N_PLANES
 assert len(REASONS) == R.R_LAUNCH_HEX + 1
+WAVE_PLANE_NAME = "wave cannon damage due at the end of the turn on the ships in this hex (15.1.3)"
 TERRAIN_PLANE_NAMES = tuple(f"terrain: {kind.replace('_', ' ')}" for kind in TERRAIN_KINDS)
 
 
@@ -230,6 +231,7 @@ def plane_names(cfg) -> tuple[str, ...]:
     """Names of the observation's hex planes: PLANE_NAMES, then with terrain on the tile kinds',
     then with missiles on the missile planes."""
     return (PLANE_NAMES + (TERRAIN_PLANE_NAMES if cfg.k[R.K_TERRAIN] else ())
+            + ((WAVE_PLANE_NAME,) if cfg.k[R.K_HEAVY] else ())
             + (MISSILE_PLANE_NAMES if cfg.k[R.K_MISSILES] else ()))
 
 
@@ -547,6 +549,8 @@ def build_config(opts: dict):
     k[R.K_BUDGET] = opts["budget"]
     k[R.K_N_CLASSES] = nc
     k[R.K_OBS_PLANES] = R.N_PLANES + (R.N_TERRAIN_PLANES if terrain_on else 0)
+    k[R.K_P_WAVE] = k[R.K_OBS_PLANES]             # Talon 15.1.3 the damage a wave cannon left due
+    k[R.K_OBS_PLANES] += 1 if heavy_on else 0
     k[R.K_TERRAIN] = terrain_on
     k[R.K_RETREAT] = retreat_on
     k[R.K_HEAVY] = heavy_on

@@ -24,6 +24,7 @@ from .missiles import tracked_target
 from .layout import G_VC, K_VICTORY, N_VC, N_VCF, VC_COUNT, VC_KIND, VC_PLAYER, VC_SHIPS, VK_DESTROY, VK_NONE, VK_POINTS
 from .victory import progress
 from .ships import host_of
+from .layout import K_HEAVY, K_P_WAVE, SH_WAVE     # Talon 15.1.3
 
 
 # ---------------------------------------------------------------------------------
@@ -162,6 +163,20 @@ def write_victory(s, b, v, S, obs, o):
                 obs[first + k] |= 1 << i
 
 
+@nb.njit(cache=True)
+def write_wave_plane(s, cfg, b, n, obs):
+    """Talon 15.1.3: the wave cannon damage due at the end of the turn, summed over the arcs of the
+    ships in each hex (option heavy_weapons), first zeroed."""
+    sh = borrow(s.sh)
+    o = borrow(cfg.k)[K_P_WAVE] * n
+    obs[o:o + n] = 0
+    for p in range(2):
+        for k in range(sh.shape[2]):
+            due = sh[b, p, k, SH_WAVE] + sh[b, p, k, SH_WAVE + 1] + sh[b, p, k, SH_WAVE + 2] + sh[b, p, k, SH_WAVE + 3]
+            if due and sh[b, p, k, SH_STATUS] == SS_ACTIVE:
+                obs[o + sh[b, p, k, SH_CELL]] = clip8(obs[o + sh[b, p, k, SH_CELL]] + due)
+
+
 @nb.njit(cache=True, inline="always")
 def write_terrain(s, b, n, obs):
     """The terrain planes (option terrain): 1 in the hex of each tile, on its kind's plane."""
@@ -194,6 +209,8 @@ def write_obs_ref(s, cfg, b, v, obs):
     base_t = cfg.k[K_OBS_PLANES] * n
     if cfg.k[K_TERRAIN]:
         write_terrain(s, b, n, obs)
+    if cfg.k[K_HEAVY]:
+        write_wave_plane(s, cfg, b, n, obs)
     for side in range(2):
         p = v if side == 0 else other(v)
         for k in range(S):
@@ -356,6 +373,8 @@ def write_obs(s, cfg, b, v, obs):
     if k_[K_TERRAIN]:
         obs[P_TERRAIN * n:base_t] = 0
         write_terrain(s_view, b, n, obs)
+    if k_[K_HEAVY]:
+        write_wave_plane(s_view, cfg, b, n, obs)
     # -- ships
     imp = g[b, G_IMPULSE]
     st = g[b, G_STAGE]
