@@ -56,14 +56,40 @@ SPEND, KEEP = "A_CHOICE", "A_PASS"
 SHOT = [4, 3, 2]
 
 
-def wounded_guerriero(dice, bank):
-    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=SHOT + dice, bank=bank)
+def fire(env):
     env.step(A(env, "A_MODEL") + 2)
     env.step(A(env, "A_ACT") + L.AK_FIRE0)
     env.step(A(env, "A_THEIR") + 2)
+
+
+def wounded_guerriero(dice, bank):
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=SHOT + dice, bank=bank)
+    fire(env)
+    while g(env, L.G_STAGE) == L.ST_BANK:
+        env.step(A(env, KEEP))          # the to-hit and armour rolls the bank could turn: kept
     assert md(env, 1, 2, L.MD_WOUNDS) == 1 and g(env, L.G_STAGE) == L.ST_SELECT
     env.step(A(env, "A_PASS"))          # end of player 0's tactical phase: melee, control phase
     return env
+
+
+def test_to_hit_and_armour_rolls_are_asked_too():
+    # FUOCO, 2 dice vs ADT 4: the 4 hits by 0 (player 1 may spend 1 as a malus), the 3 misses by 1
+    # (player 0 has no bank); the guerriero's armour 2 vs 4 fails by 2 (its owner may spend 2)
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=SHOT, bank=(0, 5))
+    fire(env)
+    assert g(env, L.G_STAGE) == L.ST_BANK and env.agent_selection == "player_1"
+    assert bank_obs(env) == (1, -1, L.TK_HIT, 2, 1, 0)
+    env.step(A(env, KEEP))
+    assert bank_obs(env) == (1, 1, L.TK_ARMOUR, 2, 2, -2)
+    env.step(A(env, SPEND))
+    assert (md(env, 1, 2, L.MD_WOUNDS), md(env, 1, 2, L.MD_MORALE), g(env, L.G_BANK1)) == (0, 1, 3)
+    assert (g(env, L.G_STAGE), env.agent_selection) == (L.ST_SELECT, "player_0")
+    # the malus on the hit: no hit, no morale marker, no armour die rolled
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=SHOT, bank=(0, 5))
+    fire(env)
+    env.step(A(env, SPEND))
+    assert (md(env, 1, 2, L.MD_WOUNDS), md(env, 1, 2, L.MD_MORALE), g(env, L.G_BANK1)) == (0, 0, 4)
+    assert int(env.core.state.dice[0, 1]) == 2 and g(env, L.G_STAGE) == L.ST_SELECT
 
 
 def test_own_failed_test_owner_spends_the_shortfall_and_the_test_passes():
@@ -159,9 +185,7 @@ def test_bank_smaller_than_the_excess_is_not_asked_and_off_and_own_tests_never_a
         env = start(new_env(exploration_bank=mode), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)],
                     dice=SHOT + [1, 2, 2, 2], bank=(0, 5))
         assert env.observation_space(env.agent_selection)["observation"].shape == (L.N_OBS,)
-        env.step(A(env, "A_MODEL") + 2)
-        env.step(A(env, "A_ACT") + L.AK_FIRE0)
-        env.step(A(env, "A_THEIR") + 2)
+        fire(env)
         env.step(A(env, "A_PASS"))
         assert g(env, L.G_STAGE) == L.ST_SELECT
         assert bool(md(env, 1, 2, L.MD_FLAGS) & L.F_SUPPRESSED) == suppressed and g(env, L.G_BANK1) == bank

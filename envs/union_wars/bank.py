@@ -3,8 +3,9 @@
 Seed (IN BATTAGLIA, ESPLORAZIONE): "I punti in eccesso rispetto al tiro avversario, possono
 essere usati come bonus o malus per un qualunque tiro (anche avversario), durante la partita."
 
-With option exploration_bank="ask" spending is the owner's decision, taken after a test roll
-whose outcome the bank can change (``bank_roll``): its owner's failed test (spend the shortfall
+With option exploration_bank="ask" spending is the owner's decision, taken after a roll against
+a target (every test, to-hit, shield and armour die) whose outcome the bank can change
+(``bank_roll``): its owner's failed test (spend the shortfall
 as a bonus: it passes) or the opponent's passed test (spend the excess + 1 as a malus: it
 fails).  The tests are rolled deep inside compiled resolutions, so the decision is taken by
 **snapshot and replay** (RULES.md "Esplorazione"): every die comes from the game's own stream,
@@ -21,7 +22,7 @@ import numba as nb
 
 from .layout import (BANK_ASK, BANK_OFF, BANK_OWN_TESTS, BK_ACTION, BK_ANSWERS, BK_EVENT, BK_KIND, BK_MARGIN, BK_NDEC, BK_NEED,
                      BK_OWNER, BK_PENDING, BK_RECORDING, BK_ROLLER, BK_SLOT, G_BANK0, G_BANK1, G_DECISIONS, GEO_SHOT,
-                     K_BANK, MAX_BANK_ASKS)
+                     K_BANK, MAX_BANK_ASKS, TK_HIT)
 
 
 @nb.njit(cache=True)
@@ -33,8 +34,9 @@ def bank_roll(s, cfg, b, side, i, kind, passed, margin):
     if mode == BANK_OFF:
         return passed
     if mode == BANK_OWN_TESTS:
-        # reading "own_tests": the shortfall of one's own failed test is spent at once
-        if not passed and s.g[b, G_BANK0 + side] >= -margin:
+        # reading "own_tests": the shortfall of one's own failed discipline test is spent at once
+        # (never on to-hit, shield or armour dice: the behaviour the shipped agents learnt)
+        if not passed and kind < TK_HIT and s.g[b, G_BANK0 + side] >= -margin:
             s.g[b, G_BANK0 + side] += margin
             return True
         return passed

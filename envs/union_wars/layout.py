@@ -99,8 +99,9 @@ STAGE_NAMES = ("mission choice", "deployment side", "deployment order", "objecti
 BANK_OFF, BANK_OWN_TESTS, BANK_ASK = 0, 1, 2
 BANK_MODES = ("off", "own_tests", "ask")
 # the test a bank decision is about (observation, bot, render)
-(TK_NONE, TK_ABILITY, TK_COMMAND, TK_PINNING, TK_SUPPRESSION, TK_FLIGHT) = range(6)
-TEST_NAMES = ("", "ability test", "command test", "pinning test", "suppression test", "flight over rough terrain")
+(TK_NONE, TK_ABILITY, TK_COMMAND, TK_PINNING, TK_SUPPRESSION, TK_FLIGHT, TK_HIT, TK_SHIELD, TK_ARMOUR) = range(9)
+TEST_NAMES = ("", "ability test", "command test", "pinning test", "suppression test", "flight over rough terrain",
+              "to-hit roll", "shield roll", "armour roll")
 # s.bk[b, BK_*]: the replay of a step's resolution (RULES.md "Esplorazione").  BK_RECORDING: a
 # snapshot of this step is kept, bank rolls count as events; BK_EVENT: bank-eligible rolls met so
 # far in this run; BK_NDEC / BK_ANSWERS: decisions already taken for events 0..NDEC-1 (bit k = spent);
