@@ -92,6 +92,18 @@ def test_to_hit_and_armour_rolls_are_asked_too():
     assert int(env.core.state.dice[0, 1]) == 2 and g(env, L.G_STAGE) == L.ST_SELECT
 
 
+def test_second_question_of_a_step_shows_the_bank_left():
+    # two hits (4, 4 vs ADT 4): player 1 spends 1 on the first; asked on the second, it sees 4 left
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=[4, 4, 2], bank=(0, 5))
+    fire(env)
+    env.step(A(env, SPEND))
+    assert bank_obs(env) == (1, -1, L.TK_HIT, 2, 1, 0)
+    glob = game.split_obs(env.core.cfg, env.observe("player_1")["observation"])["globals"]
+    assert (int(glob[11]), int(glob[12])) == (4, 0)
+    env.step(A(env, SPEND))
+    assert (md(env, 1, 2, L.MD_MORALE), g(env, L.G_BANK1), g(env, L.G_STAGE)) == (0, 3, L.ST_SELECT)
+
+
 def test_own_failed_test_owner_spends_the_shortfall_and_the_test_passes():
     # ESPLORAZIONE: 1 + 2 = 3 vs PSI 7 fails by 4; the owner (the non-active player 1) has 5
     env = wounded_guerriero([1, 2], bank=(0, 5))

@@ -22,7 +22,7 @@ import numba as nb
 
 from .layout import (BANK_ASK, BANK_OFF, BANK_OWN_TESTS, BK_ACTION, BK_ANSWERS, BK_EVENT, BK_KIND, BK_MARGIN, BK_NDEC, BK_NEED,
                      BK_OWNER, BK_PENDING, BK_RECORDING, BK_ROLLER, BK_SLOT, G_BANK0, G_BANK1, G_DECISIONS, GEO_SHOT,
-                     K_BANK, MAX_BANK_ASKS, TK_HIT)
+                     K_BANK, MAX_BANK_ASKS, TK_HIT, BK_SPENT0)
 
 
 @nb.njit(cache=True)
@@ -49,6 +49,8 @@ def bank_roll(s, cfg, b, side, i, kind, passed, margin):
     if k < s.bk[b, BK_NDEC]:
         if (s.bk[b, BK_ANSWERS] >> k) & 1:
             s.g[b, G_BANK0 + owner] -= need
+            if s.bk[b, BK_PENDING] == 0:
+                s.bk[b, BK_SPENT0 + owner] += need
             return not passed
         return passed
     if k < MAX_BANK_ASKS and s.bk[b, BK_PENDING] == 0:

@@ -107,10 +107,11 @@ TEST_NAMES = ("", "ability test", "command test", "pinning test", "suppression t
 # far in this run; BK_NDEC / BK_ANSWERS: decisions already taken for events 0..NDEC-1 (bit k = spent);
 # BK_PENDING: this run met an undecided event; BK_ACTION: the step's action, replayed after each
 # answer; then the pending roll: its owner (who decides), roller side, model slot, test kind,
-# points to spend, margin (roll total - target: >= 0 passed).
+# points to spend, margin (roll total - target: >= 0 passed); BK_SPENT0/1: points each side spent
+# in this run before the pending roll (the live banks are the step's start until it ends).
 (BK_RECORDING, BK_EVENT, BK_NDEC, BK_ANSWERS, BK_PENDING, BK_ACTION, BK_OWNER, BK_ROLLER, BK_SLOT, BK_KIND,
- BK_NEED, BK_MARGIN) = range(12)
-N_BK = 12
+ BK_NEED, BK_MARGIN, BK_SPENT0, BK_SPENT1) = range(14)
+N_BK = 14
 MAX_BANK_ASKS = 30       # decisions recorded for one step's resolution (bits of BK_ANSWERS)
 N_BANK_OBS = 6           # observation values added by exploration_bank="ask"
 

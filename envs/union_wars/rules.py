@@ -509,6 +509,8 @@ def replay_step(s, cfg, b):
     first bank-eligible roll with no decision, go back to the start and ask its owner."""
     s.bk[b, BK_EVENT] = 0
     s.bk[b, BK_PENDING] = 0
+    s.bk[b, BK_SPENT0] = 0
+    s.bk[b, BK_SPENT1] = 0
     s.bk[b, BK_RECORDING] = 1
     code = decide(s, cfg, b, s.bk[b, BK_ACTION], True)
     s.bk[b, BK_RECORDING] = 0
@@ -1028,6 +1030,10 @@ def write_obs(s, cfg, b, me, obs):
     v[10] = g[b, G_CONSOL] if g[b, G_STAGE] == ST_CONSOLIDATE else g[b, G_MOVE]
     v[11] = g[b, G_BANK0 + me]
     v[12] = g[b, G_BANK0 + 1 - me]
+    if g[b, G_STAGE] == ST_BANK:
+        # the banks as they stand at the pending roll: less what this step spent before it
+        v[11] -= s.bk[b, BK_SPENT0 + me]
+        v[12] -= s.bk[b, BK_SPENT0 + 1 - me]
     v[13] = g[b, G_BONUS0 + me]
     v[14] = g[b, G_BONUS0 + 1 - me]
     v[15] = g[b, G_AMMO0 + me]
