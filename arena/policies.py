@@ -90,6 +90,10 @@ def load_model(path: Path):
         from sb3_contrib import MaskablePPO
     except ImportError as e:
         raise ValueError("checkpoints need sb3-contrib: pip install 'wargym[train]'") from e
+    from .. import baselines
+    entry = baselines.shipped(path)
+    if entry is not None:
+        return baselines.load(*entry)     # with the game options its index entry names
     return MaskablePPO.load(path, device="cpu")
 
 

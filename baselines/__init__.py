@@ -60,14 +60,44 @@ def path(game: str, name: str) -> Path:
     return HERE / describe(game, name)["file"]
 
 
+def shipped(file) -> tuple[str, str] | None:
+    """``(game, name)`` when ``file`` is a shipped checkpoint listed in ``index.json``, else None
+    (so that loaders given the path load it as ``load`` does, with its index entry's options)."""
+    try:
+        file = Path(file).resolve()
+    except (OSError, TypeError):
+        return None
+    if file.parent != HERE:
+        return None
+    for game, entries in _index().items():
+        for name, entry in entries.items():
+            if entry.get("file") == file.name:
+                return game, name
+    return None
+
+
 def load(game: str, name: str):
-    """The shipped checkpoint ``name`` of ``game`` as a MaskablePPO model on the CPU."""
+    """The shipped checkpoint ``name`` of ``game`` as a MaskablePPO model on the CPU.
+
+    The game options of its index entry are given to its network's observation layout too
+    (``training.networks.WargymExtractor`` rebuilds the game's config from the options saved in
+    the checkpoint): a checkpoint trained before an option's default changed the observation
+    (UnionWars' ``exploration_bank``) names the old value in ``index.json`` and still loads."""
     file = path(game, name)
     try:
         from sb3_contrib import MaskablePPO
+        from stable_baselines3.common.save_util import load_from_zip_file
     except ImportError as e:
         raise ImportError("shipped baselines are MaskablePPO models: pip install 'wargym[train]'") from e
-    return MaskablePPO.load(file, device="cpu")
+    options = describe(game, name)["options"]
+    if not options:
+        return MaskablePPO.load(file, device="cpu")
+    data, _, _ = load_from_zip_file(file, device="cpu", load_data=True)
+    policy_kwargs = dict(data["policy_kwargs"])
+    extractor = dict(policy_kwargs.get("features_extractor_kwargs", {}))
+    extractor["options"] = {**options, **(extractor.get("options") or {})}
+    policy_kwargs["features_extractor_kwargs"] = extractor
+    return MaskablePPO.load(file, device="cpu", custom_objects={"policy_kwargs": policy_kwargs})
 
 
 def save_compact(model, file) -> int:

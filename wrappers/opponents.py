@@ -56,4 +56,9 @@ def load_model(path):
     if not Path(path).is_file():
         raise FileNotFoundError(f"no saved model at {path!r}")
     from sb3_contrib import MaskablePPO
+
+    from .. import baselines
+    entry = baselines.shipped(path)
+    if entry is not None:
+        return baselines.load(*entry)     # with the game options its index entry names
     return MaskablePPO.load(path, device="cpu")

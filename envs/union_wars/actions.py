@@ -9,7 +9,7 @@ import numba as nb
 import numpy as np
 
 from ..core.geometry import point_polygon_distance, segment_crosses_polygon
-from .layout import T_MAX, T_NONE, TI_KIND, TI_NVERT
+from .layout import T_MAX, T_NONE, TI_KIND, TI_NVERT, TK_ABILITY
 
 from .general import (d6, discipline_test, has_flag, in_control_area, is_active, model_distance, on_table,
                       roll_off, stat)
@@ -298,7 +298,7 @@ def ability_test(s, cfg, b, side, i):
         mod += 1
     if stat(s, cfg, b, side, i, PF_EXPERT) == EX_MIND:
         mod += 1
-    return discipline_test(s, cfg, b, side, i, mod)
+    return discipline_test(s, cfg, b, side, i, mod, TK_ABILITY)
 
 
 @nb.njit(cache=True)

@@ -18,6 +18,7 @@ import numpy as np
 from ..core.loops import specialise_loops
 from ..core.sampling import random_action
 from . import actions as _actions
+from . import bank as _bank
 from . import battle as _battle
 from . import general as _general
 from . import melee as _melee
@@ -37,7 +38,9 @@ from .layout import (AK_AID, AK_CHARGE, AK_FIRE0, AK_FIRE1, AK_GENIO, AK_HIDE, A
                      PF_FS, PF_R0, PF_RULES, RK_FIRE0, RK_FIRE1, RK_PRONE, SR_FLY, ST_ACTION, ST_COUNTERMOVE,
                      ST_DEPLOY, ST_REACT, ST_REACT_KIND, ST_SELECT, ST_TARGET, ST_CONSOLIDATE, ST_MELEE_TARGET,
                      ST_MELEE_WEAPON, T_MAX, T_NONE, TI_EXPLORED, TI_KIND,
-                     TI_NVERT, WP_RANGE, WP_RATE, WP_RULES, WR_FRAG, WR_THROWN, G_NREACT)
+                     TI_NVERT, WP_RANGE, WP_RATE, WP_RULES, WR_FRAG, WR_THROWN, G_NREACT, ST_BANK, BK_KIND,
+                     BK_ROLLER, BK_SLOT, TK_ABILITY, TK_ARMOUR, TK_COMMAND, TK_FLIGHT, TK_PINNING, TK_SHIELD,
+                     TK_SUPPRESSION)
 from .rules import step_game
 from .layout import config_ref, state_ref
 
@@ -195,6 +198,22 @@ def best_blast_point(s, cfg, b, side, i, ak, mask, best, best_target):
 
 
 @nb.njit(cache=True)
+def bank_worth_spending(s, cfg, b, me):
+    """ESPLORAZIONE: spend to save one's own model or army (a failed command, suppression,
+    pinning or flight test, a failed shield or armour roll that would put it out of combat) or
+    to make an enemy ability, suppression or command test fail; keep the points for those
+    otherwise (to-hit dice, one's own failed ability test, an enemy pinning)."""
+    kind = s.bk[b, BK_KIND]
+    if s.bk[b, BK_ROLLER] == me:
+        if kind == TK_SHIELD or kind == TK_ARMOUR:
+            # a failed protection roll that would put the model out of combat (LE FERITE)
+            j = s.bk[b, BK_SLOT]
+            return s.md[b, me, j, MD_WOUNDS] + 1 >= stat(s, cfg, b, me, j, PF_FS)
+        return kind == TK_COMMAND or kind == TK_SUPPRESSION or kind == TK_PINNING or kind == TK_FLIGHT
+    return kind == TK_ABILITY or kind == TK_SUPPRESSION or kind == TK_COMMAND
+
+
+@nb.njit(cache=True)
 def scripted_action(s0, cfg0, b, mask):
     s, cfg = state_ref(s0), config_ref(cfg0)
     k = cfg.k
@@ -320,6 +339,8 @@ def scripted_action(s0, cfg0, b, mask):
         w = _melee.best_melee_weapon_slot(s, cfg, b, s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR])
         if w >= 0:
             return k[K_A_CHOICE] + w
+    if st == ST_BANK:
+        return k[K_A_CHOICE] if bank_worth_spending(s, cfg, b, me) else k[K_A_PASS]
     if st == ST_DEPLOY:
         # the legal spot nearest the middle of the table's width, spread by slot
         best, best_v = -1, 1e9
@@ -347,7 +368,7 @@ def policy_action(s, cfg, b, mask, policy):
 
 
 LOOPS = specialise_loops("union_wars", step_game, policy_action, 4, 2,   # G_DONE, G_DECIDER
-                         sources=(_rules, _actions, _battle, _general, _melee, _movement, _psychology, _reactions,
+                         sources=(_rules, _actions, _bank, _battle, _general, _melee, _movement, _psychology, _reactions,
                                   _shooting, _sight, sys.modules[__name__]),
                          policies=POLICIES)
 play_turns, play_games, policy_actions, play = LOOPS.play_turns, LOOPS.play_games, LOOPS.policy_actions, LOOPS.play

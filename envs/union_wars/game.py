@@ -39,7 +39,8 @@ DEFAULT_OPTIONS = {
     "turn_count": "per_player",  # the 12 turns are each player's ("per_player") or player turns in all ("total")
     "charisma_refresh": "every_turn",  # CAR back at the start of every player turn ("every_turn") or of one's own ("own_turn")
     "morale_markers": "beyond_car",    # malus for markers beyond CAR ("beyond_car") or for each marker ("each")
-    "exploration_bank": "own_tests",   # ESPLORAZIONE points turn one's failed discipline tests ("own_tests") or unused ("off")
+    "exploration_bank": "ask",   # ESPLORAZIONE points: the owner decides after each test they could change ("ask"),
+                                 # spent automatically on one's own failed tests ("own_tests"), or unused ("off")
     "reactions_per_model": "one",      # reactions one model may declare against one action: "one" or "any"
     "melee_choices": "player",         # LA MISCHIA: target and weapon chosen by the owner ("player") or as the bot would ("auto")
     "weight": False, "ammo": False, "jamming": False, "reserves": False, "time": False,  # REGOLE OPZIONALI
@@ -52,7 +53,7 @@ _CHOICES = {
     "turn_count": ("per_player", "total"),
     "charisma_refresh": ("every_turn", "own_turn"),
     "morale_markers": ("beyond_car", "each"),
-    "exploration_bank": ("own_tests", "off"),
+    "exploration_bank": ("ask", "own_tests", "off"),
     "reactions_per_model": ("one", "any"),
     "melee_choices": ("player", "auto"),
     "weight": (False, True), "ammo": (False, True), "jamming": (False, True), "reserves": (False, True),
@@ -102,6 +103,8 @@ REASONS = (
     "the model cannot target itself",
     "a model fights an enemy in base contact with it (LA MISCHIA)",
     "only a thrown weapon with FRAMMENTAZIONE or FUMOGENO is thrown at a point (DA LANCIO, RULES.md)",
+    "the exploration bank's question is answered with choice 0 (spend the points shown) or pass (keep them) "
+    "(ESPLORAZIONE)",
 )
 assert len(REASONS) == L.N_REASONS
 
@@ -349,7 +352,7 @@ def build_config(opts: dict):
     k[L.K_WEIGHT] = opts["weight"]
     k[L.K_CAR_REFRESH] = opts["charisma_refresh"] == "every_turn"
     k[L.K_MORALE_EACH] = opts["morale_markers"] == "each"
-    k[L.K_BANK] = opts["exploration_bank"] == "own_tests"
+    k[L.K_BANK] = L.BANK_MODES.index(opts["exploration_bank"])
     k[L.K_REWARD_KILLS] = opts["reward"] == "kills"
     k[L.K_MAX_DECISIONS] = opts["max_decisions"]
     k[L.K_FIXED_TABLE] = fixed
@@ -409,6 +412,12 @@ def state_spec(cfg) -> StateSpec:
         ("smoke", (L.MAX_SMOKE, 3), "float32"),
         ("rq", (L.MAX_REACT, 3), "int32"),
         ("geo", (L.N_GEO,), "float32"),                # the last shot's line, the sight cache (layout.GEO_*)
+        # ESPLORAZIONE bank: the replay's bookkeeping and the state at the start of the step (bank.py)
+        ("bk", (L.N_BK,), "int32"), ("snap_rng", (), "uint64"), ("snap_dice", (2,), "int16"),
+        ("snap_g", (L.N_G,), "int32"), ("snap_pos", (2, L.N_SLOTS, 3), "float32"),
+        ("snap_md", (2, L.N_SLOTS, L.N_MD), "int32"), ("snap_tinfo", (L.T_MAX, L.N_TI), "int32"),
+        ("snap_objs", (L.MAX_OBJ, 3), "float32"), ("snap_smoke", (L.MAX_SMOKE, 3), "float32"),
+        ("snap_rq", (L.MAX_REACT, 3), "int32"), ("snap_shot", (5,), "float32"),
     )
     return StateSpec(NAME, fields, UnionWarsState)
 
@@ -417,12 +426,18 @@ def num_actions(cfg) -> int:
     return int(cfg.k[L.K_N_ACTIONS])
 
 
+def obs_size(cfg) -> int:
+    """N_OBS, and the pending bank roll's N_BANK_OBS values with exploration_bank="ask" (the
+    other modes keep the size the shipped agents were trained on)."""
+    return L.N_OBS + (L.N_BANK_OBS if cfg.k[L.K_BANK] == L.BANK_ASK else 0)
+
+
 def obs_shape(cfg) -> tuple[int, ...]:
-    return (L.N_OBS,)
+    return (obs_size(cfg),)
 
 
 def kernel_obs_shape(cfg) -> tuple[int, ...]:
-    return (L.N_OBS,)
+    return (obs_size(cfg),)
 
 
 def split_obs(cfg, obs: np.ndarray) -> dict:
@@ -431,10 +446,13 @@ def split_obs(cfg, obs: np.ndarray) -> dict:
     obs = np.asarray(obs).reshape(-1)
     m = 2 * L.N_SLOTS * L.N_MF
     t = m + L.T_MAX * L.N_TF
-    return {"models": obs[:m].reshape(2 * L.N_SLOTS, L.N_MF),
-            "terrain": obs[m:t].reshape(L.T_MAX, L.N_TF),
-            "globals": obs[t:t + L.N_GF],
-            "markers": obs[t + L.N_GF:].reshape(L.MAX_OBJ + L.MAX_SMOKE, 3)}
+    parts = {"models": obs[:m].reshape(2 * L.N_SLOTS, L.N_MF),
+             "terrain": obs[m:t].reshape(L.T_MAX, L.N_TF),
+             "globals": obs[t:t + L.N_GF],
+             "markers": obs[t + L.N_GF:L.N_OBS].reshape(L.MAX_OBJ + L.MAX_SMOKE, 3)}
+    if obs.size > L.N_OBS:
+        parts["bank"] = obs[L.N_OBS:]     # exploration_bank="ask": the pending roll (RULES.md "Osservazione")
+    return parts
 
 
 def current(state) -> np.ndarray:
@@ -453,12 +471,12 @@ def action_name(cfg, a: int) -> str:
     if not 0 <= a < k["n_actions"]:
         return f"action {a} (outside the action space)"
     if a >= k["a_pass"]:
-        return "pass (end the tactical phase / no more reactions / keep in reserve)"
+        return "pass (end the tactical phase / no more reactions / keep in reserve / keep the exploration bank)"
     if a >= k["a_react"]:
         return f"reaction {L.REACTION_NAMES[a - k['a_react']]}"
     if a >= k["a_choice"]:
         return (f"choice {a - k['a_choice']} (mission / side / order / initiative / day-night / "
-                "melee weapon slot, by stage)")
+                "melee weapon slot, by stage; 0 = spend at the exploration bank's question)")
     if a >= k["a_piece"]:
         return f"scenic element {a - k['a_piece']} as base"
     if a >= k["a_spot"]:

@@ -9,7 +9,8 @@ import math
 import numba as nb
 
 from ..core.rng import roll_die
-from .layout import (ACTIVE, F_ENGAGED, G_BANK0, G_CMD0, G_TURN, MD_FLASH_UNTIL, K_BANK, K_MORALE_EACH, MD_CAR, MD_FLAGS, MD_MORALE,
+from .bank import bank_roll
+from .layout import (ACTIVE, F_ENGAGED, G_CMD0, G_TURN, MD_FLASH_UNTIL, K_MORALE_EACH, MD_CAR, MD_FLAGS, MD_MORALE,
                      MD_PROFILE, MD_STATUS, N_SLOTS, OOC, PF_CAR, PF_HEIGHT_MM, PF_PSI, PF_RADIUS_MM, PF_SN)
 
 
@@ -153,12 +154,12 @@ def morale_malus(s, cfg, b, side, i):
 
 
 @nb.njit(cache=True)
-def discipline_test(s, cfg, b, side, i, mod):
+def discipline_test(s, cfg, b, side, i, mod, kind):
     """LA DISCIPLINA: 2D6 + bonus/malus >= PSI; a natural 2 fails, 12 succeeds (TEST).
     The commander repeats a failed test once (IL COMANDANTE: "può anche ripetere tutti i test
-    basati sulla Psiche"; TEST: "un test può essere ripetuto una sola volta").  A failure is
-    turned into a success with the owner's ESPLORAZIONE points when the option allows
-    (RULES.md "Esplorazione")."""
+    basati sulla Psiche"; TEST: "un test può essere ripetuto una sola volta").  Each roll that
+    is not a natural 2 or 12 goes through the ESPLORAZIONE bank (bank.py; ``kind`` is the
+    layout.TK_* test it is, for the bank's owner)."""
     psi = effective_psi(s, cfg, b, side, i)
     total_mod = mod - morale_malus(s, cfg, b, side, i)
     tries = 2 if s.g[b, G_CMD0 + side] == i else 1
@@ -170,11 +171,8 @@ def discipline_test(s, cfg, b, side, i, mod):
             return True
         if r == 2:
             continue
-        if r + total_mod >= psi:
-            return True
-        short = psi - (r + total_mod)
-        if cfg.k[K_BANK] and s.g[b, G_BANK0 + side] >= short:
-            s.g[b, G_BANK0 + side] -= short
+        margin = r + total_mod - psi
+        if bank_roll(s, cfg, b, side, i, kind, margin >= 0, margin):
             return True
     return False
 

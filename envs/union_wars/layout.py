@@ -88,12 +88,32 @@ REACTION_NAMES = ("CONTROMOSSA", "RIPIEGARE", "FUOCO DI REAZIONE (arma 1)", "FUO
 # -- decision stages ----------------------------------------------------------------
 (ST_MISSION, ST_SIDE, ST_DEPLOY_ORDER, ST_OBJECTIVE, ST_BASE, ST_DEPLOY, ST_INITIATIVE, ST_NIGHT, ST_SELECT,
  ST_ACTION, ST_TARGET, ST_REACT, ST_REACT_KIND, ST_COUNTERMOVE, ST_OVER, ST_CONSOLIDATE, ST_MELEE_TARGET,
- ST_MELEE_WEAPON) = range(18)
-N_STAGES = 18
+ ST_MELEE_WEAPON, ST_BANK) = range(19)
+N_STAGES = 19
 STAGE_NAMES = ("mission choice", "deployment side", "deployment order", "objective placement", "base choice",
                "deployment", "initiative", "day or night", "choose a model", "declare an action",
                "choose a target", "declare reactions", "choose a reaction", "counter-move", "over",
-               "consolidation", "melee target", "melee weapon")
+               "consolidation", "melee target", "melee weapon", "exploration bank")
+
+# -- ESPLORAZIONE bank (bank.py): option exploration_bank in cfg.k[K_BANK] ------------------------
+BANK_OFF, BANK_OWN_TESTS, BANK_ASK = 0, 1, 2
+BANK_MODES = ("off", "own_tests", "ask")
+# the test a bank decision is about (observation, bot, render)
+(TK_NONE, TK_ABILITY, TK_COMMAND, TK_PINNING, TK_SUPPRESSION, TK_FLIGHT, TK_HIT, TK_SHIELD, TK_ARMOUR) = range(9)
+TEST_NAMES = ("", "ability test", "command test", "pinning test", "suppression test", "flight over rough terrain",
+              "to-hit roll", "shield roll", "armour roll")
+# s.bk[b, BK_*]: the replay of a step's resolution (RULES.md "Esplorazione").  BK_RECORDING: a
+# snapshot of this step is kept, bank rolls count as events; BK_EVENT: bank-eligible rolls met so
+# far in this run; BK_NDEC / BK_ANSWERS: decisions already taken for events 0..NDEC-1 (bit k = spent);
+# BK_PENDING: this run met an undecided event; BK_ACTION: the step's action, replayed after each
+# answer; then the pending roll: its owner (who decides), roller side, model slot, test kind,
+# points to spend, margin (roll total - target: >= 0 passed); BK_SPENT0/1: points each side spent
+# in this run before the pending roll (the live banks are the step's start until it ends).
+(BK_RECORDING, BK_EVENT, BK_NDEC, BK_ANSWERS, BK_PENDING, BK_ACTION, BK_OWNER, BK_ROLLER, BK_SLOT, BK_KIND,
+ BK_NEED, BK_MARGIN, BK_SPENT0, BK_SPENT1) = range(14)
+N_BK = 14
+MAX_BANK_ASKS = 30       # decisions recorded for one step's resolution (bits of BK_ANSWERS)
+N_BANK_OBS = 6           # observation values added by exploration_bank="ask"
 
 # -- missions (MISSIONI) --------------------------------------------------------------
 M_EXTERMINATION, M_PATROL, M_OBJECTIVES, M_BASES, M_ASSASSINATION = 1, 2, 3, 4, 5
@@ -158,8 +178,8 @@ N_CHOICES = 5
  R_NOT_IN_CONTACT_TERRAIN, R_NO_WOUND, R_NOT_SUPPRESSED, R_TOO_FAR, R_OFF_TABLE, R_IMPASSABLE, R_BASES_CROSS,
  R_NEAR_ENEMY, R_IMMOBILE, R_NOT_PSIONIC, R_DEPLOY_ZONE, R_DEPLOY_ENEMY, R_RESERVE_LIMIT, R_PIECE,
  R_ALREADY_REACTED, R_NO_REACTION_TARGET, R_NOT_COMMANDER, R_NO_SUCH_ACTION, R_RECOVERED, R_OBJ_SPOT,
- R_NOT_FLYER, R_SAME_ACTOR, R_NOT_IN_CONTACT, R_NOT_AREA_WEAPON) = range(40)
-N_REASONS = 40
+ R_NOT_FLYER, R_SAME_ACTOR, R_NOT_IN_CONTACT, R_NOT_AREA_WEAPON, R_BANK_ANSWER) = range(41)
+N_REASONS = 41
 
 # -- observation ---------------------------------------------------------------------------------
 N_MF = 28      # features per model row
@@ -188,8 +208,11 @@ GEO_BOX = GEO_BOXED + 1
 GEO_VIS = GEO_BOX + 4 * T_MAX
 N_GEO = GEO_VIS + 2 * N_SLOTS * 2 * N_SLOTS
 
+# bk and snap_*: the ESPLORAZIONE bank's replay (bank.py): the state at the start of a step's
+# resolution, kept only with exploration_bank="ask" and a bank > 0.
 STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "pos", "md", "terr", "tinfo", "objs", "smoke",
-                "rq", "geo")
+                "rq", "geo", "bk", "snap_rng", "snap_dice", "snap_g", "snap_pos", "snap_md", "snap_tinfo", "snap_objs",
+                "snap_smoke", "snap_rq", "snap_shot")
 CONFIG_FIELDS = ("k", "pf", "wp", "army", "spots", "fixed_terr", "fixed_tinfo")
 StateView = collections.namedtuple("StateView", STATE_FIELDS)
 ConfigView = collections.namedtuple("ConfigView", CONFIG_FIELDS)
@@ -200,7 +223,9 @@ OutputsView = collections.namedtuple("OutputsView", OUTPUT_FIELDS)
 def state_view(s):
     return StateView(borrow(s.rng), borrow(s.policy_rng), borrow(s.dice_script), borrow(s.dice), borrow(s.g),
                      borrow(s.pos), borrow(s.md), borrow(s.terr), borrow(s.tinfo), borrow(s.objs),
-                     borrow(s.smoke), borrow(s.rq), borrow(s.geo))
+                     borrow(s.smoke), borrow(s.rq), borrow(s.geo), borrow(s.bk), borrow(s.snap_rng),
+                     borrow(s.snap_dice), borrow(s.snap_g), borrow(s.snap_pos), borrow(s.snap_md), borrow(s.snap_tinfo),
+                     borrow(s.snap_objs), borrow(s.snap_smoke), borrow(s.snap_rq), borrow(s.snap_shot))
 
 
 @nb.njit(cache=True, inline="always")

@@ -19,13 +19,14 @@ import numba as nb
 
 from ..core.structs import local_i32
 from .general import d6, has_flag, is_active, on_table, radius, stat
-from .layout import (K_MELEE_AUTO, MELEE_BARE_HANDS, MELEE_NO_TARGET, MELEE_UNCHOSEN, MD_MELEE_TGT, MD_MELEE_WPN, OK,
+from .layout import (TK_HIT, K_MELEE_AUTO, MELEE_BARE_HANDS, MELEE_NO_TARGET, MELEE_UNCHOSEN, MD_MELEE_TGT, MD_MELEE_WPN, OK,
                      R_NOT_IN_CONTACT, R_NO_WEAPON, F_MELEE_DONE, F_MELEE_GROUP, G_ACTIVE, G_MELEE_ROUND,
                      EX_MARTIAL, F_WON, F_CHARGER, F_COUNTERCHARGER, F_COVER, F_ENGAGED, F_FROM_HIDDEN, F_PRONE,
                      F_SATURATED, G_TURN, MD_CHARGE_AT, MD_FATIGUE, MD_FLAGS, MD_FLASH_UNTIL, MD_MELEE_DEALT,
                      MD_STATUS, MD_WOUNDS, N_SLOTS, OOC, PF_ADM, PF_AT, PF_EXPERT, PF_FS, PF_M0, PF_R0, REMOVED,
                      WP_MELEE, WP_RULES, WR_BARE, WR_BLADE, WR_MONO, WR_PISTOL, WR_POWER)
 from .shooting import protect
+from .bank import bank_roll
 
 CONTACT = 0.05   # bases within 0.05 cm are in contact
 
@@ -176,7 +177,10 @@ def fight_round(s, cfg, b, group, first):
             flashed = s.md[b, side, i, MD_FLASH_UNTIL] >= s.g[b, G_TURN]
             for _ in range(attacks):
                 r = d6(s, b)
-                hit = r == 6 or (r != 1 and not flashed and r + mod >= adm)
+                hit = r == 6
+                if r != 1 and r != 6 and not flashed:
+                    # to hit in melee: ADM; ESPLORAZIONE may turn it
+                    hit = bank_roll(s, cfg, b, side, i, TK_HIT, r + mod >= adm, r + mod - adm)
                 if hit:
                     k = (1 - side) * N_SLOTS + t
                     hits_on[k] += 1

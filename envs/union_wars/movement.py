@@ -15,7 +15,7 @@ from ..core.geometry import (box_gap, point_polygon_within, point_polygon_within
                              segment_polygon_within, segment_polygon_within_boxed)
 from .sight import piece_box, terrain_boxes_ready
 from .general import d6, discipline_test, has_flag, is_active, on_table, radius, stat
-from .layout import (ACTIVE, F_ALERT, F_ENGAGED, F_HIDDEN, MD_FATIGUE, MD_FLAGS, MD_STATUS, N_DIRS, N_DIST,
+from .layout import (TK_FLIGHT, ACTIVE, F_ALERT, F_ENGAGED, F_HIDDEN, MD_FATIGUE, MD_FLAGS, MD_STATUS, N_DIRS, N_DIST,
                      N_SLOTS, OK, PF_FLY, PF_M, PF_RULES, R_BASES_CROSS, R_IMPASSABLE, R_NEAR_ENEMY, R_OFF_TABLE,
                      REMOVED, SR_FAST, SR_FLY, T_IMPASSABLE, T_MAX, T_NONE, T_ROUGH, TABLE_CM, TI_EXPLORED,
                      TI_KIND, TI_NVERT, G_MISSION, M_PATROL, G_EDGE0)
@@ -217,7 +217,7 @@ def execute_move(s, cfg, b, side, i, choice, flying, half):
     go = max(0.0, min(dist, allow))
     place(s, cfg, b, side, i, x0 + go * math.cos(a), y0 + go * math.sin(a), a)
     if flying and (took_off_rough or in_rough(s, cfg, b, side, i)):
-        if not discipline_test(s, cfg, b, side, i, 0):
+        if not discipline_test(s, cfg, b, side, i, 0, TK_FLIGHT):
             s.md[b, side, i, MD_STATUS] = REMOVED
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numba as nb
 
 from .general import discipline_test, has_flag, is_active, on_table, stat
-from .layout import (F_PIN_TEST, F_PRONE, F_SUPPRESSED, F_WOUNDED, G_CMD0, G_START0, G_TURN, MD_FLAGS, MD_PRONE_UNTIL,
+from .layout import (TK_COMMAND, TK_PINNING, TK_SUPPRESSION, F_PIN_TEST, F_PRONE, F_SUPPRESSED, F_WOUNDED, G_CMD0, G_START0, G_TURN, MD_FLAGS, MD_PRONE_UNTIL,
                      MD_STATUS, N_SLOTS, OOC, PF_PSI, PF_TYPE, REMOVED, TYPE_QG, ABSENT, RESERVE)
 
 
@@ -27,14 +27,14 @@ def control_phase(s, cfg, b, order_side):
         for i in range(N_SLOTS):
             if has_flag(s, b, side, i, F_PIN_TEST) and is_active(s, b, side, i) and not has_flag(s, b, side, i, F_PRONE):
                 # IL TEST DI INCHIODAMENTO: failed = pinned and down; "un modello già a terra ignora il test"
-                if not discipline_test(s, cfg, b, side, i, 0):
+                if not discipline_test(s, cfg, b, side, i, 0, TK_PINNING):
                     go_prone(s, b, side, i)
     for k in range(2):
         side = order_side if k == 0 else 1 - order_side
         for i in range(N_SLOTS):
             if has_flag(s, b, side, i, F_WOUNDED) and is_active(s, b, side, i):
                 # IL TEST DI SOPPRESSIONE: failed = suppressed; failed again while suppressed = flees
-                if not discipline_test(s, cfg, b, side, i, 0):
+                if not discipline_test(s, cfg, b, side, i, 0, TK_SUPPRESSION):
                     if has_flag(s, b, side, i, F_SUPPRESSED):
                         s.md[b, side, i, MD_STATUS] = REMOVED
                     else:
@@ -84,4 +84,4 @@ def command_test(s, cfg, b, side):
     c = s.g[b, G_CMD0 + side]
     if c < 0:
         return False
-    return discipline_test(s, cfg, b, side, c, 0)
+    return discipline_test(s, cfg, b, side, c, 0, TK_COMMAND)

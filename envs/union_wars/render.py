@@ -51,6 +51,11 @@ def ansi(core, b, viewer=0) -> str:
         head += f"\n  declared: {L.ACTION_NAMES[int(g[L.G_ACT])]} by p{int(g[L.G_ACTOR_SIDE])} #{int(g[L.G_ACTOR])}"
         if g[L.G_TGT] >= 0:
             head += f" at #{int(g[L.G_TGT])}"
+    if g[L.G_STAGE] == L.ST_BANK:
+        bk = core.state.bk[b]
+        head += (f"\n  ESPLORAZIONE: p{int(bk[L.BK_ROLLER])} #{int(bk[L.BK_SLOT])}'s {L.TEST_NAMES[int(bk[L.BK_KIND])]} "
+                 f"{'passed' if bk[L.BK_MARGIN] >= 0 else 'failed'} by {abs(int(bk[L.BK_MARGIN]))}; player "
+                 f"{int(bk[L.BK_OWNER])} may spend {int(bk[L.BK_NEED])} bank points to turn it")
     n_t = int((core.state.tinfo[b, :, L.TI_KIND] != 0).sum())
     return "\n".join([head, f"  terrain pieces: {n_t}; exploration bank {int(g[L.G_BANK0])}/{int(g[L.G_BANK1])}"]
                      + _model_lines(core, b, viewer))

@@ -17,6 +17,7 @@ from .actions import (ACTION_TARGET, FATIGUE_GROUP, ABILITY_FAILED, TARGET_MINE,
                       TARGET_THEIRS, ability_bit, ability_effect, ability_test, action_cost,
                       any_action, execute_action, is_controlled, mental_duel, pay, target_reason, target_side, tire)
 from .actions import action_reason as declare_reason
+from .bank import bank_may_ask, record_answer, restore_snapshot, start_recording, take_snapshot
 from .battle import (base_piece_ok, edge_is_low, final_result, generate_terrain, mission_score, objective_reason,
                      spot_reason, sudden_end)
 from .general import d6, has_flag, is_active, on_table, roll_off, round_up, stat
@@ -50,6 +51,7 @@ def reset_game(s, cfg, b, seed):
     s.smoke[b, :, :] = 0.0
     s.rq[b, :, :] = 0
     s.geo[b, GEO_SHOT:GEO_SHOT + 5] = 0.0
+    s.bk[b, :] = 0
     forget_sight(s, b)
     for c in (G_ACTOR, G_TGT, G_CONTROLLED, G_CMD0, G_CMD1, G_BASE0, G_BASE1, G_ASSASSIN0, G_ASSASSIN1, G_WINNER,
               G_RSLOT):
@@ -463,6 +465,8 @@ def decide(s, cfg, b, a, apply):
         return R_NO_SUCH_ACTION
     st = s.g[b, G_STAGE]
     me = s.g[b, G_DECIDER]
+    if st == ST_BANK:
+        return bank_answer_reason(cfg, a)     # applied by play (a replay of the step)
     if a >= k[K_A_PASS]:
         return _pass(s, cfg, b, st, me, apply)
     if a >= k[K_A_REACT]:
@@ -488,6 +492,51 @@ def decide(s, cfg, b, a, apply):
     if st == ST_REACT:
         return _reactor(s, cfg, b, me, a - k[K_A_MODEL], apply)
     return _select(s, cfg, b, st, me, me, a - k[K_A_MODEL], apply)
+
+
+@nb.njit(cache=True)
+def bank_answer_reason(cfg, a):
+    """ESPLORAZIONE (stage ST_BANK): choice 0 spends the points shown, pass keeps them.  The
+    question is asked only when the bank holds them (bank.bank_roll), so both are legal."""
+    if a == cfg.k[K_A_CHOICE] or a == cfg.k[K_A_PASS]:
+        return OK
+    return R_BANK_ANSWER
+
+
+@nb.njit(cache=True)
+def replay_step(s, cfg, b):
+    """Play the step's action from its start with the bank decisions recorded so far; at the
+    first bank-eligible roll with no decision, go back to the start and ask its owner."""
+    s.bk[b, BK_EVENT] = 0
+    s.bk[b, BK_PENDING] = 0
+    s.bk[b, BK_SPENT0] = 0
+    s.bk[b, BK_SPENT1] = 0
+    s.bk[b, BK_RECORDING] = 1
+    code = decide(s, cfg, b, s.bk[b, BK_ACTION], True)
+    s.bk[b, BK_RECORDING] = 0
+    if code == OK and s.bk[b, BK_PENDING]:
+        restore_snapshot(s, b)
+        s.g[b, G_STAGE] = ST_BANK
+        s.g[b, G_DECIDER] = s.bk[b, BK_OWNER]   # may be the non-active player, as with reactions
+    return code
+
+
+@nb.njit(cache=True)
+def play(s, cfg, b, a):
+    """decide(apply=True) with the ESPLORAZIONE bank's questions (bank.py: snapshot and replay).
+    Without "ask" or with both banks empty the step is played as it is, nothing kept."""
+    if s.g[b, G_STAGE] == ST_BANK and not s.g[b, G_DONE]:
+        code = decide(s, cfg, b, a, False)
+        if code != OK:
+            return code
+        record_answer(s, b, a == cfg.k[K_A_CHOICE])
+        restore_snapshot(s, b)
+        return replay_step(s, cfg, b)
+    if not bank_may_ask(s, cfg, b):
+        return decide(s, cfg, b, a, True)
+    take_snapshot(s, b)
+    start_recording(s, b, a)
+    return replay_step(s, cfg, b)
 
 
 @nb.njit(cache=True)
@@ -839,6 +888,10 @@ def write_mask(s, cfg, b, mask):
     elif st == ST_BASE:
         lo[0], hi[0] = k[K_A_PIECE], k[K_A_PIECE] + T_MAX
         n = 1
+    elif st == ST_BANK:
+        lo[0], hi[0] = k[K_A_CHOICE], k[K_A_CHOICE] + N_CHOICES
+        lo[1], hi[1] = k[K_A_PASS], k[K_A_PASS] + 1
+        n = 2
     else:
         lo[0], hi[0] = k[K_A_CHOICE], k[K_A_CHOICE] + N_CHOICES
         n = 1
@@ -977,6 +1030,10 @@ def write_obs(s, cfg, b, me, obs):
     v[10] = g[b, G_CONSOL] if g[b, G_STAGE] == ST_CONSOLIDATE else g[b, G_MOVE]
     v[11] = g[b, G_BANK0 + me]
     v[12] = g[b, G_BANK0 + 1 - me]
+    if g[b, G_STAGE] == ST_BANK:
+        # the banks as they stand at the pending roll: less what this step spent before it
+        v[11] -= s.bk[b, BK_SPENT0 + me]
+        v[12] -= s.bk[b, BK_SPENT0 + 1 - me]
     v[13] = g[b, G_BONUS0 + me]
     v[14] = g[b, G_BONUS0 + 1 - me]
     v[15] = g[b, G_AMMO0 + me]
@@ -1019,6 +1076,15 @@ def write_obs(s, cfg, b, me, obs):
             obs[o + 3 * q] = _i8(int(s.smoke[b, q, 0] + 0.5))
             obs[o + 3 * q + 1] = _i8(int(s.smoke[b, q, 1] + 0.5))
             obs[o + 3 * q + 2] = 1
+    if cfg.k[K_BANK] == BANK_ASK and s.g[b, G_STAGE] == ST_BANK:
+        # exploration_bank="ask": the pending roll (RULES.md "Osservazione")
+        o = N_OBS
+        obs[o] = 1
+        obs[o + 1] = 1 if s.bk[b, BK_ROLLER] == me else -1
+        obs[o + 2] = _i8(s.bk[b, BK_KIND])
+        obs[o + 3] = _i8(s.bk[b, BK_SLOT])
+        obs[o + 4] = _i8(s.bk[b, BK_NEED])
+        obs[o + 5] = _i8(s.bk[b, BK_MARGIN])
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1040,7 +1106,7 @@ def _step_one(s, cfg, o, b, a, auto_reset):
     o.term[b] = False
     o.trunc[b] = False
     before = losses(s, b, 1) - losses(s, b, 0)
-    code = decide(s, cfg, b, a, True)
+    code = play(s, cfg, b, a)
     o.illegal[b] = code
     if code != OK:
         return

@@ -10,8 +10,9 @@ import math
 
 import numba as nb
 
+from .bank import bank_roll
 from .general import (d6, has_flag, is_active, model_distance, on_table, radius, round_up, set_flag, stat)
-from .layout import (GEO_SHOT, ACTIVE, EX_WEAPONS, F_ALERT, F_HIDDEN, F_PRONE, F_SATURATED, F_WOUNDED, F_PIN_TEST,
+from .layout import (TK_ARMOUR, TK_HIT, TK_SHIELD, GEO_SHOT, ACTIVE, EX_WEAPONS, F_ALERT, F_HIDDEN, F_PRONE, F_SATURATED, F_WOUNDED, F_PIN_TEST,
                      G_AMMO0, G_COORD0, G_NIGHT, G_SEGN0, G_TURN, K_AMMO, K_JAM, MAX_SMOKE, MD_FATIGUE, MD_FLAGS,
                      MD_FLASH_UNTIL, MD_JAMMED, MD_MELEE_DEALT, MD_MORALE, MD_STATUS, MD_WOUNDS, N_SLOTS, OK, OOC,
                      PF_ADT, PF_ARM, PF_COS, PF_EXPERT, PF_FS, PF_R0, PF_RULES, PF_SHIELD, PF_SN, R_ALLY_BLOCKS,
@@ -115,7 +116,8 @@ def hit_roll(s, cfg, b, side, i, target, mod):
         return True, r
     if s.md[b, side, i, MD_FLASH_UNTIL] >= s.g[b, G_TURN]:
         return False, r
-    return r + mod >= target, r
+    margin = r + mod - target
+    return bank_roll(s, cfg, b, side, i, TK_HIT, margin >= 0, margin), r   # ESPLORAZIONE
 
 
 @nb.njit(cache=True)
@@ -134,6 +136,15 @@ def wound(s, cfg, b, ts, ti):
 
 
 @nb.njit(cache=True)
+def protection_roll(s, cfg, b, ts, ti, r, need, kind):
+    """A shield or armour die ``r`` of model (ts, ti) against ``need``: a natural 1 fails and a
+    natural 6 succeeds (TEST), the rest may be turned by the ESPLORAZIONE bank."""
+    if r == 1 or r == 6:
+        return r >= need
+    return bank_roll(s, cfg, b, ts, ti, kind, r >= need, r - need)
+
+
+@nb.njit(cache=True)
 def protect(s, cfg, b, ts, ti, natural_hit, wrules, melee):
     """The protection rolls: "prima il tiro scudo, poi il tiro armatura" (shield: D6 >= shield
     value; armour: D6 >= ARM, RULES.md "Tiri protezione").  POTENZIATA negates the armour
@@ -144,14 +155,14 @@ def protect(s, cfg, b, ts, ti, natural_hit, wrules, melee):
     if not is_active(s, b, ts, ti) and s.md[b, ts, ti, MD_STATUS] != OOC:
         return 0
     sh = stat(s, cfg, b, ts, ti, PF_SHIELD)
-    if sh > 0 and d6(s, b) >= sh:
+    if sh > 0 and protection_roll(s, cfg, b, ts, ti, d6(s, b), sh, TK_SHIELD):
         return 0
     arm = stat(s, cfg, b, ts, ti, PF_ARM)
     r = d6(s, b)
-    saved = arm > 0 and not (wrules & WR_POWER) and r >= arm
+    saved = arm > 0 and not (wrules & WR_POWER) and protection_roll(s, cfg, b, ts, ti, r, arm, TK_ARMOUR)
     if saved and ((wrules & WR_IMPULSE) or (melee and (wrules & WR_MONO))):
         r = d6(s, b)
-        saved = r >= arm
+        saved = protection_roll(s, cfg, b, ts, ti, r, arm, TK_ARMOUR)
     if saved:
         return 0
     if natural_hit == 6 and r == 1:

@@ -1,0 +1,121 @@
+"""ESPLORAZIONE: the exploration winner's bank of bonus/malus points, spent by its owner.
+
+Seed (IN BATTAGLIA, ESPLORAZIONE): "I punti in eccesso rispetto al tiro avversario, possono
+essere usati come bonus o malus per un qualunque tiro (anche avversario), durante la partita."
+
+With option exploration_bank="ask" spending is the owner's decision, taken after a roll against
+a target (every test, to-hit, shield and armour die) whose outcome the bank can change
+(``bank_roll``): its owner's failed test (spend the shortfall
+as a bonus: it passes) or the opponent's passed test (spend the excess + 1 as a malus: it
+fails).  The tests are rolled deep inside compiled resolutions, so the decision is taken by
+**snapshot and replay** (RULES.md "Esplorazione"): every die comes from the game's own stream,
+so a step's resolution is a function of the state at its start and of the bank decisions taken
+in it.  The step keeps a copy of the state (``take_snapshot``), counts the bank-eligible rolls
+as events, and at the first event with no recorded answer marks it pending; the step's rules
+then go on (the pending roll kept as rolled) and ``rules.play`` puts the copy back and asks the
+owner (stage ST_BANK).  The answer is recorded and the step's action replayed from the copy
+with the same dice, the answered events applied as recorded.
+"""
+from __future__ import annotations
+
+import numba as nb
+
+from .layout import (BANK_ASK, BANK_OFF, BANK_OWN_TESTS, BK_ACTION, BK_ANSWERS, BK_EVENT, BK_KIND, BK_MARGIN, BK_NDEC, BK_NEED,
+                     BK_OWNER, BK_PENDING, BK_RECORDING, BK_ROLLER, BK_SLOT, G_BANK0, G_BANK1, G_DECISIONS, GEO_SHOT,
+                     K_BANK, MAX_BANK_ASKS, TK_HIT, BK_SPENT0)
+
+
+@nb.njit(cache=True)
+def bank_roll(s, cfg, b, side, i, kind, passed, margin):
+    """The outcome of a test of model (side, i) after the ESPLORAZIONE bank: ``passed`` and
+    ``margin`` (roll total - target, >= 0 when passed) as rolled.  Natural results that always
+    pass or fail (TEST) never get here."""
+    mode = cfg.k[K_BANK]
+    if mode == BANK_OFF:
+        return passed
+    if mode == BANK_OWN_TESTS:
+        # reading "own_tests": the shortfall of one's own failed discipline test is spent at once
+        # (never on to-hit, shield or armour dice: the behaviour the shipped agents learnt)
+        if not passed and kind < TK_HIT and s.g[b, G_BANK0 + side] >= -margin:
+            s.g[b, G_BANK0 + side] += margin
+            return True
+        return passed
+    owner = 1 - side if passed else side          # a malus on the opponent's pass, a bonus on one's own failure
+    need = margin + 1 if passed else -margin
+    if s.g[b, G_BANK0 + owner] < need or s.bk[b, BK_RECORDING] == 0:
+        return passed                             # the bank cannot change it (or no step is being recorded)
+    k = s.bk[b, BK_EVENT]
+    s.bk[b, BK_EVENT] = k + 1
+    if k < s.bk[b, BK_NDEC]:
+        if (s.bk[b, BK_ANSWERS] >> k) & 1:
+            s.g[b, G_BANK0 + owner] -= need
+            if s.bk[b, BK_PENDING] == 0:
+                s.bk[b, BK_SPENT0 + owner] += need
+            return not passed
+        return passed
+    if k < MAX_BANK_ASKS and s.bk[b, BK_PENDING] == 0:
+        s.bk[b, BK_PENDING] = 1
+        s.bk[b, BK_OWNER] = owner
+        s.bk[b, BK_ROLLER] = side
+        s.bk[b, BK_SLOT] = i
+        s.bk[b, BK_KIND] = kind
+        s.bk[b, BK_NEED] = need
+        s.bk[b, BK_MARGIN] = margin
+    return passed
+
+
+@nb.njit(cache=True, inline="always")
+def bank_may_ask(s, cfg, b):
+    """Only then is a step's start kept: with "ask" and points in a bank."""
+    return cfg.k[K_BANK] == BANK_ASK and (s.g[b, G_BANK0] > 0 or s.g[b, G_BANK1] > 0)
+
+
+@nb.njit(cache=True)
+def take_snapshot(s, b):
+    """The state at the start of a step's resolution (the terrain's shapes do not change in
+    battle; the sight cache checks its own key, so neither is kept)."""
+    s.snap_rng[b] = s.rng[b]
+    s.snap_dice[b, :] = s.dice[b, :]
+    s.snap_g[b, :] = s.g[b, :]
+    s.snap_pos[b, :, :, :] = s.pos[b, :, :, :]
+    s.snap_md[b, :, :, :] = s.md[b, :, :, :]
+    s.snap_tinfo[b, :, :] = s.tinfo[b, :, :]
+    s.snap_objs[b, :, :] = s.objs[b, :, :]
+    s.snap_smoke[b, :, :] = s.smoke[b, :, :]
+    s.snap_rq[b, :, :] = s.rq[b, :, :]
+    for q in range(5):
+        s.snap_shot[b, q] = s.geo[b, GEO_SHOT + q]
+
+
+@nb.njit(cache=True)
+def restore_snapshot(s, b):
+    """Back to the step's start: the dice stream too, so the replay reads the same dice.  The
+    decision counter is the env's, not the rules': it keeps counting."""
+    decisions = s.g[b, G_DECISIONS]
+    s.rng[b] = s.snap_rng[b]
+    s.dice[b, :] = s.snap_dice[b, :]
+    s.g[b, :] = s.snap_g[b, :]
+    s.pos[b, :, :, :] = s.snap_pos[b, :, :, :]
+    s.md[b, :, :, :] = s.snap_md[b, :, :, :]
+    s.tinfo[b, :, :] = s.snap_tinfo[b, :, :]
+    s.objs[b, :, :] = s.snap_objs[b, :, :]
+    s.smoke[b, :, :] = s.snap_smoke[b, :, :]
+    s.rq[b, :, :] = s.snap_rq[b, :, :]
+    for q in range(5):
+        s.geo[b, GEO_SHOT + q] = s.snap_shot[b, q]
+    s.g[b, G_DECISIONS] = decisions
+
+
+@nb.njit(cache=True)
+def start_recording(s, b, a):
+    """A new step: no bank decision taken yet; ``a`` is replayed after each answer."""
+    s.bk[b, :] = 0
+    s.bk[b, BK_ACTION] = a
+
+
+@nb.njit(cache=True)
+def record_answer(s, b, spend):
+    k = s.bk[b, BK_NDEC]
+    if spend:
+        s.bk[b, BK_ANSWERS] |= 1 << k
+    s.bk[b, BK_NDEC] = k + 1

@@ -1,0 +1,287 @@
+"""UnionWars ESPLORAZIONE bank spent by its owner (option exploration_bank="ask", the default):
+"I punti in eccesso rispetto al tiro avversario, possono essere usati come bonus o malus per un
+qualunque tiro (anche avversario), durante la partita."  Scripted dice, exact outcomes.
+
+Armies are the default ones (test_union_wars_rules.py): humanity 0 capitano, 1 psionico,
+2 fante; xeno 2 guerriero (PSI 7)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from wargym.envs import union_wars_v0
+from wargym.envs.core.sampling import new_streams, sample_legal
+from wargym.envs.core.vec import VecGame
+from wargym.envs.union_wars import game, rules
+from wargym.envs.union_wars import layout as L
+
+
+def new_env(**opts):
+    return union_wars_v0.raw_env(table="open_field", mission=1, **opts)
+
+
+def start(env, models, dice=(), active=0, bank=(0, 0)):
+    env.reset(seed=0, options={"scenario": {"active": active, "models": models, "dice": list(dice),
+                                            "bank": list(bank)}})
+    return env
+
+
+def model(player, slot, x, y, facing=90, **kw):
+    return {"player": player, "slot": slot, "x": x, "y": y, "facing_deg": facing, **kw}
+
+
+def A(env, key):
+    return int(env.core.cfg.k[getattr(L, "K_" + key)])
+
+
+def md(env, player, slot, col):
+    return int(env.core.state.md[0, player, slot, col])
+
+
+def g(env, col):
+    return int(env.core.state.g[0, col])
+
+
+def bank_obs(env):
+    """The pending roll as the decider sees it: (asked, own roll, test, slot, points, margin)."""
+    obs = env.observe(env.agent_selection)["observation"]
+    return tuple(int(v) for v in game.split_obs(env.core.cfg, obs)["bank"])
+
+
+SPEND, KEEP = "A_CHOICE", "A_PASS"
+
+# the guerriero (xeno slot 2, PSI 7, its side's commander: it repeats a failed test) is hit and
+# wounded by the fante's fire (4 hits, 3 misses, armour 2 fails); ending the turn brings the
+# control phase's suppression test (IL TEST DI SOPPRESSIONE)
+SHOT = [4, 3, 2]
+
+
+def fire(env):
+    env.step(A(env, "A_MODEL") + 2)
+    env.step(A(env, "A_ACT") + L.AK_FIRE0)
+    env.step(A(env, "A_THEIR") + 2)
+
+
+def wounded_guerriero(dice, bank):
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=SHOT + dice, bank=bank)
+    fire(env)
+    while g(env, L.G_STAGE) == L.ST_BANK:
+        env.step(A(env, KEEP))          # the to-hit and armour rolls the bank could turn: kept
+    assert md(env, 1, 2, L.MD_WOUNDS) == 1 and g(env, L.G_STAGE) == L.ST_SELECT
+    env.step(A(env, "A_PASS"))          # end of player 0's tactical phase: melee, control phase
+    return env
+
+
+def test_to_hit_and_armour_rolls_are_asked_too():
+    # FUOCO, 2 dice vs ADT 4: the 4 hits by 0 (player 1 may spend 1 as a malus), the 3 misses by 1
+    # (player 0 has no bank); the guerriero's armour 2 vs 4 fails by 2 (its owner may spend 2)
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=SHOT, bank=(0, 5))
+    fire(env)
+    assert g(env, L.G_STAGE) == L.ST_BANK and env.agent_selection == "player_1"
+    assert bank_obs(env) == (1, -1, L.TK_HIT, 2, 1, 0)
+    env.step(A(env, KEEP))
+    assert bank_obs(env) == (1, 1, L.TK_ARMOUR, 2, 2, -2)
+    env.step(A(env, SPEND))
+    assert (md(env, 1, 2, L.MD_WOUNDS), md(env, 1, 2, L.MD_MORALE), g(env, L.G_BANK1)) == (0, 1, 3)
+    assert (g(env, L.G_STAGE), env.agent_selection) == (L.ST_SELECT, "player_0")
+    # the malus on the hit: no hit, no morale marker, no armour die rolled
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=SHOT, bank=(0, 5))
+    fire(env)
+    env.step(A(env, SPEND))
+    assert (md(env, 1, 2, L.MD_WOUNDS), md(env, 1, 2, L.MD_MORALE), g(env, L.G_BANK1)) == (0, 0, 4)
+    assert int(env.core.state.dice[0, 1]) == 2 and g(env, L.G_STAGE) == L.ST_SELECT
+
+
+def test_second_question_of_a_step_shows_the_bank_left():
+    # two hits (4, 4 vs ADT 4): player 1 spends 1 on the first; asked on the second, it sees 4 left
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=[4, 4, 2], bank=(0, 5))
+    fire(env)
+    env.step(A(env, SPEND))
+    assert bank_obs(env) == (1, -1, L.TK_HIT, 2, 1, 0)
+    glob = game.split_obs(env.core.cfg, env.observe("player_1")["observation"])["globals"]
+    assert (int(glob[11]), int(glob[12])) == (4, 0)
+    env.step(A(env, SPEND))
+    assert (md(env, 1, 2, L.MD_MORALE), g(env, L.G_BANK1), g(env, L.G_STAGE)) == (0, 3, L.ST_SELECT)
+
+
+def test_own_failed_test_owner_spends_the_shortfall_and_the_test_passes():
+    # ESPLORAZIONE: 1 + 2 = 3 vs PSI 7 fails by 4; the owner (the non-active player 1) has 5
+    env = wounded_guerriero([1, 2], bank=(0, 5))
+    assert g(env, L.G_STAGE) == L.ST_BANK and env.agent_selection == "player_1"
+    assert bank_obs(env) == (1, 1, L.TK_SUPPRESSION, 2, 4, -4)
+    assert set(env.legal_actions()) == {A(env, SPEND), A(env, KEEP)}
+    text = new_env(render_mode="ansi")
+    text.reset(seed=0)
+    text.set_state(env.clone_state())
+    assert "p1 #2's suppression test failed by 4; player 1 may spend 4 bank points" in text.render()
+    env.step(A(env, SPEND))
+    # the whole resolution went on: not suppressed, bank 5 - 4, player 1's turn
+    assert not md(env, 1, 2, L.MD_FLAGS) & L.F_SUPPRESSED
+    assert g(env, L.G_BANK1) == 1 and g(env, L.G_BANK0) == 0
+    assert (g(env, L.G_STAGE), g(env, L.G_ACTIVE), g(env, L.G_TURN)) == (L.ST_SELECT, 1, 1)
+    assert md(env, 1, 2, L.MD_WOUNDS) == 1
+    assert int(env.core.state.dice[0, 1]) == 5          # the replay read the same five dice, no more
+
+
+def test_owner_keeps_and_the_test_fails_each_roll_asked():
+    # keep 1 + 2 (short 4); the commander's repeat 2 + 2 is short 3, asked again; kept: suppressed
+    env = wounded_guerriero([1, 2, 2, 2], bank=(0, 5))
+    env.step(A(env, KEEP))
+    assert g(env, L.G_STAGE) == L.ST_BANK and bank_obs(env) == (1, 1, L.TK_SUPPRESSION, 2, 3, -3)
+    env.step(A(env, KEEP))
+    assert md(env, 1, 2, L.MD_FLAGS) & L.F_SUPPRESSED
+    assert g(env, L.G_BANK1) == 5
+    assert (g(env, L.G_STAGE), g(env, L.G_ACTIVE)) == (L.ST_SELECT, 1)
+    assert int(env.core.state.dice[0, 1]) == 7
+
+
+def test_not_asked_when_the_bank_is_too_small_then_asked_when_it_is_enough():
+    # bank 3: short 4 is not asked (the commander repeats), short 3 is
+    env = wounded_guerriero([1, 2, 2, 2], bank=(0, 3))
+    assert g(env, L.G_STAGE) == L.ST_BANK and bank_obs(env)[4:] == (3, -3)
+    env.step(A(env, SPEND))
+    assert not md(env, 1, 2, L.MD_FLAGS) & L.F_SUPPRESSED and g(env, L.G_BANK1) == 0
+
+
+def test_natural_two_and_twelve_are_never_asked():
+    # TEST: a natural 2 fails and a natural 12 passes whatever the bank (either side's)
+    env = wounded_guerriero([1, 1, 6, 6], bank=(0, 10))
+    assert (g(env, L.G_STAGE), g(env, L.G_ACTIVE)) == (L.ST_SELECT, 1)
+    assert not md(env, 1, 2, L.MD_FLAGS) & L.F_SUPPRESSED and g(env, L.G_BANK1) == 10
+    env = wounded_guerriero([1, 1, 6, 6], bank=(10, 0))
+    assert (g(env, L.G_STAGE), g(env, L.G_ACTIVE)) == (L.ST_SELECT, 1) and g(env, L.G_BANK0) == 10
+
+
+def test_opponent_passed_test_turned_into_a_failure_by_the_active_player():
+    # 4 + 3 = 7 passes PSI 7 by 0: player 0 (active) spends 1 as a malus and it fails; the
+    # commander repeats the failed test (IL COMANDANTE): 2 + 3 fails too (its side has no bank)
+    env = wounded_guerriero([4, 3, 2, 3], bank=(1, 0))
+    assert g(env, L.G_STAGE) == L.ST_BANK and env.agent_selection == "player_0"
+    assert bank_obs(env) == (1, -1, L.TK_SUPPRESSION, 2, 1, 0)
+    env.step(A(env, SPEND))
+    assert md(env, 1, 2, L.MD_FLAGS) & L.F_SUPPRESSED and g(env, L.G_BANK0) == 0
+    assert (g(env, L.G_STAGE), g(env, L.G_ACTIVE)) == (L.ST_SELECT, 1)
+
+
+def controllo(bank, dice=(3, 3)):
+    # IL TEST DI ABILITA' of the psionico (PSI 5, +1 ESPERTO mente): 3 + 3 + 1 = 7 passes by 2;
+    # the capitano is the commander, so the psionico does not repeat; the guerriero has no
+    # charisma: no reaction, no mental duel
+    env = start(new_env(), [model(0, 0, 20, 10), model(0, 1, 60, 20), model(1, 2, 60, 40, 270, car=0)],
+                dice=list(dice), bank=bank)
+    env.step(A(env, "A_MODEL") + 1)
+    env.step(A(env, "A_ACT") + L.AK_CONTROLLO)
+    env.step(A(env, "A_THEIR") + 2)
+    return env
+
+
+def test_non_active_player_makes_an_enemy_ability_test_fail_mid_action():
+    env = controllo(bank=(0, 3))
+    assert g(env, L.G_STAGE) == L.ST_BANK and env.agent_selection == "player_1"
+    assert bank_obs(env) == (1, -1, L.TK_ABILITY, 1, 3, 2)
+    env.step(A(env, SPEND))
+    assert g(env, L.G_CONTROLLED) == -1 and g(env, L.G_BANK1) == 0
+    assert (g(env, L.G_STAGE), env.agent_selection) == (L.ST_SELECT, "player_0")
+    kept = controllo(bank=(0, 3))
+    kept.step(A(kept, KEEP))
+    assert g(kept, L.G_CONTROLLED) == 2 and g(kept, L.G_BANK1) == 3
+    unasked = controllo(bank=(0, 0))
+    # the declaration's charisma is paid once, not once per replay
+    assert md(env, 0, 1, L.MD_CAR) == md(kept, 0, 1, L.MD_CAR) == md(unasked, 0, 1, L.MD_CAR) < 3
+
+
+def test_bank_smaller_than_the_excess_is_not_asked_and_off_and_own_tests_never_ask():
+    env = controllo(bank=(0, 2))
+    assert g(env, L.G_STAGE) == L.ST_SELECT and g(env, L.G_CONTROLLED) == 2
+    for mode, suppressed, bank in (("off", True, 5), ("own_tests", False, 1)):
+        env = start(new_env(exploration_bank=mode), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)],
+                    dice=SHOT + [1, 2, 2, 2], bank=(0, 5))
+        assert env.observation_space(env.agent_selection)["observation"].shape == (L.N_OBS,)
+        fire(env)
+        env.step(A(env, "A_PASS"))
+        assert g(env, L.G_STAGE) == L.ST_SELECT
+        assert bool(md(env, 1, 2, L.MD_FLAGS) & L.F_SUPPRESSED) == suppressed and g(env, L.G_BANK1) == bank
+
+
+def test_bad_answer_is_refused_clearly_and_changes_nothing():
+    env = wounded_guerriero([1, 2], bank=(0, 5))
+    snap = env.clone_state()
+    for bad in (A(env, "A_CHOICE") + 1, A(env, "A_MODEL"), A(env, "A_MOVE") + 3):
+        with pytest.raises(ValueError, match="ESPLORAZIONE"):
+            env.step(bad)
+        assert all((env.core.state.arrays[k] == snap.arrays[k]).all() for k in snap.arrays)
+
+
+def test_clone_save_and_load_mid_decision(tmp_path):
+    env = wounded_guerriero([1, 2], bank=(0, 5))
+    snap = env.clone_state()
+    obs = env.observe("player_1")["observation"].copy()
+    env.save(tmp_path / "bank.npz")
+    env.step(A(env, SPEND))
+    after = {k: v.copy() for k, v in env.core.state.arrays.items()}
+    env.set_state(snap)
+    assert g(env, L.G_STAGE) == L.ST_BANK and (env.observe("player_1")["observation"] == obs).all()
+    env.step(A(env, SPEND))
+    assert all((env.core.state.arrays[k] == after[k]).all() for k in after)
+    other = new_env()
+    other.reset(seed=5)
+    other.load(tmp_path / "bank.npz")
+    assert other.agent_selection == "player_1" and bank_obs(other) == (1, 1, L.TK_SUPPRESSION, 2, 4, -4)
+    other.step(A(other, SPEND))
+    assert all((other.core.state.arrays[k] == after[k]).all() for k in after)
+
+
+def _trajectory(batch, seed, steps):
+    core = VecGame(game, batch, auto_reset=True)
+    core.reset(seed=seed)
+    streams = new_streams(batch, seed)
+    acts = np.zeros(batch, np.int64)
+    out, asked = [], 0
+    for _ in range(steps):
+        sample_legal(core.mask, streams, acts)
+        asked += int(core.state.g[0, L.G_STAGE] == L.ST_BANK)
+        core.step(acts)
+        out.append((int(acts[0]), hash(core.obs[0].tobytes())))
+    return out, asked
+
+
+def test_same_trajectory_at_batch_one_and_sixty_four_with_bank_questions():
+    a, asked = _trajectory(1, 3, 1500)
+    b, _ = _trajectory(64, 3, 1500)
+    assert asked > 0, "game 0 met bank questions"
+    assert a == b
+
+
+def test_mask_is_the_reason_function_in_random_play_with_bank_questions():
+    """Mask, step and illegal-action reason are one compiled function (rules.decide), at the
+    bank's stage too; every answer given in random play was legal."""
+    core = VecGame(game, 8, {"mission": "roll"}, auto_reset=True)
+    core.reset(seed=7)
+    streams = new_streams(8, 7)
+    acts = np.zeros(8, np.int64)
+    n_actions = core.mask.shape[1]
+    checked_bank = 0
+    for step in range(1200):
+        at_bank = core.state.g[:, L.G_STAGE] == L.ST_BANK
+        for b in range(8):
+            if at_bank[b] or step % 97 == 0:
+                reasons = np.array([rules.action_reason(core.state.view, core.cfg.struct, b, a)
+                                    for a in range(n_actions)])
+                assert ((reasons == 0) == core.mask[b].astype(bool)).all()
+                checked_bank += int(at_bank[b])
+        sample_legal(core.mask, streams, acts)
+        core.step(acts)
+        assert (core.illegal == 0).all()
+    assert checked_bank > 0
+
+
+def test_scripted_bot_spends_to_save_its_model_and_keeps_otherwise():
+    from wargym.envs.union_wars import bot
+    env = wounded_guerriero([1, 2], bank=(0, 5))
+    mask = env.observe("player_1")["action_mask"]
+    assert bot.scripted_action(env.core.state.view, env.core.cfg.struct, 0, mask) == A(env, SPEND)
+    # its own failed ability test (1 + 2 + 1 < PSI 5): the points are kept for tests that save models
+    env = controllo(bank=(3, 0), dice=(1, 2))
+    assert g(env, L.G_STAGE) == L.ST_BANK and env.agent_selection == "player_0"
+    mask = env.observe("player_0")["action_mask"]
+    assert bot.scripted_action(env.core.state.view, env.core.cfg.struct, 0, mask) == A(env, KEEP)
