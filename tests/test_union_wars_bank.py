@@ -14,6 +14,8 @@ from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
 from wargym.envs.union_wars import game, rules
 from wargym.envs.union_wars import layout as L
+from test_union_wars_rules import A, g, md, model
+from test_union_wars_rules import start as start_scenario
 
 
 def new_env(**opts):
@@ -21,25 +23,8 @@ def new_env(**opts):
 
 
 def start(env, models, dice=(), active=0, bank=(0, 0)):
-    env.reset(seed=0, options={"scenario": {"active": active, "models": models, "dice": list(dice),
-                                            "bank": list(bank)}})
-    return env
-
-
-def model(player, slot, x, y, facing=90, **kw):
-    return {"player": player, "slot": slot, "x": x, "y": y, "facing_deg": facing, **kw}
-
-
-def A(env, key):
-    return int(env.core.cfg.k[getattr(L, "K_" + key)])
-
-
-def md(env, player, slot, col):
-    return int(env.core.state.md[0, player, slot, col])
-
-
-def g(env, col):
-    return int(env.core.state.g[0, col])
+    """test_union_wars_rules' set-up with both sides' ESPLORAZIONE banks."""
+    return start_scenario(env, models, dice, active, bank=list(bank))
 
 
 def bank_obs(env):
