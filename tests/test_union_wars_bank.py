@@ -22,9 +22,9 @@ def new_env(**opts):
     return union_wars_v0.raw_env(table="open_field", mission=1, **opts)
 
 
-def start(env, models, dice=(), active=0, bank=(0, 0)):
+def start(env, models, dice=(), active=0, bank=(0, 0), **kw):
     """test_union_wars_rules' set-up with both sides' ESPLORAZIONE banks."""
-    return start_scenario(env, models, dice, active, bank=list(bank))
+    return start_scenario(env, models, dice, active, bank=list(bank), **kw)
 
 
 def bank_obs(env):
@@ -269,4 +269,175 @@ def test_scripted_bot_spends_to_save_its_model_and_keeps_otherwise():
     env = controllo(bank=(3, 0), dice=(1, 2))
     assert g(env, L.G_STAGE) == L.ST_BANK and env.agent_selection == "player_0"
     mask = env.observe("player_0")["action_mask"]
+    assert bot.scripted_action(env.core.state.view, env.core.cfg.struct, 0, mask) == A(env, KEEP)
+
+
+# -- rolls that pass or fail without being LA DISCIPLINA's tests (RULES.md "Esplorazione") --------
+from test_union_wars_rules import act, sergente_env, throw_at_point  # noqa: E402
+
+
+def test_mental_duel_is_turned_by_the_defenders_bank():
+    # DUELLO MENTALE: the ability test (3 + 3 + 1 vs PSI 5, passed by 2) is asked first and kept;
+    # the duel 3 + CAR 2 + 2 (the psionico) against 3 + CAR 2 (the guerriero) is won by 2, so a
+    # malus of 2 makes it a tie, which the defender wins ("uguale o superiore"): CONTROLLO fails
+    env = start(new_env(), [model(0, 1, 60, 20), model(1, 2, 60, 40, 270)], dice=[3, 3, 3, 3], bank=(0, 3))
+    act(env, 1, L.AK_CONTROLLO, 2)
+    env.step(A(env, "A_PASS"))                      # no reaction declared
+    assert bank_obs(env) == (1, -1, L.TK_ABILITY, 1, 3, 2)
+    env.step(A(env, KEEP))
+    assert env.agent_selection == "player_1" and bank_obs(env) == (1, -1, L.TK_DUEL, 1, 2, 1)
+    env.step(A(env, SPEND))
+    assert (g(env, L.G_CONTROLLED), g(env, L.G_BANK1), g(env, L.G_STAGE)) == (-1, 1, L.ST_SELECT)
+
+
+def test_charge_roll_short_is_made_to_reach_by_the_chargers_bank():
+    # CARICA: M 12 + 1 + 1 = 14 cm against 25 - 1.25 - 1.5 = 22.25: short by 8.25, 9 points reach
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 45, 270, car=0)], dice=[1, 1, 4], bank=(9, 0))
+    act(env, 2, L.AK_CHARGE, 2)
+    env.step(A(env, "A_PASS"))                      # the guerriero's free reaction: none
+    assert env.agent_selection == "player_0" and bank_obs(env) == (1, 1, L.TK_CHARGE, 2, 9, -9)
+    env.step(A(env, SPEND))
+    assert md(env, 0, 2, L.MD_FLAGS) & L.F_ENGAGED and md(env, 0, 2, L.MD_CHARGE_AT) == 2   # +1D3 (4 -> 2)
+    assert float(env.core.state.pos[0, 0, 2, 1]) == pytest.approx(42.25) and g(env, L.G_BANK0) == 0
+
+
+def test_enemy_charge_that_reaches_is_stopped_by_the_targets_bank():
+    # 12 + 1 + 1 = 14 against 12.25: reaches by 1.75; a malus of 2 makes it fall short, and the
+    # charger moves only M, stopping 1 cm from the enemy (11.25 cm)
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 35, 270, car=0)], dice=[1, 1, 6], bank=(0, 2))
+    act(env, 2, L.AK_CHARGE, 2)
+    env.step(A(env, "A_PASS"))
+    assert env.agent_selection == "player_1" and bank_obs(env) == (1, -1, L.TK_CHARGE, 2, 2, 1)
+    env.step(A(env, SPEND))
+    assert not md(env, 0, 2, L.MD_FLAGS) & L.F_ENGAGED and g(env, L.G_BANK1) == 0
+    assert float(env.core.state.pos[0, 0, 2, 1]) == pytest.approx(31.25)
+
+
+@pytest.mark.parametrize("die, bank, asked, healed", [
+    (3, (0, 1), (1, -1, L.TK_AID, 1, 1, 0), 1),     # 3 + 2 = 5 passes by 0: the enemy's malus of 1
+    (2, (1, 0), (1, 1, L.TK_AID, 1, 1, -1), 0),     # 2 + 2 = 4 fails by 1: the medico's bonus of 1
+])
+def test_soccorso_five_plus_is_turned_by_either_bank(die, bank, asked, healed):
+    env = start(new_env(army_files=None, armies=[["umanita", ["capitano", "medico", "fante"]], "xeno:default_250"]),
+                [model(0, 1, 60, 20), model(0, 2, 60, 22.5, wounds=1), model(1, 2, 100, 100, car=0)],
+                dice=[die], bank=bank)
+    act(env, 1, L.AK_AID, 2, mine=True)
+    assert bank_obs(env) == asked
+    env.step(A(env, SPEND))
+    assert md(env, 0, 2, L.MD_WOUNDS) == healed and g(env, L.G_BANK0) + g(env, L.G_BANK1) == 0
+
+
+def test_throw_that_falls_short_reaches_with_the_throwers_bank():
+    # DA LANCIO: reach 30 + 5 + 3 = 38 cm, the point 42 cm away: 4 points make it reach, the smoke lands
+    env = start(sergente_env(), [model(0, 1, 60, 20), model(1, 2, 60, 100, 270, car=0)], dice=[5, 3, 4], bank=(4, 0))
+    throw_at_point(env, 1, L.AK_FIRE1, 4, 4)
+    assert bank_obs(env) == (1, 1, L.TK_THROW, 1, 4, -4)
+    env.step(A(env, SPEND))
+    assert env.core.state.smoke[0, 0, 2] == 1 and g(env, L.G_BANK0) == 0
+
+
+@pytest.mark.parametrize("answer, target", [(SPEND, (60.0, 60.0)), (KEEP, (61.0, 40.0))])
+def test_overlapping_models_four_plus_turned_by_the_shooters_bank(answer, target):
+    # Modelli Sovrapposti: the guerriero at (61, 40) covers the one at (60, 60); the 4+ to shoot
+    # the chosen target rolls 3: a bonus of 1 and the shot goes to it, kept and the first model takes it
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 60, 270, car=0), model(1, 3, 61, 40, 270, car=0)],
+                dice=[3, 1, 1], bank=(1, 0))
+    act(env, 2, L.AK_FIRE0, 2)
+    assert bank_obs(env) == (1, 1, L.TK_OVERLAP, 2, 1, -1)
+    env.step(A(env, answer))
+    shot = env.core.state.geo[0, L.GEO_SHOT + 2:L.GEO_SHOT + 4]
+    assert tuple(float(v) for v in shot) == pytest.approx(target)
+
+
+def test_night_spotting_roll_made_to_reach_by_the_bank():
+    # LA NOTTE: the fante (SN 2) spots 2 + 3 + 20 = 25 cm, the guerriero is 30 cm away: 5 points
+    # let it shoot (hit 4, armour 2: one wound)
+    env = start(new_env(night="on"), [model(0, 2, 60, 20), model(1, 2, 60, 52.75, 270, car=0)], dice=[2, 3, 4, 2],
+                night=True, bank=(5, 0))
+    act(env, 2, L.AK_FIRE0, 2)
+    assert bank_obs(env) == (1, 1, L.TK_SPOT, 2, 5, -5)
+    env.step(A(env, SPEND))
+    assert (md(env, 1, 2, L.MD_WOUNDS), md(env, 1, 2, L.MD_MORALE), g(env, L.G_BANK0)) == (1, 1, 0)
+
+
+def test_inertial_weapons_four_plus_against_a_jam_turned_by_the_bank():
+    # INCEPPAMENTO with INERZIALI: the torretta's cannone binato (CADENZA 3) rolls 6, 6, 1 (BINATA
+    # repeats the 1: 6); one 1 jams it unless INERZIALI's 4+: 3 fails by 1, a bonus of 1 saves it
+    env = start(new_env(jamming=True, armies=["umanita:default_250", ["xeno", ["signore dello sciame",
+                                                                             "torretta biomeccanica"]]]),
+                [model(0, 0, 20, 10), model(0, 2, 60, 30), model(1, 1, 60, 80, 270)], dice=[6, 6, 1, 6, 3],
+                active=1, bank=(0, 1))
+    act(env, 1, L.AK_FIRE0, 2)
+    env.step(A(env, "A_PASS"))                      # the fante's reaction: none
+    assert env.agent_selection == "player_1" and bank_obs(env) == (1, 1, L.TK_JAM, 1, 1, -1)
+    env.step(A(env, SPEND))
+    assert md(env, 1, 1, L.MD_JAMMED) == 0 and g(env, L.G_BANK1) == 0
+
+
+def test_scenario_reserve_is_rolled_for_and_the_four_plus_turned_by_the_bank():
+    # LE RISERVE: player 1 ends its turn; in player 0's command phase the fante kept in reserve
+    # rolls 3 (short by 1): a bonus of 1 and it enters (player 0 places it)
+    env = start(new_env(), [model(0, 0, 30, 10), model(0, 2, 0, 0, status="reserve"), model(1, 2, 60, 100, 270, car=0)],
+                dice=[3], active=1, bank=(1, 0))
+    env.step(A(env, "A_PASS"))
+    assert env.agent_selection == "player_0" and bank_obs(env) == (1, 1, L.TK_RESERVE, 2, 1, -1)
+    env.step(A(env, SPEND))
+    assert md(env, 0, 2, L.MD_FLAGS) & L.F_ENTERING and g(env, L.G_STAGE) == L.ST_DEPLOY
+
+
+def test_extra_time_four_plus_is_the_game_roll_the_holder_turns_either_way():
+    # IL TEMPO: after the last turn a 5 would give another turn; the bank's holder (player 1)
+    # spends 2 as a malus and the game ends
+    env = start(new_env(time=True), [model(0, 2, 60, 20), model(1, 2, 60, 100, 270, car=0)], dice=[5],
+                turn=23, bank=(0, 2))
+    env.step(A(env, "A_PASS"))
+    assert env.agent_selection == "player_1" and bank_obs(env) == (1, 0, L.TK_TIME, -1, 2, 1)
+    env.step(A(env, SPEND))
+    assert g(env, L.G_DONE) == 1 and g(env, L.G_MAX_TURNS) == 24 and g(env, L.G_BANK1) == 0
+
+
+def test_smoke_four_plus_is_the_game_roll_the_holder_turns_either_way():
+    # FUMOGENO: placed this turn (the hit roll 4 passes by 0: kept); in the final phase of the
+    # next turn its 4+ rolls 3: the holder (player 1) spends 1 as a bonus and the smoke clears
+    env = start(sergente_env(), [model(0, 1, 60, 20), model(1, 2, 60, 100, 270, car=0)], dice=[1, 1, 4, 3],
+                bank=(0, 1))
+    throw_at_point(env, 1, L.AK_FIRE1, 3, 2)
+    env.step(A(env, KEEP))
+    env.step(A(env, "A_PASS"))
+    env.step(A(env, "A_PASS"))
+    assert bank_obs(env) == (1, 0, L.TK_SMOKE, -1, 1, -1)
+    text = new_env(render_mode="ansi")
+    text.reset(seed=0)
+    text.set_state(env.clone_state())
+    assert "the game's smoke's 4+ failed by 1; player 1 may spend 1 bank points" in text.render()
+    env.step(A(env, SPEND))
+    assert env.core.state.smoke[0, 0, 2] == 0 and g(env, L.G_BANK1) == 0
+
+
+def test_deployment_roll_off_won_outright_with_the_losers_bank():
+    # SCHIERAMENTO: the roll-off after ESPLORAZIONE; the holder (player 1, bank 6) loses 1 to 6
+    # by 5 and spends 6 to win it (5 would only tie, which is rolled again)
+    env = new_env(render_mode="ansi")
+    env.reset(seed=0)
+    assert g(env, L.G_EXPLORE_WINNER) == 1 and g(env, L.G_STAGE) == L.ST_SIDE
+    env.core.state.g[0, L.G_BANK1] = 6
+    env.script_dice([6, 1])
+    env.step(A(env, "A_CHOICE"))
+    assert env.agent_selection == "player_1" and bank_obs(env) == (1, 0, L.TK_ROLLOFF, -1, 6, 5)
+    assert "roll-off won by p0 by 5; player 1 may spend 6 bank points" in env.render()
+    env.step(A(env, SPEND))
+    assert (g(env, L.G_STAGE), env.agent_selection, g(env, L.G_BANK1)) == (L.ST_DEPLOY_ORDER, "player_1", 0)
+
+
+def test_scripted_bot_stops_an_enemy_charge_and_keeps_for_the_games_rolls():
+    from wargym.envs.union_wars import bot
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 35, 270, car=0)], dice=[1, 1, 6], bank=(0, 2))
+    act(env, 2, L.AK_CHARGE, 2)
+    env.step(A(env, "A_PASS"))
+    mask = env.observe("player_1")["action_mask"]
+    assert bot.scripted_action(env.core.state.view, env.core.cfg.struct, 0, mask) == A(env, SPEND)
+    env = start(new_env(time=True), [model(0, 2, 60, 20), model(1, 2, 60, 100, 270, car=0)], dice=[5],
+                turn=23, bank=(0, 2))
+    env.step(A(env, "A_PASS"))
+    mask = env.observe("player_1")["action_mask"]
     assert bot.scripted_action(env.core.state.view, env.core.cfg.struct, 0, mask) == A(env, KEEP)

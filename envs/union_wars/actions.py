@@ -9,7 +9,8 @@ import numba as nb
 import numpy as np
 
 from ..core.geometry import point_polygon_distance, segment_crosses_polygon
-from .layout import T_MAX, T_NONE, TI_KIND, TI_NVERT, TK_ABILITY
+from .bank import bank_reach, bank_roll
+from .layout import T_MAX, T_NONE, TI_KIND, TI_NVERT, TK_ABILITY, TK_AID, TK_DUEL, TK_SPOT
 
 from .general import (d6, discipline_test, has_flag, in_control_area, is_active, model_distance, on_table,
                       roll_off, stat)
@@ -320,7 +321,8 @@ def mental_duel(s, cfg, b, side, i, ds, dj):
     l'abilità non funziona").  Returns True if the attacker wins."""
     a = d6(s, b) + s.md[b, side, i, MD_CAR] + duel_bonus(s, cfg, b, side, i)
     d = d6(s, b) + s.md[b, ds, dj, MD_CAR] + duel_bonus(s, cfg, b, ds, dj)
-    return a > d
+    # the ESPLORAZIONE bank may turn it: the attacker's bonus or the defender's of the margin
+    return bank_roll(s, cfg, b, side, i, TK_DUEL, a > d, a - d - 1)
 
 
 @nb.njit(cache=True)
@@ -355,8 +357,10 @@ def do_charge(s, cfg, b, side, i, ts, tj, counter):
     else:
         if s.g[b, G_NIGHT]:
             # LA NOTTE: assaulting a model needs it spotted first (2D6 + SN x 10)
-            if model_distance(s, cfg, b, side, i, ts, tj) > d6(s, b) + d6(s, b) + 10 * stat(s, cfg, b, side, i, PF_SN) \
-                    and not in_control_area(s, cfg, b, side, i, ts, tj):
+            dist = model_distance(s, cfg, b, side, i, ts, tj)
+            spot = d6(s, b) + d6(s, b) + 10 * stat(s, cfg, b, side, i, PF_SN)
+            if not in_control_area(s, cfg, b, side, i, ts, tj) and \
+                    not bank_reach(s, cfg, b, side, i, TK_SPOT, spot, dist):
                 return False
         reached = charge_move(s, cfg, b, side, i, ts, tj)
     if reached:
@@ -396,7 +400,8 @@ def execute_action(s, cfg, b, side, i, ak, ts, tj, move):
         bonus = (1 if stat(s, cfg, b, side, i, PF_EXPERT) == EX_MEDICINE else 0) + \
                 (1 if stat(s, cfg, b, side, i, PF_EQUIP) & EQ_MEDKIT else 0)
         r = d6(s, b)
-        if r != 1 and (r == 6 or r + bonus >= 5) and s.md[b, ts, tj, MD_WOUNDS] > 0:
+        if s.md[b, ts, tj, MD_WOUNDS] > 0 and r != 1 and \
+                (r == 6 or bank_roll(s, cfg, b, side, i, TK_AID, r + bonus >= 5, r + bonus - 5)):
             s.md[b, ts, tj, MD_WOUNDS] -= 1
             if s.md[b, ts, tj, MD_STATUS] == OOC:
                 s.md[b, ts, tj, MD_STATUS] = ACTIVE   # Fuori Combattimento: back when a wound is healed

@@ -18,18 +18,28 @@ with the same dice, the answered events applied as recorded.
 """
 from __future__ import annotations
 
+import math
+
 import numba as nb
 
 from .layout import (BANK_ASK, BANK_OFF, BANK_OWN_TESTS, BK_ACTION, BK_ANSWERS, BK_EVENT, BK_KIND, BK_MARGIN, BK_NDEC, BK_NEED,
                      BK_OWNER, BK_PENDING, BK_RECORDING, BK_ROLLER, BK_SLOT, G_BANK0, G_BANK1, G_DECISIONS, GEO_SHOT,
-                     K_BANK, MAX_BANK_ASKS, TK_HIT, BK_SPENT0)
+                     K_BANK, MAX_BANK_ASKS, TK_HIT, BK_SPENT0, BK_WOUNDS, G_EXPLORE_WINNER, MD_WOUNDS,
+                     ROLLER_NONE)
 
 
 @nb.njit(cache=True)
 def bank_roll(s, cfg, b, side, i, kind, passed, margin):
-    """The outcome of a test of model (side, i) after the ESPLORAZIONE bank: ``passed`` and
-    ``margin`` (roll total - target, >= 0 when passed) as rolled.  Natural results that always
-    pass or fail (TEST) never get here."""
+    """The outcome of a roll of model (side, i) against a target after the ESPLORAZIONE bank:
+    ``passed`` and ``margin`` (roll total - target, >= 0 when passed) as rolled.  Natural results
+    that always pass or fail (TEST) never get here."""
+    return bank_event(s, cfg, b, side, side, i, kind, passed, margin)
+
+
+@nb.njit(cache=True)
+def bank_event(s, cfg, b, side, roller, i, kind, passed, margin):
+    """bank_roll for any roll that passes or fails: ``passed`` is ``side``'s success, the roll is
+    ``roller``'s (``ROLLER_NONE`` for a roll-off or the game's own roll) and model ``i``'s (-1: none)."""
     mode = cfg.k[K_BANK]
     if mode == BANK_OFF:
         return passed
@@ -56,12 +66,33 @@ def bank_roll(s, cfg, b, side, i, kind, passed, margin):
     if k < MAX_BANK_ASKS and s.bk[b, BK_PENDING] == 0:
         s.bk[b, BK_PENDING] = 1
         s.bk[b, BK_OWNER] = owner
-        s.bk[b, BK_ROLLER] = side
+        s.bk[b, BK_ROLLER] = roller
         s.bk[b, BK_SLOT] = i
         s.bk[b, BK_KIND] = kind
         s.bk[b, BK_NEED] = need
         s.bk[b, BK_MARGIN] = margin
+        # the model's wounds now: what the owner sees is the step's start (bot's armour answer)
+        s.bk[b, BK_WOUNDS] = s.md[b, roller, i, MD_WOUNDS] if i >= 0 and roller < 2 else 0
     return passed
+
+
+@nb.njit(cache=True)
+def bank_reach(s, cfg, b, side, i, kind, total, target):
+    """A distance roll (a charge's M+2D6, a throw's COSx10+2D6, night spotting's 2D6+SNx10) that
+    must reach ``target`` cm: it passes or fails, so the bank may turn it (RULES.md)."""
+    margin = int(math.floor(total - target))      # total + (-margin) >= target; total - (margin + 1) < target
+    return bank_event(s, cfg, b, side, side, i, kind, total >= target, margin)
+
+
+@nb.njit(cache=True)
+def bank_game_roll(s, cfg, b, kind, passed, margin):
+    """The game's own roll (no player's: the smoke's and extra time's 4+): the bank's holder may
+    turn it either way (RULES.md "Esplorazione")."""
+    holder = s.g[b, G_EXPLORE_WINNER]
+    if s.g[b, G_BANK0 + 1 - holder] > s.g[b, G_BANK0 + holder]:
+        holder = 1 - holder                       # a scenario's bank may be the loser's
+    side = holder if not passed else 1 - holder   # bank_event: a bonus on ``side``'s failure, a malus on its pass
+    return bank_event(s, cfg, b, side, ROLLER_NONE, -1, kind, passed, margin)
 
 
 @nb.njit(cache=True, inline="always")

@@ -40,7 +40,7 @@ from .layout import (AK_AID, AK_CHARGE, AK_FIRE0, AK_FIRE1, AK_GENIO, AK_HIDE, A
                      ST_MELEE_WEAPON, T_MAX, T_NONE, TI_EXPLORED, TI_KIND,
                      TI_NVERT, WP_RANGE, WP_RATE, WP_RULES, WR_FRAG, WR_THROWN, G_NREACT, ST_BANK, BK_KIND,
                      BK_ROLLER, BK_SLOT, TK_ABILITY, TK_ARMOUR, TK_COMMAND, TK_FLIGHT, TK_PINNING, TK_SHIELD,
-                     TK_SUPPRESSION)
+                     TK_SUPPRESSION, TK_CHARGE, TK_DUEL, BK_WOUNDS, ROLLER_NONE)
 from .rules import step_game
 from .layout import config_ref, state_ref
 
@@ -201,16 +201,23 @@ def best_blast_point(s, cfg, b, side, i, ak, mask, best, best_target):
 def bank_worth_spending(s, cfg, b, me):
     """ESPLORAZIONE: spend to save one's own model or army (a failed command, suppression,
     pinning or flight test, a failed shield or armour roll that would put it out of combat) or
-    to make an enemy ability, suppression or command test fail; keep the points for those
-    otherwise (to-hit dice, one's own failed ability test, an enemy pinning)."""
+    to make one's charge reach; spend to make an enemy ability (its test or its mental duel),
+    suppression or command test fail, or an enemy charge fall short; keep the points otherwise
+    (to-hit dice, one's own failed ability test or duel, an enemy pinning, roll-offs, the
+    game's own rolls and the rest)."""
     kind = s.bk[b, BK_KIND]
-    if s.bk[b, BK_ROLLER] == me:
+    roller = s.bk[b, BK_ROLLER]
+    if roller == ROLLER_NONE:
+        return False
+    if roller == me:
         if kind == TK_SHIELD or kind == TK_ARMOUR:
-            # a failed protection roll that would put the model out of combat (LE FERITE)
-            j = s.bk[b, BK_SLOT]
-            return s.md[b, me, j, MD_WOUNDS] + 1 >= stat(s, cfg, b, me, j, PF_FS)
-        return kind == TK_COMMAND or kind == TK_SUPPRESSION or kind == TK_PINNING or kind == TK_FLIGHT
-    return kind == TK_ABILITY or kind == TK_SUPPRESSION or kind == TK_COMMAND
+            # a failed protection roll that would put the model out of combat (LE FERITE), by
+            # its wounds when it rolled (the state shown is the step's start)
+            return s.bk[b, BK_WOUNDS] + 1 >= stat(s, cfg, b, me, s.bk[b, BK_SLOT], PF_FS)
+        return kind == TK_COMMAND or kind == TK_SUPPRESSION or kind == TK_PINNING or kind == TK_FLIGHT or \
+            kind == TK_CHARGE
+    return kind == TK_ABILITY or kind == TK_DUEL or kind == TK_SUPPRESSION or kind == TK_COMMAND or \
+        kind == TK_CHARGE
 
 
 @nb.njit(cache=True)

@@ -571,6 +571,8 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
             if name not in flags:
                 raise ValueError(f"{what}: flags are {sorted(flags)}, got {name!r}")
             f |= flags[name]
+        if st == "reserve":
+            f |= L.F_KEPT        # LE RISERVE: kept in reserve, rolled for in its side's command phase
         s.md[b, p, i, L.MD_FLAGS] = f
         if f & L.F_PRONE:
             s.md[b, p, i, L.MD_PRONE_UNTIL] = turn

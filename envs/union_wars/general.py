@@ -9,8 +9,8 @@ import math
 import numba as nb
 
 from ..core.rng import roll_die
-from .bank import bank_roll
-from .layout import (ACTIVE, F_ENGAGED, G_CMD0, G_TURN, MD_FLASH_UNTIL, K_MORALE_EACH, MD_CAR, MD_FLAGS, MD_MORALE,
+from .bank import bank_event, bank_game_roll, bank_roll
+from .layout import (ROLLER_NONE, ACTIVE, F_ENGAGED, G_CMD0, G_TURN, MD_FLASH_UNTIL, K_MORALE_EACH, MD_CAR, MD_FLAGS, MD_MORALE,
                      MD_PROFILE, MD_STATUS, N_SLOTS, OOC, PF_CAR, PF_HEIGHT_MM, PF_PSI, PF_RADIUS_MM, PF_SN)
 
 
@@ -33,15 +33,27 @@ def round_up(x):
 
 
 @nb.njit(cache=True)
-def test_d6(s, b, target, mod):
-    """TEST with 1D6: a natural 1 always fails, a natural 6 always succeeds; else roll + mod >= target.
-    Returns (success, natural roll)."""
+def test_d6(s, cfg, b, side, i, target, mod, kind):
+    """TEST with 1D6 of model (side, i) (``i`` -1: the player's, as the reserves'): a natural 1
+    always fails, a natural 6 always succeeds; else roll + mod >= target, which the ESPLORAZIONE
+    bank may turn (``kind``: layout.TK_*)."""
     r = d6(s, b)
     if r == 1:
-        return False, r
+        return False
     if r == 6:
-        return True, r
-    return r + mod >= target, r
+        return True
+    margin = r + mod - target
+    return bank_roll(s, cfg, b, side, i, kind, margin >= 0, margin)
+
+
+@nb.njit(cache=True)
+def game_test_d6(s, cfg, b, target, kind):
+    """The game's own 1D6 test (the smoke's and extra time's 4+, no player's roll): a natural 1
+    fails, a 6 succeeds (TEST); the bank's holder may turn the rest either way."""
+    r = d6(s, b)
+    if r == 1 or r == 6:
+        return r == 6
+    return bank_game_roll(s, cfg, b, kind, r >= target, r - target)
 
 
 @nb.njit(cache=True)
@@ -56,6 +68,15 @@ def roll_off(s, b, bonus0, bonus1):
         if c > a:
             return 1, c - a
     return 0, 0
+
+
+@nb.njit(cache=True)
+def banked_roll_off(s, cfg, b, kind):
+    """SPAREGGI after ESPLORAZIONE (deployment, initiative): the loser's bonus or the winner's
+    malus of margin + 1 turns it (a tie would only be rolled again).  Returns the winner."""
+    w, margin = roll_off(s, b, 0, 0)
+    zero_wins = bank_event(s, cfg, b, 0, ROLLER_NONE, -1, kind, w == 0, margin if w == 0 else -(margin + 1))
+    return 0 if zero_wins else 1
 
 
 # -- model accessors ------------------------------------------------------------------

@@ -99,19 +99,27 @@ STAGE_NAMES = ("mission choice", "deployment side", "deployment order", "objecti
 BANK_OFF, BANK_OWN_TESTS, BANK_ASK = 0, 1, 2
 BANK_MODES = ("off", "own_tests", "ask")
 # the test a bank decision is about (observation, bot, render)
-(TK_NONE, TK_ABILITY, TK_COMMAND, TK_PINNING, TK_SUPPRESSION, TK_FLIGHT, TK_HIT, TK_SHIELD, TK_ARMOUR) = range(9)
+(TK_NONE, TK_ABILITY, TK_COMMAND, TK_PINNING, TK_SUPPRESSION, TK_FLIGHT, TK_HIT, TK_SHIELD, TK_ARMOUR,
+ TK_DUEL, TK_CHARGE, TK_SPOT, TK_THROW, TK_OVERLAP, TK_AID, TK_JAM, TK_RESERVE, TK_ROLLOFF, TK_SMOKE,
+ TK_TIME) = range(20)
 TEST_NAMES = ("", "ability test", "command test", "pinning test", "suppression test", "flight over rough terrain",
-              "to-hit roll", "shield roll", "armour roll")
+              "to-hit roll", "shield roll", "armour roll", "mental duel", "charge roll (M+2D6)",
+              "night spotting roll (2D6+SNx10)", "throw roll (COSx10+2D6)", "overlapping models' 4+",
+              "first aid 5+", "inertial weapon's 4+ against a jam", "reserves' 4+", "roll-off", "smoke's 4+",
+              "extra time's 4+")
+# BK_ROLLER of a roll that is no one side's (a roll-off, the game's 4+ for smoke and extra time)
+ROLLER_NONE = 2
 # s.bk[b, BK_*]: the replay of a step's resolution (RULES.md "Esplorazione").  BK_RECORDING: a
 # snapshot of this step is kept, bank rolls count as events; BK_EVENT: bank-eligible rolls met so
 # far in this run; BK_NDEC / BK_ANSWERS: decisions already taken for events 0..NDEC-1 (bit k = spent);
 # BK_PENDING: this run met an undecided event; BK_ACTION: the step's action, replayed after each
 # answer; then the pending roll: its owner (who decides), roller side, model slot, test kind,
 # points to spend, margin (roll total - target: >= 0 passed); BK_SPENT0/1: points each side spent
-# in this run before the pending roll (the live banks are the step's start until it ends).
+# in this run before the pending roll (the live banks are the step's start until it ends);
+# BK_WOUNDS: the rolling model's wounds at the moment of the pending roll (the state shown is the step's start).
 (BK_RECORDING, BK_EVENT, BK_NDEC, BK_ANSWERS, BK_PENDING, BK_ACTION, BK_OWNER, BK_ROLLER, BK_SLOT, BK_KIND,
- BK_NEED, BK_MARGIN, BK_SPENT0, BK_SPENT1) = range(14)
-N_BK = 14
+ BK_NEED, BK_MARGIN, BK_SPENT0, BK_SPENT1, BK_WOUNDS) = range(15)
+N_BK = 15
 MAX_BANK_ASKS = 30       # decisions recorded for one step's resolution (bits of BK_ANSWERS)
 N_BANK_OBS = 6           # observation values added by exploration_bank="ask"
 

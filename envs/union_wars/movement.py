@@ -13,9 +13,10 @@ import numba as nb
 
 from ..core.geometry import (box_gap, point_polygon_within, point_polygon_within_boxed, segment_polygon_distance,
                              segment_polygon_within, segment_polygon_within_boxed)
+from .bank import bank_reach
 from .sight import piece_box, terrain_boxes_ready
 from .general import d6, discipline_test, has_flag, is_active, on_table, radius, stat
-from .layout import (TK_FLIGHT, ACTIVE, F_ALERT, F_ENGAGED, F_HIDDEN, MD_FATIGUE, MD_FLAGS, MD_STATUS, N_DIRS, N_DIST,
+from .layout import (TK_CHARGE, TK_FLIGHT, ACTIVE, F_ALERT, F_ENGAGED, F_HIDDEN, MD_FATIGUE, MD_FLAGS, MD_STATUS, N_DIRS, N_DIST,
                      N_SLOTS, OK, PF_FLY, PF_M, PF_RULES, R_BASES_CROSS, R_IMPASSABLE, R_NEAR_ENEMY, R_OFF_TABLE,
                      REMOVED, SR_FAST, SR_FLY, T_IMPASSABLE, T_MAX, T_NONE, T_ROUGH, TABLE_CM, TI_EXPLORED,
                      TI_KIND, TI_NVERT, G_MISSION, M_PATROL, G_EDGE0)
@@ -252,7 +253,9 @@ def charge_move(s, cfg, b, side, i, ts, ti):
     fast = (stat(s, cfg, b, side, i, PF_RULES) & SR_FAST) != 0
     if not flyer and not fast and touches_rough(s, cfg, b, side, i, x0, y0, cx, cy):
         allow -= d6(s, b)
-    if allow >= need and path_reason(s, cfg, b, side, i, x0, y0, cx, cy, flyer, ts, ti) == OK:
+    # the charge roll reaches or not: the ESPLORAZIONE bank may turn it (when the path is clear)
+    if path_reason(s, cfg, b, side, i, x0, y0, cx, cy, flyer, ts, ti) == OK and \
+            bank_reach(s, cfg, b, side, i, TK_CHARGE, allow, need):
         place(s, cfg, b, side, i, cx, cy, a)
         return True
     go = longest_legal(s, cfg, b, side, i, a, min(m, max(0.0, need - ENEMY_GAP)), flyer, -1, -1)

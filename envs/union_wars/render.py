@@ -53,8 +53,15 @@ def ansi(core, b, viewer=0) -> str:
             head += f" at #{int(g[L.G_TGT])}"
     if g[L.G_STAGE] == L.ST_BANK:
         bk = core.state.bk[b]
-        head += (f"\n  ESPLORAZIONE: p{int(bk[L.BK_ROLLER])} #{int(bk[L.BK_SLOT])}'s {L.TEST_NAMES[int(bk[L.BK_KIND])]} "
-                 f"{'passed' if bk[L.BK_MARGIN] >= 0 else 'failed'} by {abs(int(bk[L.BK_MARGIN]))}; player "
+        name = L.TEST_NAMES[int(bk[L.BK_KIND])]
+        if bk[L.BK_KIND] == L.TK_ROLLOFF:
+            what = f"{name} won by p{0 if bk[L.BK_MARGIN] >= 0 else 1}"
+        elif bk[L.BK_ROLLER] == L.ROLLER_NONE:
+            what = f"the game's {name} {'passed' if bk[L.BK_MARGIN] >= 0 else 'failed'}"
+        else:
+            who = f"p{int(bk[L.BK_ROLLER])}" + (f" #{int(bk[L.BK_SLOT])}" if bk[L.BK_SLOT] >= 0 else "")
+            what = f"{who}'s {name} {'passed' if bk[L.BK_MARGIN] >= 0 else 'failed'}"
+        head += (f"\n  ESPLORAZIONE: {what} by {abs(int(bk[L.BK_MARGIN]))}; player "
                  f"{int(bk[L.BK_OWNER])} may spend {int(bk[L.BK_NEED])} bank points to turn it")
     n_t = int((core.state.tinfo[b, :, L.TI_KIND] != 0).sum())
     return "\n".join([head, f"  terrain pieces: {n_t}; exploration bank {int(g[L.G_BANK0])}/{int(g[L.G_BANK1])}"]

@@ -20,7 +20,8 @@ from .actions import action_reason as declare_reason
 from .bank import bank_may_ask, record_answer, restore_snapshot, start_recording, take_snapshot
 from .battle import (base_piece_ok, edge_is_low, final_result, generate_terrain, mission_score, objective_reason,
                      spot_reason, sudden_end)
-from .general import d6, has_flag, is_active, on_table, roll_off, round_up, stat
+from .general import (banked_roll_off, d6, game_test_d6, has_flag, is_active, on_table, roll_off, round_up, stat,
+                      test_d6)
 from .layout import *  # noqa: F401,F403  (the named columns and codes)
 from .layout import (config_ref, outputs_ref, state_ref)
 from .melee import melee_continue, melee_start, melee_target_reason, melee_weapon_reason, update_engagement
@@ -150,7 +151,7 @@ def any_base_piece(s, b, side):
 @nb.njit(cache=True)
 def deployment_order(s, cfg, b):
     """SCHIERAMENTO: roll-off; the winner decides to deploy first or second."""
-    w, _ = roll_off(s, b, 0, 0)
+    w = banked_roll_off(s, cfg, b, TK_ROLLOFF)
     s.g[b, G_STAGE] = ST_DEPLOY_ORDER
     s.g[b, G_DECIDER] = w
 
@@ -187,7 +188,7 @@ def deploy_continue(s, cfg, b):
         s.g[b, G_DECIDER] = 1 - d
         return
     # INIZIATIVA: roll-off, the winner decides who starts
-    w, _ = roll_off(s, b, 0, 0)
+    w = banked_roll_off(s, cfg, b, TK_ROLLOFF)
     s.g[b, G_STAGE] = ST_INITIATIVE
     s.g[b, G_DECIDER] = w
 
@@ -243,7 +244,7 @@ def start_turn(s, cfg, b):
     entering = False
     for i in range(N_SLOTS):
         if s.md[b, p, i, MD_STATUS] == RESERVE and (s.md[b, p, i, MD_FLAGS] & F_KEPT):
-            if d6(s, b) >= 4:
+            if test_d6(s, cfg, b, p, i, 4, 0, TK_RESERVE):
                 s.md[b, p, i, MD_FLAGS] |= F_ENTERING
                 entering = True
     if entering:
@@ -273,7 +274,7 @@ def final_phase(s, cfg, b):
             s.md[b, side, i, MD_FLAGS] = f
     for q in range(MAX_SMOKE):
         # FUMOGENO: from the turn after it was placed, 4+ in the final phase clears it
-        if s.smoke[b, q, 2] > 0 and s.smoke[b, q, 2] - 1 < t and d6(s, b) >= 4:
+        if s.smoke[b, q, 2] > 0 and s.smoke[b, q, 2] - 1 < t and game_test_d6(s, cfg, b, 4, TK_SMOKE):
             s.smoke[b, q, 2] = 0
     s.g[b, G_SEGN0] = 0
     s.g[b, G_SEGN1] = 0
@@ -335,7 +336,7 @@ def after_melee(s, cfg, b):
     s.g[b, G_TURN] += 1
     if s.g[b, G_TURN] >= s.g[b, G_MAX_TURNS]:
         # IL TEMPO (option): 4+ and both players play another turn
-        if cfg.k[K_TIME] and d6(s, b) >= 4:
+        if cfg.k[K_TIME] and game_test_d6(s, cfg, b, 4, TK_TIME):
             s.g[b, G_MAX_TURNS] += 1 if cfg.k[K_TURNS_TOTAL] else 2
         else:
             end_game(s, b, final_result(s, cfg, b))
@@ -1080,7 +1081,7 @@ def write_obs(s, cfg, b, me, obs):
         # exploration_bank="ask": the pending roll (RULES.md "Osservazione")
         o = N_OBS
         obs[o] = 1
-        obs[o + 1] = 1 if s.bk[b, BK_ROLLER] == me else -1
+        obs[o + 1] = 0 if s.bk[b, BK_ROLLER] == ROLLER_NONE else (1 if s.bk[b, BK_ROLLER] == me else -1)
         obs[o + 2] = _i8(s.bk[b, BK_KIND])
         obs[o + 3] = _i8(s.bk[b, BK_SLOT])
         obs[o + 4] = _i8(s.bk[b, BK_NEED])

@@ -10,9 +10,9 @@ import math
 
 import numba as nb
 
-from .bank import bank_roll
-from .general import (d6, has_flag, is_active, model_distance, on_table, radius, round_up, set_flag, stat)
-from .layout import (TK_ARMOUR, TK_HIT, TK_SHIELD, GEO_SHOT, ACTIVE, EX_WEAPONS, F_ALERT, F_HIDDEN, F_PRONE, F_SATURATED, F_WOUNDED, F_PIN_TEST,
+from .bank import bank_reach, bank_roll
+from .general import (d6, test_d6, has_flag, is_active, model_distance, on_table, radius, round_up, set_flag, stat)
+from .layout import (TK_ARMOUR, TK_HIT, TK_SHIELD, TK_JAM, TK_OVERLAP, TK_SPOT, TK_THROW, GEO_SHOT, ACTIVE, EX_WEAPONS, F_ALERT, F_HIDDEN, F_PRONE, F_SATURATED, F_WOUNDED, F_PIN_TEST,
                      G_AMMO0, G_COORD0, G_NIGHT, G_SEGN0, G_TURN, K_AMMO, K_JAM, MAX_SMOKE, MD_FATIGUE, MD_FLAGS,
                      MD_FLASH_UNTIL, MD_JAMMED, MD_MELEE_DEALT, MD_MORALE, MD_STATUS, MD_WOUNDS, N_SLOTS, OK, OOC,
                      PF_ADT, PF_ARM, PF_COS, PF_EXPERT, PF_FS, PF_R0, PF_RULES, PF_SHIELD, PF_SN, R_ALLY_BLOCKS,
@@ -249,11 +249,12 @@ def resolve_fire(s, cfg, b, side, i, w, ts, ti, suppressive, reaction):
     dist = model_distance(s, cfg, b, side, i, ts, ti)
     if s.g[b, G_NIGHT]:
         # LA NOTTE: spot first, 2D6 + SN x 10; beyond it the target is out of sight
-        if dist > d6(s, b) + d6(s, b) + 10 * stat(s, cfg, b, side, i, PF_SN):
+        spot = d6(s, b) + d6(s, b) + 10 * stat(s, cfg, b, side, i, PF_SN)
+        if not bank_reach(s, cfg, b, side, i, TK_SPOT, spot, dist):
             return 0
     # Modelli Sovrapposti: 4+ to shoot the chosen target (with the cover malus), else the first in line
     if vis & COVERED_BY_ENEMY and not indirect_ok:
-        if d6(s, b) >= 4:
+        if test_d6(s, cfg, b, side, i, 4, 0, TK_OVERLAP):
             vis |= OBSCURED
         else:
             ti = first_model_on_line(s, cfg, b, side, i, ts, ti)
@@ -290,9 +291,9 @@ def resolve_fire(s, cfg, b, side, i, w, ts, ti, suppressive, reaction):
                 sixes += 1
     # INCEPPAMENTO (option): as many 1s as a third of CADENZA jams the weapon
     if cfg.k[K_JAM] and not thrown and not (wrules & WR_IMPULSE) and ones >= max(1, round_up(cfg.wp[wpn, WP_RATE] / 3.0)):
-        if not ((wrules & WR_INERTIAL) and d6(s, b) >= 4):
+        if not ((wrules & WR_INERTIAL) and test_d6(s, cfg, b, side, i, 4, 0, TK_JAM)):
             s.md[b, side, i, MD_JAMMED] |= 1 << w
-    if thrown and (hits == 0 or dist > reach):
+    if thrown and (hits == 0 or not bank_reach(s, cfg, b, side, i, TK_THROW, reach, dist)):
         return 0
     if hits > 0 and (wrules & WR_SMOKE):
         place_smoke(s, b, s.pos[b, ts, ti, 0], s.pos[b, ts, ti, 1])
@@ -380,7 +381,8 @@ def resolve_point_fire(s, cfg, b, side, i, w, choice):
     dist = math.hypot(px - s.pos[b, side, i, 0], py - s.pos[b, side, i, 1]) - radius(s, cfg, b, side, i)
     if s.g[b, G_NIGHT]:
         # LA NOTTE: the point must be made out first, 2D6 + SN x 10 (as a target)
-        if dist > d6(s, b) + d6(s, b) + 10 * stat(s, cfg, b, side, i, PF_SN):
+        spot = d6(s, b) + d6(s, b) + 10 * stat(s, cfg, b, side, i, PF_SN)
+        if not bank_reach(s, cfg, b, side, i, TK_SPOT, spot, dist):
             return 0
     reach = 10 * stat(s, cfg, b, side, i, PF_COS) + d6(s, b) + d6(s, b)
     mod = point_hit_modifier(s, cfg, b, side, i, vis, dist)
@@ -395,7 +397,7 @@ def resolve_point_fire(s, cfg, b, side, i, w, choice):
             hits += 1
             if nat == 6:
                 sixes += 1
-    if hits == 0 or dist > reach:
+    if hits == 0 or not bank_reach(s, cfg, b, side, i, TK_THROW, reach, dist):
         return 0                            # "se il tiro per colpire fallisce, il colpo manca"
     if wrules & WR_SMOKE:
         place_smoke(s, b, px, py)
