@@ -273,7 +273,7 @@ def test_scripted_bot_spends_to_save_its_model_and_keeps_otherwise():
 
 
 # -- rolls that pass or fail without being LA DISCIPLINA's tests (RULES.md "Esplorazione") --------
-from test_union_wars_rules import act, sergente_env, throw_at_point  # noqa: E402
+from test_union_wars_rules import act, move_choice, sergente_env, throw_at_point  # noqa: E402
 
 
 def test_mental_duel_is_turned_by_the_defenders_bank():
@@ -441,3 +441,100 @@ def test_scripted_bot_stops_an_enemy_charge_and_keeps_for_the_games_rolls():
     env.step(A(env, "A_PASS"))
     mask = env.observe("player_1")["action_mask"]
     assert bot.scripted_action(env.core.state.view, env.core.cfg.struct, 0, mask) == A(env, KEEP)
+
+
+# -- amount rolls: the owner chooses how many points move the result (RULES.md "Esplorazione") ----
+def amount(points):
+    """The answer that spends ``points`` at an amount roll's question."""
+    return "A_CHOICE", points - 1
+
+
+def answer(env, what):
+    if isinstance(what, tuple):
+        env.step(A(env, what[0]) + what[1])
+    else:
+        env.step(A(env, what))
+
+
+def test_charge_d3_attacks_raised_by_the_chargers_chosen_amount():
+    # CARICA: 14 cm reach 12.25 (the enemy has no bank to stop it); +1D3 attacks (6 -> 3): the
+    # charger's owner may add 1 or 2 of its 2 points; it adds 2
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 35, 270, car=0)], dice=[1, 1, 6], bank=(2, 0))
+    act(env, 2, L.AK_CHARGE, 2)
+    env.step(A(env, "A_PASS"))
+    assert env.agent_selection == "player_0" and bank_obs(env) == (1, 1, L.TK_CHARGE_AT, 2, 2, 3)
+    choice = A(env, "A_CHOICE")
+    assert set(env.legal_actions()) == {choice, choice + 1, A(env, "A_PASS")}
+    snap = env.clone_state()
+    with pytest.raises(ValueError, match="amount roll"):
+        env.step(choice + 2)                        # 3 points: more than the bank holds
+    assert all((env.core.state.arrays[k] == snap.arrays[k]).all() for k in snap.arrays)
+    answer(env, amount(2))
+    assert md(env, 0, 2, L.MD_CHARGE_AT) == 5 and g(env, L.G_BANK0) == 0 and g(env, L.G_STAGE) == L.ST_SELECT
+
+
+def test_suppressive_fire_d3_markers_raised_by_the_shooters_bank():
+    # FUOCO SOPPRESSIVO: 2 hits; the first hit's 1D3 (6 -> 3) + 1 point, the second's (1 -> 1) with
+    # the bank empty: 4 + 1 markers and the hit's one
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=[5, 5, 6, 1], bank=(1, 0))
+    act(env, 2, L.AK_SUPP0, 2)
+    assert bank_obs(env) == (1, 1, L.TK_SUPPRESSIVE, -1, 1, 3)
+    answer(env, amount(1))
+    assert (md(env, 1, 2, L.MD_MORALE), md(env, 1, 2, L.MD_WOUNDS), g(env, L.G_BANK0)) == (5, 0, 0)
+
+
+@pytest.mark.parametrize("bank, asked, spend, y", [
+    ((3, 0), (1, 1, L.TK_ROUGH, 2, 3, 5), 3, 20.0),     # own bank: 5 - 3 = 2 cm off M, moves 10
+    ((0, 2), (1, -1, L.TK_ROUGH, 2, 2, 5), 2, 15.0),    # the enemy's: 5 + 2 = 7 off M, moves 5
+])
+def test_rough_terrain_d6_moved_by_either_bank(bank, asked, spend, y):
+    # TERRENI: entering rough terrain, 1D6 (5) comes off M = 12
+    rough = {"kind": "rough", "vertices": [[10, 20], [30, 20], [30, 30], [10, 30]]}
+    env = start(new_env(), [model(0, 2, 20, 10, 0), model(1, 2, 100, 100, car=0)], dice=[5], terrain=[rough],
+                bank=bank)
+    act(env, 2, L.AK_MOVE)
+    env.step(A(env, "A_MOVE") + move_choice(4, 4))
+    assert bank_obs(env) == asked
+    answer(env, amount(spend))
+    assert float(env.core.state.pos[0, 0, 2, 1]) == pytest.approx(y, abs=1e-4)
+
+
+def test_fatigue_d6_lowered_by_the_movers_bank():
+    # LA FATICA: one marker takes 1D6 (4) off M; 4 points and the fante moves its whole 12 cm
+    env = start(new_env(), [model(0, 2, 20, 10, fatigue=1), model(1, 2, 100, 100, car=0)], dice=[4], bank=(5, 0))
+    act(env, 2, L.AK_MOVE)
+    env.step(A(env, "A_MOVE") + move_choice(4, 4))
+    assert bank_obs(env) == (1, 1, L.TK_FATIGUE, 2, 4, 4)      # never below 0 cm: at most 4
+    answer(env, amount(4))
+    assert float(env.core.state.pos[0, 0, 2, 1]) == pytest.approx(22.0, abs=1e-4) and g(env, L.G_BANK0) == 1
+
+
+def test_genio_tattico_bonus_actions_raised_by_the_bank():
+    # GENIO TATTICO: the capitano's ability test 3 + 3 vs PSI 6 passes (the enemy has no bank),
+    # "1D6 azioni bonus" (4) + 2 points
+    env = start(new_env(), [model(0, 0, 60, 20), model(1, 2, 100, 110, 90, car=0)], dice=[3, 3, 4], bank=(2, 0))
+    act(env, 0, L.AK_GENIO)
+    assert bank_obs(env) == (1, 1, L.TK_GENIO, 0, 2, 4)
+    answer(env, amount(2))
+    assert g(env, L.G_BONUS0) == 6
+
+
+def test_consolidation_2d6_raised_by_the_winners_bank():
+    # LA MISCHIA as test_union_wars_rules' consolidation (3 + 4 = 7 cm); player 0's bank (3) is
+    # asked about the guerriero's passed armour roll first (kept), then the consolidation: + 3
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 35, 270, car=0), model(1, 3, 100, 100, car=0)],
+                dice=[1, 1, 6, 3, 3, 1, 6, 2, 2, 5, 3, 3, 3, 4])
+    act(env, 2, L.AK_CHARGE, 2)
+    if g(env, L.G_STAGE) == L.ST_REACT:
+        env.step(A(env, "A_PASS"))
+    env.core.state.g[0, L.G_BANK0] = 3
+    env.step(A(env, "A_PASS"))
+    kinds = []
+    while g(env, L.G_STAGE) == L.ST_BANK and bank_obs(env)[2] != L.TK_CONSOLIDATION:
+        kinds.append(bank_obs(env)[2])
+        env.step(A(env, KEEP))
+    assert kinds == [L.TK_ARMOUR] and bank_obs(env) == (1, 1, L.TK_CONSOLIDATION, 2, 3, 7)
+    answer(env, amount(3))
+    assert g(env, L.G_STAGE) == L.ST_CONSOLIDATE and g(env, L.G_CONSOL) == 10
+    env.step(A(env, "A_MOVE") + move_choice(4, 4))
+    assert float(env.core.state.pos[0, 0, 2, 1]) == pytest.approx(32.25 + 10, abs=1e-3)

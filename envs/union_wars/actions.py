@@ -9,8 +9,8 @@ import numba as nb
 import numpy as np
 
 from ..core.geometry import point_polygon_distance, segment_crosses_polygon
-from .bank import bank_reach, bank_roll
-from .layout import T_MAX, T_NONE, TI_KIND, TI_NVERT, TK_ABILITY, TK_AID, TK_DUEL, TK_SPOT
+from .bank import bank_amount, bank_reach, bank_roll
+from .layout import T_MAX, T_NONE, TI_KIND, TI_NVERT, TK_ABILITY, TK_AID, TK_CHARGE_AT, TK_DUEL, TK_GENIO, TK_SPOT
 
 from .general import (d6, discipline_test, has_flag, in_control_area, is_active, model_distance, on_table,
                       roll_off, stat)
@@ -367,7 +367,8 @@ def do_charge(s, cfg, b, side, i, ts, tj, counter):
         s.md[b, side, i, MD_FLAGS] |= F_CHARGER
         if counter:
             s.md[b, side, i, MD_FLAGS] |= 1 << 8   # F_COUNTERCHARGER
-        s.md[b, side, i, MD_CHARGE_AT] = (d6(s, b) + 1) // 2    # "un bonus al valore di AT pari a 1D3"
+        # "un bonus al valore di AT pari a 1D3" (an amount roll the ESPLORAZIONE bank may move)
+        s.md[b, side, i, MD_CHARGE_AT] = bank_amount(s, cfg, b, side, i, TK_CHARGE_AT, (d6(s, b) + 1) // 2, True, 0)
         if cover:
             s.md[b, ts, tj, MD_FLAGS] |= F_COVER
         update_engagement(s, cfg, b)
@@ -440,7 +441,7 @@ def ability_effect(s, cfg, b, side, i, ak, ts, tj):
         # by voice within SN x 10 or anywhere with a communicator: the signalled model
         s.g[b, G_COORD0 + side] = tj + 1
     elif ak == AK_GENIO:
-        s.g[b, G_BONUS0 + side] += d6(s, b)   # "1D6 azioni bonus"
+        s.g[b, G_BONUS0 + side] += bank_amount(s, cfg, b, side, i, TK_GENIO, d6(s, b), True, 0)   # "1D6 azioni bonus"
     elif ak == AK_CONTROLLO:
         s.g[b, G_CONTROLLED] = tj
     s.md[b, side, i, MD_FLAGS] &= ~F_CONCENTRATED

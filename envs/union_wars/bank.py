@@ -22,7 +22,7 @@ import math
 
 import numba as nb
 
-from .layout import (BANK_ASK, BANK_OFF, BANK_OWN_TESTS, BK_ACTION, BK_ANSWERS, BK_EVENT, BK_KIND, BK_MARGIN, BK_NDEC, BK_NEED,
+from .layout import (BK_AMOUNT0, MAX_BANK_AMOUNT, BANK_ASK, BANK_OFF, BANK_OWN_TESTS, BK_ACTION, BK_ANSWERS, BK_EVENT, BK_KIND, BK_MARGIN, BK_NDEC, BK_NEED,
                      BK_OWNER, BK_PENDING, BK_RECORDING, BK_ROLLER, BK_SLOT, G_BANK0, G_BANK1, G_DECISIONS, GEO_SHOT,
                      K_BANK, MAX_BANK_ASKS, TK_HIT, BK_SPENT0, BK_WOUNDS, G_EXPLORE_WINNER, MD_WOUNDS,
                      ROLLER_NONE)
@@ -146,7 +146,53 @@ def start_recording(s, b, a):
 
 @nb.njit(cache=True)
 def record_answer(s, b, spend):
+    """The answer to the pending question: ``spend`` points (0 keeps them)."""
     k = s.bk[b, BK_NDEC]
     if spend:
         s.bk[b, BK_ANSWERS] |= 1 << k
+    s.bk[b, BK_AMOUNT0 + k] = spend
     s.bk[b, BK_NDEC] = k + 1
+
+
+@nb.njit(cache=True)
+def bank_amount(s, cfg, b, side, i, kind, value, up_helps, floor):
+    """An amount roll of (side, i) with no target to pass (a count, a distance): its owner's bank
+    may move the result in the roller's favour (``up_helps``: a higher result is the roller's),
+    then the opponent's against it, by as many points as each chooses (1 ..
+    MAX_BANK_AMOUNT, never below ``floor``).  Returns the result."""
+    if cfg.k[K_BANK] != BANK_ASK or s.bk[b, BK_RECORDING] == 0:
+        return value
+    for q in range(2):
+        owner = side if q == 0 else 1 - side
+        up = up_helps if q == 0 else not up_helps
+        cap = min(s.g[b, G_BANK0 + owner], MAX_BANK_AMOUNT)
+        if not up:
+            cap = min(cap, value - floor)
+        if cap <= 0:
+            continue
+        spent = _amount_event(s, b, owner, side, i, kind, cap, value)
+        if spent > 0:
+            s.g[b, G_BANK0 + owner] -= spent
+            if s.bk[b, BK_PENDING] == 0:
+                s.bk[b, BK_SPENT0 + owner] += spent
+            value += spent if up else -spent
+    return value
+
+
+@nb.njit(cache=True)
+def _amount_event(s, b, owner, roller, i, kind, cap, value):
+    """The recorded answer to this amount roll, or (the first unanswered one) mark it pending."""
+    k = s.bk[b, BK_EVENT]
+    s.bk[b, BK_EVENT] = k + 1
+    if k < s.bk[b, BK_NDEC]:
+        return s.bk[b, BK_AMOUNT0 + k]
+    if k < MAX_BANK_ASKS and s.bk[b, BK_PENDING] == 0:
+        s.bk[b, BK_PENDING] = 1
+        s.bk[b, BK_OWNER] = owner
+        s.bk[b, BK_ROLLER] = roller
+        s.bk[b, BK_SLOT] = i
+        s.bk[b, BK_KIND] = kind
+        s.bk[b, BK_NEED] = cap
+        s.bk[b, BK_MARGIN] = value
+        s.bk[b, BK_WOUNDS] = s.md[b, roller, i, MD_WOUNDS] if i >= 0 else 0
+    return 0

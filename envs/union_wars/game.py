@@ -103,8 +103,8 @@ REASONS = (
     "the model cannot target itself",
     "a model fights an enemy in base contact with it (LA MISCHIA)",
     "only a thrown weapon with FRAMMENTAZIONE or FUMOGENO is thrown at a point (DA LANCIO, RULES.md)",
-    "the exploration bank's question is answered with choice 0 (spend the points shown) or pass (keep them) "
-    "(ESPLORAZIONE)",
+    "the exploration bank's question is answered with pass (keep the points), choice 0 (spend the points "
+    "shown) or, for an amount roll, choice c (spend c + 1 points, at most the points shown) (ESPLORAZIONE)",
 )
 assert len(REASONS) == L.N_REASONS
 
@@ -476,7 +476,7 @@ def action_name(cfg, a: int) -> str:
         return f"reaction {L.REACTION_NAMES[a - k['a_react']]}"
     if a >= k["a_choice"]:
         return (f"choice {a - k['a_choice']} (mission / side / order / initiative / day-night / "
-                "melee weapon slot, by stage; 0 = spend at the exploration bank's question)")
+                "melee weapon slot, by stage; at the exploration bank's question: spend 1 + choice points)")
     if a >= k["a_piece"]:
         return f"scenic element {a - k['a_piece']} as base"
     if a >= k["a_spot"]:

@@ -101,12 +101,17 @@ BANK_MODES = ("off", "own_tests", "ask")
 # the test a bank decision is about (observation, bot, render)
 (TK_NONE, TK_ABILITY, TK_COMMAND, TK_PINNING, TK_SUPPRESSION, TK_FLIGHT, TK_HIT, TK_SHIELD, TK_ARMOUR,
  TK_DUEL, TK_CHARGE, TK_SPOT, TK_THROW, TK_OVERLAP, TK_AID, TK_JAM, TK_RESERVE, TK_ROLLOFF, TK_SMOKE,
- TK_TIME) = range(20)
+ TK_TIME,
+ # amount rolls (no target: the owner chooses how many points move the result, RULES.md "Esplorazione")
+ TK_CHARGE_AT, TK_SUPPRESSIVE, TK_GENIO, TK_CONSOLIDATION, TK_ROUGH, TK_FATIGUE) = range(26)
+TK_FIRST_AMOUNT = TK_CHARGE_AT
 TEST_NAMES = ("", "ability test", "command test", "pinning test", "suppression test", "flight over rough terrain",
               "to-hit roll", "shield roll", "armour roll", "mental duel", "charge roll (M+2D6)",
               "night spotting roll (2D6+SNx10)", "throw roll (COSx10+2D6)", "overlapping models' 4+",
               "first aid 5+", "inertial weapon's 4+ against a jam", "reserves' 4+", "roll-off", "smoke's 4+",
-              "extra time's 4+")
+              "extra time's 4+", "charge's +1D3 attacks", "suppressive fire's 1D3 morale markers",
+              "GENIO's 1D6 bonus actions", "consolidation's 2D6 cm", "rough terrain's 1D6 off M",
+              "fatigue's 1D6 off M")
 # BK_ROLLER of a roll that is no one side's (a roll-off, the game's 4+ for smoke and extra time)
 ROLLER_NONE = 2
 # s.bk[b, BK_*]: the replay of a step's resolution (RULES.md "Esplorazione").  BK_RECORDING: a
@@ -114,13 +119,16 @@ ROLLER_NONE = 2
 # far in this run; BK_NDEC / BK_ANSWERS: decisions already taken for events 0..NDEC-1 (bit k = spent);
 # BK_PENDING: this run met an undecided event; BK_ACTION: the step's action, replayed after each
 # answer; then the pending roll: its owner (who decides), roller side, model slot, test kind,
-# points to spend, margin (roll total - target: >= 0 passed); BK_SPENT0/1: points each side spent
+# points to spend (an amount roll: the most the owner may spend), margin (roll total - target: >= 0
+# passed; an amount roll: the result as rolled); BK_SPENT0/1: points each side spent
 # in this run before the pending roll (the live banks are the step's start until it ends);
 # BK_WOUNDS: the rolling model's wounds at the moment of the pending roll (the state shown is the step's start).
 (BK_RECORDING, BK_EVENT, BK_NDEC, BK_ANSWERS, BK_PENDING, BK_ACTION, BK_OWNER, BK_ROLLER, BK_SLOT, BK_KIND,
  BK_NEED, BK_MARGIN, BK_SPENT0, BK_SPENT1, BK_WOUNDS) = range(15)
-N_BK = 15
 MAX_BANK_ASKS = 30       # decisions recorded for one step's resolution (bits of BK_ANSWERS)
+BK_AMOUNT0 = 15          # BK_AMOUNT0 + k: points spent at decision k (an amount roll's answer)
+N_BK = BK_AMOUNT0 + MAX_BANK_ASKS
+MAX_BANK_AMOUNT = 5      # an amount roll's answer: choice c spends c + 1 points (N_CHOICES choices)
 N_BANK_OBS = 6           # observation values added by exploration_bank="ask"
 
 # -- missions (MISSIONI) --------------------------------------------------------------

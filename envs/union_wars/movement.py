@@ -13,10 +13,10 @@ import numba as nb
 
 from ..core.geometry import (box_gap, point_polygon_within, point_polygon_within_boxed, segment_polygon_distance,
                              segment_polygon_within, segment_polygon_within_boxed)
-from .bank import bank_reach
+from .bank import bank_amount, bank_reach
 from .sight import piece_box, terrain_boxes_ready
 from .general import d6, discipline_test, has_flag, is_active, on_table, radius, stat
-from .layout import (TK_CHARGE, TK_FLIGHT, ACTIVE, F_ALERT, F_ENGAGED, F_HIDDEN, MD_FATIGUE, MD_FLAGS, MD_STATUS, N_DIRS, N_DIST,
+from .layout import (TK_CHARGE, TK_FATIGUE, TK_FLIGHT, TK_ROUGH, ACTIVE, F_ALERT, F_ENGAGED, F_HIDDEN, MD_FATIGUE, MD_FLAGS, MD_STATUS, N_DIRS, N_DIST,
                      N_SLOTS, OK, PF_FLY, PF_M, PF_RULES, R_BASES_CROSS, R_IMPASSABLE, R_NEAR_ENEMY, R_OFF_TABLE,
                      REMOVED, SR_FAST, SR_FLY, T_IMPASSABLE, T_MAX, T_NONE, T_ROUGH, TABLE_CM, TI_EXPLORED,
                      TI_KIND, TI_NVERT, G_MISSION, M_PATROL, G_EDGE0)
@@ -167,11 +167,12 @@ def pieces_in_reach(s, cfg, b, side, i, allowance):
 
 
 @nb.njit(cache=True)
-def fatigue_malus_cm(s, b, side, i):
-    """LA FATICA: each fatigue marker "riduce di 1D6 il valore di M"."""
+def fatigue_malus_cm(s, cfg, b, side, i):
+    """LA FATICA: each fatigue marker "riduce di 1D6 il valore di M" (each die an amount roll the
+    ESPLORAZIONE bank may move)."""
     m = 0
     for _ in range(s.md[b, side, i, MD_FATIGUE]):
-        m += d6(s, b)
+        m += bank_amount(s, cfg, b, side, i, TK_FATIGUE, d6(s, b), False, 0)
     return m
 
 
@@ -210,11 +211,11 @@ def execute_move(s, cfg, b, side, i, choice, flying, half):
     if dist == 0.0:
         s.pos[b, side, i, 2] = a
         return
-    allow = nominal - fatigue_malus_cm(s, b, side, i)
+    allow = nominal - fatigue_malus_cm(s, cfg, b, side, i)
     fast = (stat(s, cfg, b, side, i, PF_RULES) & SR_FAST) != 0
     took_off_rough = flying and in_rough(s, cfg, b, side, i)
     if not flying and not fast and touches_rough(s, cfg, b, side, i, x0, y0, x1, y1):
-        allow -= d6(s, b)
+        allow -= bank_amount(s, cfg, b, side, i, TK_ROUGH, d6(s, b), False, 0)
     go = max(0.0, min(dist, allow))
     place(s, cfg, b, side, i, x0 + go * math.cos(a), y0 + go * math.sin(a), a)
     if flying and (took_off_rough or in_rough(s, cfg, b, side, i)):
@@ -248,11 +249,11 @@ def charge_move(s, cfg, b, side, i, ts, ti):
     need = max(0.0, centre - r - tr)
     flyer = (stat(s, cfg, b, side, i, PF_RULES) & SR_FLY) != 0
     m = float(stat(s, cfg, b, side, i, PF_M))
-    allow = m + d6(s, b) + d6(s, b) - fatigue_malus_cm(s, b, side, i)
+    allow = m + d6(s, b) + d6(s, b) - fatigue_malus_cm(s, cfg, b, side, i)
     cx, cy = x0 + need * math.cos(a), y0 + need * math.sin(a)
     fast = (stat(s, cfg, b, side, i, PF_RULES) & SR_FAST) != 0
     if not flyer and not fast and touches_rough(s, cfg, b, side, i, x0, y0, cx, cy):
-        allow -= d6(s, b)
+        allow -= bank_amount(s, cfg, b, side, i, TK_ROUGH, d6(s, b), False, 0)
     # the charge roll reaches or not: the ESPLORAZIONE bank may turn it (when the path is clear)
     if path_reason(s, cfg, b, side, i, x0, y0, cx, cy, flyer, ts, ti) == OK and \
             bank_reach(s, cfg, b, side, i, TK_CHARGE, allow, need):

@@ -54,15 +54,21 @@ def ansi(core, b, viewer=0) -> str:
     if g[L.G_STAGE] == L.ST_BANK:
         bk = core.state.bk[b]
         name = L.TEST_NAMES[int(bk[L.BK_KIND])]
-        if bk[L.BK_KIND] == L.TK_ROLLOFF:
+        if bk[L.BK_KIND] >= L.TK_FIRST_AMOUNT:
+            who = f"p{int(bk[L.BK_ROLLER])}" + (f" #{int(bk[L.BK_SLOT])}" if bk[L.BK_SLOT] >= 0 else "")
+            head += (f"\n  ESPLORAZIONE: {who}'s {name} rolled {int(bk[L.BK_MARGIN])}; player {int(bk[L.BK_OWNER])} "
+                     f"may spend up to {int(bk[L.BK_NEED])} bank points to move it "
+                     f"{'for' if bk[L.BK_OWNER] == bk[L.BK_ROLLER] else 'against'} the roller")
+        elif bk[L.BK_KIND] == L.TK_ROLLOFF:
             what = f"{name} won by p{0 if bk[L.BK_MARGIN] >= 0 else 1}"
         elif bk[L.BK_ROLLER] == L.ROLLER_NONE:
             what = f"the game's {name} {'passed' if bk[L.BK_MARGIN] >= 0 else 'failed'}"
         else:
             who = f"p{int(bk[L.BK_ROLLER])}" + (f" #{int(bk[L.BK_SLOT])}" if bk[L.BK_SLOT] >= 0 else "")
             what = f"{who}'s {name} {'passed' if bk[L.BK_MARGIN] >= 0 else 'failed'}"
-        head += (f"\n  ESPLORAZIONE: {what} by {abs(int(bk[L.BK_MARGIN]))}; player "
-                 f"{int(bk[L.BK_OWNER])} may spend {int(bk[L.BK_NEED])} bank points to turn it")
+        if bk[L.BK_KIND] < L.TK_FIRST_AMOUNT:
+            head += (f"\n  ESPLORAZIONE: {what} by {abs(int(bk[L.BK_MARGIN]))}; player "
+                     f"{int(bk[L.BK_OWNER])} may spend {int(bk[L.BK_NEED])} bank points to turn it")
     n_t = int((core.state.tinfo[b, :, L.TI_KIND] != 0).sum())
     return "\n".join([head, f"  terrain pieces: {n_t}; exploration bank {int(g[L.G_BANK0])}/{int(g[L.G_BANK1])}"]
                      + _model_lines(core, b, viewer))

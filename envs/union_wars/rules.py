@@ -17,7 +17,7 @@ from .actions import (ACTION_TARGET, FATIGUE_GROUP, ABILITY_FAILED, TARGET_MINE,
                       TARGET_THEIRS, ability_bit, ability_effect, ability_test, action_cost,
                       any_action, execute_action, is_controlled, mental_duel, pay, target_reason, target_side, tire)
 from .actions import action_reason as declare_reason
-from .bank import bank_may_ask, record_answer, restore_snapshot, start_recording, take_snapshot
+from .bank import bank_amount, bank_may_ask, record_answer, restore_snapshot, start_recording, take_snapshot
 from .battle import (base_piece_ok, edge_is_low, final_result, generate_terrain, mission_score, objective_reason,
                      spot_reason, sudden_end)
 from .general import (banked_roll_off, d6, game_test_d6, has_flag, is_active, on_table, roll_off, round_up, stat,
@@ -318,7 +318,8 @@ def next_consolidation(s, cfg, b):
         side = s.g[b, G_ACTIVE] if k == 0 else 1 - s.g[b, G_ACTIVE]
         for i in range(N_SLOTS):
             if s.md[b, side, i, MD_FLAGS] & F_WON:
-                s.g[b, G_CONSOL] = d6(s, b) + d6(s, b)
+                # 2D6 cm, an amount roll the ESPLORAZIONE bank may move
+                s.g[b, G_CONSOL] = bank_amount(s, cfg, b, side, i, TK_CONSOLIDATION, d6(s, b) + d6(s, b), True, 0)
                 s.g[b, G_STAGE] = ST_CONSOLIDATE
                 s.g[b, G_DECIDER] = side
                 s.g[b, G_RSLOT] = i
@@ -467,7 +468,7 @@ def decide(s, cfg, b, a, apply):
     st = s.g[b, G_STAGE]
     me = s.g[b, G_DECIDER]
     if st == ST_BANK:
-        return bank_answer_reason(cfg, a)     # applied by play (a replay of the step)
+        return bank_answer_reason(s, cfg, b, a)     # applied by play (a replay of the step)
     if a >= k[K_A_PASS]:
         return _pass(s, cfg, b, st, me, apply)
     if a >= k[K_A_REACT]:
@@ -496,10 +497,14 @@ def decide(s, cfg, b, a, apply):
 
 
 @nb.njit(cache=True)
-def bank_answer_reason(cfg, a):
-    """ESPLORAZIONE (stage ST_BANK): choice 0 spends the points shown, pass keeps them.  The
-    question is asked only when the bank holds them (bank.bank_roll), so both are legal."""
-    if a == cfg.k[K_A_CHOICE] or a == cfg.k[K_A_PASS]:
+def bank_answer_reason(s, cfg, b, a):
+    """ESPLORAZIONE (stage ST_BANK): pass keeps the points; a roll that passes or fails: choice 0
+    spends the points shown; an amount roll: choice c spends c + 1 points, at most the points
+    shown.  The question is asked only when the bank holds them (bank.py), so all are legal."""
+    if a == cfg.k[K_A_PASS]:
+        return OK
+    c = a - cfg.k[K_A_CHOICE]
+    if c == 0 or (0 < c < s.bk[b, BK_NEED] and s.bk[b, BK_KIND] >= TK_FIRST_AMOUNT):
         return OK
     return R_BANK_ANSWER
 
@@ -530,7 +535,7 @@ def play(s, cfg, b, a):
         code = decide(s, cfg, b, a, False)
         if code != OK:
             return code
-        record_answer(s, b, a == cfg.k[K_A_CHOICE])
+        record_answer(s, b, 0 if a == cfg.k[K_A_PASS] else a - cfg.k[K_A_CHOICE] + 1)
         restore_snapshot(s, b)
         return replay_step(s, cfg, b)
     if not bank_may_ask(s, cfg, b):

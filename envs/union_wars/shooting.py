@@ -10,9 +10,9 @@ import math
 
 import numba as nb
 
-from .bank import bank_reach, bank_roll
+from .bank import bank_amount, bank_reach, bank_roll
 from .general import (d6, test_d6, has_flag, is_active, model_distance, on_table, radius, round_up, set_flag, stat)
-from .layout import (TK_ARMOUR, TK_HIT, TK_SHIELD, TK_JAM, TK_OVERLAP, TK_SPOT, TK_THROW, GEO_SHOT, ACTIVE, EX_WEAPONS, F_ALERT, F_HIDDEN, F_PRONE, F_SATURATED, F_WOUNDED, F_PIN_TEST,
+from .layout import (TK_ARMOUR, TK_HIT, TK_SHIELD, TK_JAM, TK_OVERLAP, TK_SPOT, TK_SUPPRESSIVE, TK_THROW, GEO_SHOT, ACTIVE, EX_WEAPONS, F_ALERT, F_HIDDEN, F_PRONE, F_SATURATED, F_WOUNDED, F_PIN_TEST,
                      G_AMMO0, G_COORD0, G_NIGHT, G_SEGN0, G_TURN, K_AMMO, K_JAM, MAX_SMOKE, MD_FATIGUE, MD_FLAGS,
                      MD_FLASH_UNTIL, MD_JAMMED, MD_MELEE_DEALT, MD_MORALE, MD_STATUS, MD_WOUNDS, N_SLOTS, OK, OOC,
                      PF_ADT, PF_ARM, PF_COS, PF_EXPERT, PF_FS, PF_R0, PF_RULES, PF_SHIELD, PF_SN, R_ALLY_BLOCKS,
@@ -203,7 +203,8 @@ def hits_on_model(s, cfg, b, os, j, hits, sixes, wrules, suppressive):
     for h in range(hits):
         if suppressive:
             # FUOCO SOPPRESSIVO: "1D3 segnalini morale invece di essere ferito"
-            s.md[b, os, j, MD_MORALE] += (d6(s, b) + 1) // 2
+            # (an amount roll of the firing side the ESPLORAZIONE bank may move)
+            s.md[b, os, j, MD_MORALE] += bank_amount(s, cfg, b, 1 - os, -1, TK_SUPPRESSIVE, (d6(s, b) + 1) // 2, True, 0)
             s.md[b, os, j, MD_FLAGS] |= F_PIN_TEST
         elif not (wrules & (WR_SMOKE | WR_FLASH)):
             dealt += protect(s, cfg, b, os, j, 6 if h < sixes else 0, wrules, False)
