@@ -538,3 +538,32 @@ def test_consolidation_2d6_raised_by_the_winners_bank():
     assert g(env, L.G_STAGE) == L.ST_CONSOLIDATE and g(env, L.G_CONSOL) == 10
     env.step(A(env, "A_MOVE") + move_choice(4, 4))
     assert float(env.core.state.pos[0, 0, 2, 1]) == pytest.approx(32.25 + 10, abs=1e-3)
+
+
+def test_scripted_bot_reads_the_wounds_at_the_moment_of_the_armour_roll():
+    # two hits (4, 4) on the guerriero (FS 2), armour 2 and 2 fail: the first failure leaves it
+    # standing (kept), the second would put it out of combat (spent), although the state shown
+    # is the step's start, when it had no wound
+    from wargym.envs.union_wars import bot
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=[4, 4, 2, 2], bank=(0, 5))
+    fire(env)
+    answers = []
+    while g(env, L.G_STAGE) == L.ST_BANK:
+        kind = bank_obs(env)[2]
+        a = bot.scripted_action(env.core.state.view, env.core.cfg.struct, 0, env.observe("player_1")["action_mask"])
+        answers.append((kind, md(env, 1, 2, L.MD_WOUNDS), a == A(env, SPEND)))
+        env.step(a)
+    assert answers == [(L.TK_HIT, 0, False), (L.TK_HIT, 0, False), (L.TK_ARMOUR, 0, False), (L.TK_ARMOUR, 0, True)]
+    assert (md(env, 1, 2, L.MD_WOUNDS), md(env, 1, 2, L.MD_STATUS), g(env, L.G_BANK1)) == (1, L.ACTIVE, 3)
+
+
+def test_a_scenario_loads_in_the_tactical_phase_without_rolling():
+    # the scenario is set after its command phase: the active side's reserve model is not rolled
+    # for at load (no die read), it is in the next command phase of its side
+    env = start(new_env(), [model(0, 0, 30, 10), model(0, 2, 0, 0, status="reserve"), model(1, 2, 60, 100, 270, car=0)],
+                dice=[6], bank=(0, 0))
+    assert (g(env, L.G_STAGE), int(env.core.state.dice[0, 1])) == (L.ST_SELECT, 0)
+    assert md(env, 0, 2, L.MD_STATUS) == L.RESERVE and md(env, 0, 2, L.MD_FLAGS) & L.F_KEPT
+    env.step(A(env, "A_PASS"))
+    env.step(A(env, "A_PASS"))          # player 1's turn ends: player 0's command phase rolls the 6
+    assert md(env, 0, 2, L.MD_FLAGS) & L.F_ENTERING and g(env, L.G_STAGE) == L.ST_DEPLOY

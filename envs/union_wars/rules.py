@@ -222,6 +222,14 @@ def check_sudden(s, cfg, b):
 @nb.njit(cache=True)
 def start_turn(s, cfg, b):
     """LA FASE DI COMANDO, then the tactical phase."""
+    if refresh_turn(s, cfg, b):
+        command_phase_rolls(s, cfg, b)
+
+
+@nb.njit(cache=True)
+def refresh_turn(s, cfg, b):
+    """The start of a player turn: commanders, charisma, this turn's memory.  Returns False if
+    the game ended (a side has no model left)."""
     p = s.g[b, G_ACTIVE]
     for side in range(2):
         choose_commander(s, cfg, b, side)
@@ -234,8 +242,13 @@ def start_turn(s, cfg, b):
         c = s.g[b, G_CMD0 + side]
         if c >= 0:
             s.md[b, side, c, MD_CMD_BONUS] = stat(s, cfg, b, side, c, PF_CARB)
-    if check_sudden(s, cfg, b):
-        return
+    return not check_sudden(s, cfg, b)
+
+
+@nb.njit(cache=True)
+def command_phase_rolls(s, cfg, b):
+    """LA FASE DI COMANDO's rolls (the command test, the reserves), then the tactical phase."""
+    p = s.g[b, G_ACTIVE]
     # IL TEST DI COMANDO
     if command_test_needed(s, b, p) and not command_test(s, cfg, b, p):
         end_game(s, b, 1 - p)
@@ -1210,11 +1223,14 @@ def check_sight_cache(s0, cfg0, b):
 
 @nb.njit(cache=True)
 def start_battle_at(s0, cfg0, b, active):
-    """Scenarios: begin the tactical phase of ``active``'s turn (game.apply_scenario)."""
+    """Scenarios: begin the tactical phase of ``active``'s turn (game.apply_scenario).  The
+    scenario is set after its command phase: charisma is refilled, no command test or reserves'
+    4+ is rolled (they come in the next command phases, each inside a step)."""
     s, cfg = state_ref(s0), config_ref(cfg0)
     s.g[b, G_ACTIVE] = active
     s.g[b, G_FIRST] = active
     s.g[b, G_RESERVE_PLACING] = 0
     forget_sight(s, b)    # the scenario may have replaced the terrain
     update_engagement(s, cfg, b)
-    start_turn(s, cfg, b)
+    if refresh_turn(s, cfg, b):
+        enter_tactical(s, cfg, b)
