@@ -14,7 +14,8 @@ from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
 from wargym.envs.union_wars import game, rules
 from wargym.envs.union_wars import layout as L
-from test_union_wars_rules import A, g, md, model
+from test_union_wars_rules import (A, act, charged_to_a_won_melee, g, md, model, move_choice, sergente_env,
+                                   throw_at_point)
 from test_union_wars_rules import start as start_scenario
 
 
@@ -273,9 +274,6 @@ def test_scripted_bot_spends_to_save_its_model_and_keeps_otherwise():
 
 
 # -- rolls that pass or fail without being LA DISCIPLINA's tests (RULES.md "Esplorazione") --------
-from test_union_wars_rules import act, move_choice, sergente_env, throw_at_point  # noqa: E402
-
-
 def test_mental_duel_is_turned_by_the_defenders_bank():
     # DUELLO MENTALE: the ability test (3 + 3 + 1 vs PSI 5, passed by 2) is asked first and kept;
     # the duel 3 + CAR 2 + 2 (the psionico) against 3 + CAR 2 (the guerriero) is won by 2, so a
@@ -522,11 +520,7 @@ def test_genio_tattico_bonus_actions_raised_by_the_bank():
 def test_consolidation_2d6_raised_by_the_winners_bank():
     # LA MISCHIA as test_union_wars_rules' consolidation (3 + 4 = 7 cm); player 0's bank (3) is
     # asked about the guerriero's passed armour roll first (kept), then the consolidation: + 3
-    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 35, 270, car=0), model(1, 3, 100, 100, car=0)],
-                dice=[1, 1, 6, 3, 3, 1, 6, 2, 2, 5, 3, 3, 3, 4])
-    act(env, 2, L.AK_CHARGE, 2)
-    if g(env, L.G_STAGE) == L.ST_REACT:
-        env.step(A(env, "A_PASS"))
+    env = charged_to_a_won_melee(new_env())
     env.core.state.g[0, L.G_BANK0] = 3
     env.step(A(env, "A_PASS"))
     kinds = []

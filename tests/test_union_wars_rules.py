@@ -468,13 +468,21 @@ def test_twelve_turns_of_each_player_then_the_mission_decides():
     assert env2.terminations["player_0"]
 
 
-def test_melee_winner_may_consolidate_2d6():
-    # LA MISCHIA: "i modelli vittoriosi possono consolidare la loro posizione di 2D6" (3 + 4 = 7 cm)
-    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 35, 270, car=0), model(1, 3, 100, 100, car=0)],
+def charged_to_a_won_melee(env):
+    """The fante charges the guerriero (the charge and melee of the test above, the second
+    guerriero far away keeps the game going) and the consolidation's 2D6 is 3 + 4; returns
+    the env before the pass that ends the tactical phase and fights the melee."""
+    env = start(env, [model(0, 2, 60, 20), model(1, 2, 60, 35, 270, car=0), model(1, 3, 100, 100, car=0)],
                 dice=[1, 1, 6, 3, 3, 1, 6, 2, 2, 5, 3, 3, 3, 4])
     act(env, 2, L.AK_CHARGE, 2)
     if g(env, L.G_STAGE) == L.ST_REACT:
         env.step(A(env, "A_PASS"))
+    return env
+
+
+def test_melee_winner_may_consolidate_2d6():
+    # LA MISCHIA: "i modelli vittoriosi possono consolidare la loro posizione di 2D6" (3 + 4 = 7 cm)
+    env = charged_to_a_won_melee(new_env())
     env.step(A(env, "A_PASS"))
     assert md(env, 1, 2, L.MD_STATUS) == L.REMOVED
     assert g(env, L.G_STAGE) == L.ST_CONSOLIDATE and env.agent_selection == "player_0"

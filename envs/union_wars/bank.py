@@ -63,17 +63,24 @@ def bank_event(s, cfg, b, side, roller, i, kind, passed, margin):
                 s.bk[b, BK_SPENT0 + owner] += need
             return not passed
         return passed
-    if k < MAX_BANK_ASKS and s.bk[b, BK_PENDING] == 0:
-        s.bk[b, BK_PENDING] = 1
-        s.bk[b, BK_OWNER] = owner
-        s.bk[b, BK_ROLLER] = roller
-        s.bk[b, BK_SLOT] = i
-        s.bk[b, BK_KIND] = kind
-        s.bk[b, BK_NEED] = need
-        s.bk[b, BK_MARGIN] = margin
-        # the model's wounds now: what the owner sees is the step's start (bot's armour answer)
-        s.bk[b, BK_WOUNDS] = s.md[b, roller, i, MD_WOUNDS] if i >= 0 and roller < 2 else 0
+    mark_pending(s, b, k, owner, roller, i, kind, need, margin)
     return passed
+
+
+@nb.njit(cache=True)
+def mark_pending(s, b, k, owner, roller, i, kind, need, margin):
+    """Event ``k`` has no answer: the first such of this run becomes the question (stage ST_BANK)."""
+    if k >= MAX_BANK_ASKS or s.bk[b, BK_PENDING] != 0:
+        return
+    s.bk[b, BK_PENDING] = 1
+    s.bk[b, BK_OWNER] = owner
+    s.bk[b, BK_ROLLER] = roller
+    s.bk[b, BK_SLOT] = i
+    s.bk[b, BK_KIND] = kind
+    s.bk[b, BK_NEED] = need
+    s.bk[b, BK_MARGIN] = margin
+    # the model's wounds now: what the owner sees is the step's start (the bot's armour answer)
+    s.bk[b, BK_WOUNDS] = s.md[b, roller, i, MD_WOUNDS] if i >= 0 and roller != ROLLER_NONE else 0
 
 
 @nb.njit(cache=True)
@@ -186,13 +193,5 @@ def _amount_event(s, b, owner, roller, i, kind, cap, value):
     s.bk[b, BK_EVENT] = k + 1
     if k < s.bk[b, BK_NDEC]:
         return s.bk[b, BK_AMOUNT0 + k]
-    if k < MAX_BANK_ASKS and s.bk[b, BK_PENDING] == 0:
-        s.bk[b, BK_PENDING] = 1
-        s.bk[b, BK_OWNER] = owner
-        s.bk[b, BK_ROLLER] = roller
-        s.bk[b, BK_SLOT] = i
-        s.bk[b, BK_KIND] = kind
-        s.bk[b, BK_NEED] = cap
-        s.bk[b, BK_MARGIN] = value
-        s.bk[b, BK_WOUNDS] = s.md[b, roller, i, MD_WOUNDS] if i >= 0 else 0
+    mark_pending(s, b, k, owner, roller, i, kind, cap, value)
     return 0
