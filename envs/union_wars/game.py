@@ -476,7 +476,8 @@ def action_name(cfg, a: int) -> str:
         return f"reaction {L.REACTION_NAMES[a - k['a_react']]}"
     if a >= k["a_choice"]:
         return (f"choice {a - k['a_choice']} (mission / side / order / initiative / day-night / "
-                "melee weapon slot, by stage; at the exploration bank's question: spend 1 + choice points)")
+                "melee weapon slot, by stage; at the exploration bank's question 0 spends the points shown, "
+                "or at an amount roll choice c spends c + 1)")
     if a >= k["a_piece"]:
         return f"scenic element {a - k['a_piece']} as base"
     if a >= k["a_spot"]:
