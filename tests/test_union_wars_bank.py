@@ -461,6 +461,11 @@ def test_charge_d3_attacks_raised_by_the_chargers_chosen_amount():
     act(env, 2, L.AK_CHARGE, 2)
     env.step(A(env, "A_PASS"))
     assert env.agent_selection == "player_0" and bank_obs(env) == (1, 1, L.TK_CHARGE_AT, 2, 2, 3)
+    text = new_env(render_mode="ansi")
+    text.reset(seed=0)
+    text.set_state(env.clone_state())
+    assert "p0 #2's charge's +1D3 attacks rolled 3; player 0 may spend up to 2 bank points to move it for the roller" \
+        in text.render()
     choice = A(env, "A_CHOICE")
     assert set(env.legal_actions()) == {choice, choice + 1, A(env, "A_PASS")}
     snap = env.clone_state()

@@ -9,10 +9,10 @@ import numba as nb
 import numpy as np
 
 from ..core.geometry import point_polygon_distance, segment_crosses_polygon
-from .bank import bank_amount, bank_reach, bank_roll
-from .layout import T_MAX, T_NONE, TI_KIND, TI_NVERT, TK_ABILITY, TK_AID, TK_CHARGE_AT, TK_DUEL, TK_GENIO, TK_SPOT
+from .bank import bank_amount, bank_roll
+from .layout import T_MAX, T_NONE, TI_KIND, TI_NVERT, TK_ABILITY, TK_AID, TK_CHARGE_AT, TK_DUEL, TK_GENIO
 
-from .general import (d6, discipline_test, has_flag, in_control_area, is_active, model_distance, on_table,
+from .general import (d6, test_d6, discipline_test, has_flag, in_control_area, is_active, model_distance, on_table,
                       roll_off, stat)
 from .layout import (AB_CONTROLLO, AB_COORDINATE, AB_GENIO, AB_RICHIAMO, AB_SEGNALATORE, AK_AID, AK_AIM, AK_ALERT,
                      AK_CHARGE, AK_CONC, AK_CONTROLLO, AK_COORDINATE, AK_DELEGATE, AK_FIRE0, AK_FIRE1, AK_FLY,
@@ -29,7 +29,7 @@ from .layout import (AB_CONTROLLO, AB_COORDINATE, AB_GENIO, AB_RICHIAMO, AB_SEGN
                      SR_MAGE, SR_SCOUT, WP_RULES, WR_THROWN, N_MOVES, N_DIRS, N_DIST)
 from .melee import in_contact, update_engagement
 from .movement import charge_move, execute_move, move_reason
-from .shooting import fire_reason, point_fire_reason, resolve_fire, resolve_point_fire, weapon_of
+from .shooting import night_spotted, fire_reason, point_fire_reason, resolve_fire, resolve_point_fire, weapon_of
 from .sight import SEEN, can_see_any, sight, touching_any_terrain
 
 ACTION_COST = np.array([1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1], np.int64)
@@ -356,11 +356,10 @@ def do_charge(s, cfg, b, side, i, ts, tj, counter):
         reached = True     # already in contact: the counter-charger does not move
     else:
         if s.g[b, G_NIGHT]:
-            # LA NOTTE: assaulting a model needs it spotted first (2D6 + SN x 10)
-            dist = model_distance(s, cfg, b, side, i, ts, tj)
-            spot = d6(s, b) + d6(s, b) + 10 * stat(s, cfg, b, side, i, PF_SN)
+            # LA NOTTE: assaulting a model needs it spotted first, unless it is in the control area
+            # (found without a roll, AREA DI CONTROLLO)
             if not in_control_area(s, cfg, b, side, i, ts, tj) and \
-                    not bank_reach(s, cfg, b, side, i, TK_SPOT, spot, dist):
+                    not night_spotted(s, cfg, b, side, i, model_distance(s, cfg, b, side, i, ts, tj)):
                 return False
         reached = charge_move(s, cfg, b, side, i, ts, tj)
     if reached:
@@ -400,9 +399,7 @@ def execute_action(s, cfg, b, side, i, ak, ts, tj, move):
         # SOCCORSO: "tira un D6, se ottieni un 5+ la ferita è curata"
         bonus = (1 if stat(s, cfg, b, side, i, PF_EXPERT) == EX_MEDICINE else 0) + \
                 (1 if stat(s, cfg, b, side, i, PF_EQUIP) & EQ_MEDKIT else 0)
-        r = d6(s, b)
-        if s.md[b, ts, tj, MD_WOUNDS] > 0 and r != 1 and \
-                (r == 6 or bank_roll(s, cfg, b, side, i, TK_AID, r + bonus >= 5, r + bonus - 5)):
+        if test_d6(s, cfg, b, side, i, 5, bonus, TK_AID) and s.md[b, ts, tj, MD_WOUNDS] > 0:
             s.md[b, ts, tj, MD_WOUNDS] -= 1
             if s.md[b, ts, tj, MD_STATUS] == OOC:
                 s.md[b, ts, tj, MD_STATUS] = ACTIVE   # Fuori Combattimento: back when a wound is healed

@@ -53,22 +53,23 @@ def ansi(core, b, viewer=0) -> str:
             head += f" at #{int(g[L.G_TGT])}"
     if g[L.G_STAGE] == L.ST_BANK:
         bk = core.state.bk[b]
-        name = L.TEST_NAMES[int(bk[L.BK_KIND])]
-        if bk[L.BK_KIND] >= L.TK_FIRST_AMOUNT:
-            who = f"p{int(bk[L.BK_ROLLER])}" + (f" #{int(bk[L.BK_SLOT])}" if bk[L.BK_SLOT] >= 0 else "")
-            head += (f"\n  ESPLORAZIONE: {who}'s {name} rolled {int(bk[L.BK_MARGIN])}; player {int(bk[L.BK_OWNER])} "
-                     f"may spend up to {int(bk[L.BK_NEED])} bank points to move it "
-                     f"{'for' if bk[L.BK_OWNER] == bk[L.BK_ROLLER] else 'against'} the roller")
-        elif bk[L.BK_KIND] == L.TK_ROLLOFF:
-            what = f"{name} won by p{0 if bk[L.BK_MARGIN] >= 0 else 1}"
-        elif bk[L.BK_ROLLER] == L.ROLLER_NONE:
-            what = f"the game's {name} {'passed' if bk[L.BK_MARGIN] >= 0 else 'failed'}"
+        name, kind, margin = L.TEST_NAMES[int(bk[L.BK_KIND])], int(bk[L.BK_KIND]), int(bk[L.BK_MARGIN])
+        who = f"p{int(bk[L.BK_ROLLER])}" + (f" #{int(bk[L.BK_SLOT])}" if bk[L.BK_SLOT] >= 0 else "")
+        owner, points = int(bk[L.BK_OWNER]), int(bk[L.BK_NEED])
+        if kind >= L.TK_FIRST_AMOUNT:
+            side = "for" if bk[L.BK_OWNER] == bk[L.BK_ROLLER] else "against"
+            head += (f"\n  ESPLORAZIONE: {who}'s {name} rolled {margin}; player {owner} may spend up to "
+                     f"{points} bank points to move it {side} the roller")
         else:
-            who = f"p{int(bk[L.BK_ROLLER])}" + (f" #{int(bk[L.BK_SLOT])}" if bk[L.BK_SLOT] >= 0 else "")
-            what = f"{who}'s {name} {'passed' if bk[L.BK_MARGIN] >= 0 else 'failed'}"
-        if bk[L.BK_KIND] < L.TK_FIRST_AMOUNT:
-            head += (f"\n  ESPLORAZIONE: {what} by {abs(int(bk[L.BK_MARGIN]))}; player "
-                     f"{int(bk[L.BK_OWNER])} may spend {int(bk[L.BK_NEED])} bank points to turn it")
+            outcome = "passed" if margin >= 0 else "failed"
+            if kind == L.TK_ROLLOFF:
+                what = f"{name} won by p{0 if margin >= 0 else 1}"
+            elif bk[L.BK_ROLLER] == L.ROLLER_NONE:
+                what = f"the game's {name} {outcome}"
+            else:
+                what = f"{who}'s {name} {outcome}"
+            head += (f"\n  ESPLORAZIONE: {what} by {abs(margin)}; player {owner} may spend {points} bank points "
+                     "to turn it")
     n_t = int((core.state.tinfo[b, :, L.TI_KIND] != 0).sum())
     return "\n".join([head, f"  terrain pieces: {n_t}; exploration bank {int(g[L.G_BANK0])}/{int(g[L.G_BANK1])}"]
                      + _model_lines(core, b, viewer))

@@ -121,6 +121,21 @@ def hit_roll(s, cfg, b, side, i, target, mod):
 
 
 @nb.njit(cache=True)
+def night_spotted(s, cfg, b, side, i, dist):
+    """LA NOTTE: a target (or a point) ``dist`` cm away is made out on 2D6 + SN x 10 >= dist, a
+    roll the ESPLORAZIONE bank may turn (fire, a throw at a point, a charge)."""
+    spot = d6(s, b) + d6(s, b) + 10 * stat(s, cfg, b, side, i, PF_SN)
+    return bank_reach(s, cfg, b, side, i, TK_SPOT, spot, dist)
+
+
+@nb.njit(cache=True)
+def throw_roll(s, cfg, b, side, i):
+    """DA LANCIO: how far the model throws, COS x 10 + 2D6 cm (compared with the distance once
+    the hit dice are rolled, through the ESPLORAZIONE bank: TK_THROW)."""
+    return 10 * stat(s, cfg, b, side, i, PF_COS) + d6(s, b) + d6(s, b)
+
+
+@nb.njit(cache=True)
 def wound(s, cfg, b, ts, ti):
     """LE FERITE: a wound marker; FS markers = fuori combattimento (lying down); a further
     wound on a model out of combat removes it.  Returns 1 (a wound was inflicted)."""
@@ -249,10 +264,8 @@ def resolve_fire(s, cfg, b, side, i, w, ts, ti, suppressive, reaction):
         return 0
     dist = model_distance(s, cfg, b, side, i, ts, ti)
     if s.g[b, G_NIGHT]:
-        # LA NOTTE: spot first, 2D6 + SN x 10; beyond it the target is out of sight
-        spot = d6(s, b) + d6(s, b) + 10 * stat(s, cfg, b, side, i, PF_SN)
-        if not bank_reach(s, cfg, b, side, i, TK_SPOT, spot, dist):
-            return 0
+        if not night_spotted(s, cfg, b, side, i, dist):
+            return 0                        # LA NOTTE: beyond the spotting roll the target is out of sight
     # Modelli Sovrapposti: 4+ to shoot the chosen target (with the cover malus), else the first in line
     if vis & COVERED_BY_ENEMY and not indirect_ok:
         if test_d6(s, cfg, b, side, i, 4, 0, TK_OVERLAP):
@@ -266,8 +279,8 @@ def resolve_fire(s, cfg, b, side, i, w, ts, ti, suppressive, reaction):
     thrown = (wrules & WR_THROWN) != 0
     reach = 0
     if thrown:
-        # DA LANCIO: thrown COS x 10 + 2D6; hit roll without range malus, then it must reach
-        reach = 10 * stat(s, cfg, b, side, i, PF_COS) + d6(s, b) + d6(s, b)
+        # DA LANCIO: hit roll without range malus, then it must reach
+        reach = throw_roll(s, cfg, b, side, i)
     rate = cfg.wp[wpn, WP_RATE]
     if (wrules & WR_BURST) and dist <= round_up(cfg.wp[wpn, WP_RANGE] / 2.0):
         rate += 1                           # RAFFICA: +1 shot at half range (rounded up)
@@ -381,11 +394,9 @@ def resolve_point_fire(s, cfg, b, side, i, w, choice):
         return 0                            # the thrower turned or was moved by a reaction
     dist = math.hypot(px - s.pos[b, side, i, 0], py - s.pos[b, side, i, 1]) - radius(s, cfg, b, side, i)
     if s.g[b, G_NIGHT]:
-        # LA NOTTE: the point must be made out first, 2D6 + SN x 10 (as a target)
-        spot = d6(s, b) + d6(s, b) + 10 * stat(s, cfg, b, side, i, PF_SN)
-        if not bank_reach(s, cfg, b, side, i, TK_SPOT, spot, dist):
-            return 0
-    reach = 10 * stat(s, cfg, b, side, i, PF_COS) + d6(s, b) + d6(s, b)
+        if not night_spotted(s, cfg, b, side, i, dist):
+            return 0                        # LA NOTTE: the point must be made out first, as a target
+    reach = throw_roll(s, cfg, b, side, i)
     mod = point_hit_modifier(s, cfg, b, side, i, vis, dist)
     adt = stat(s, cfg, b, side, i, PF_ADT)
     hits = 0
