@@ -48,9 +48,9 @@ def summary() -> str:
     lines += [
         "",
         "Start:",
-        "  from wargym.envs import planetoids_v0",
-        '  env = planetoids_v0.env(render_mode="ansi"); env.reset(seed=0); print(env.render())',
-        '  import wargym, pettingzoo; env = pettingzoo.make("aec", "wargym/planetoids_v0")',
+        "  from wargym.envs import planetoids_v1",
+        '  env = planetoids_v1.env(render_mode="ansi"); env.reset(seed=0); print(env.render())',
+        '  import wargym, pettingzoo; env = pettingzoo.make("aec", "wargym/planetoids_v1")',
         '  import wargym, gymnasium; env = gymnasium.make("wargym/Planetoids-v0", opponent="random")'
         "  (needs the train extra)",
         "  The first env of each game compiles its kernels (about a minute); later runs load them from the cache.",
@@ -91,7 +91,7 @@ def _serve_parser(sub) -> None:
     p.add_argument("--slow-bot-ms", type=int, default=1000)
     p.add_argument("--model", action="append", default=[], metavar="GAME:NAME=PATH",
                    help="also serve this checkpoint (a MaskablePPO .zip or an RLlib checkpoint folder of "
-                        "wargym-train --backend rllib) as bot model:NAME of GAME (e.g. talon_v0); repeatable")
+                        "wargym-train --backend rllib) as bot model:NAME of GAME (e.g. talon_v1); repeatable")
     p.add_argument("--log-level", default="warning", help="HTTP: uvicorn's log level")
 
 
@@ -102,7 +102,7 @@ def _served_models(specs: list[str]) -> dict:
         game, colon, rest = spec.partition(":")
         name, eq, path = rest.partition("=")
         if not (colon and eq and game and name and path):
-            raise SystemExit(f"wargym serve: --model {spec!r} is not GAME:NAME=PATH (e.g. talon_v0:mine=run/model.zip)")
+            raise SystemExit(f"wargym serve: --model {spec!r} is not GAME:NAME=PATH (e.g. talon_v1:mine=run/model.zip)")
         models.setdefault(game.strip(), {})[name.strip()] = path.strip()
     return models
 

@@ -16,11 +16,28 @@ SINGLE_AGENT_ENTRY_POINT = "wargym.wrappers.sb3:WargymSingleAgentEnv"
 
 # env module -> (Gymnasium id of the single-agent adapter, its ``game=`` key, what the game is)
 GAMES = {
-    "planetoids_v0": ("Planetoids-v0", "planetoids", "Planetoids: two-player hex colonisation over 51 turns"),
-    "talon_v0": ("Talon-v0", "talon", "Talon: impulse-level hex fleet combat, basic rules"),
+    "planetoids_v1": ("Planetoids-v1", "planetoids", "Planetoids: two-player hex colonisation over 51 turns"),
+    "talon_v1": ("Talon-v1", "talon", "Talon: impulse-level hex fleet combat, every section"),
     "battle_force_v0": ("BattleForce-v0", "battle_force", "Star Fleet Battle Force: 2-6 player card game"),
     "union_wars_v0": ("UnionWars-v0", "union_wars", "UnionWars First Contact: skirmish of actions and reactions"),
 }
+
+
+# Earlier versions still registered, so that agents trained on them keep playing: env module ->
+# (Gymnasium id, game key, the options that make the game observe as that version did).  They are
+# not in GAMES: every "each game" list in wargym reads GAMES, the current versions.
+LEGACY_VERSIONS = {
+    "planetoids_v0": ("Planetoids-v0", "planetoids", {"relations": False}),   # before the action table
+    "talon_v0": ("Talon-v0", "talon", {"relations": False}),     # before the relational block (talon_v1)
+}
+
+
+def every_version() -> dict:
+    """GAMES and the earlier versions still registered, module -> (Gymnasium name, game key, what it is):
+    what a server offers, so that clients written against an earlier version keep working."""
+    about = {key: text for _gym, key, text in GAMES.values()}
+    return {**GAMES, **{module: (gym, key, f"{about[key]} (earlier observation: options {options})")
+                        for module, (gym, key, options) in LEGACY_VERSIONS.items()}}
 
 
 # The games' short names (``game=`` of the adapters, ``--game`` of wargym-train and wargym-arena):
@@ -53,6 +70,12 @@ def register_all() -> None:
             pz_register("aec", pettingzoo_id(module), entry_point=f"wargym.envs.{module}:env")
         if gymnasium_id(module) not in gymnasium.registry:
             gymnasium.register(gymnasium_id(module), entry_point=SINGLE_AGENT_ENTRY_POINT, kwargs={"game": game_key})
+    for module, (gym_name, game_key, options) in LEGACY_VERSIONS.items():
+        if pz_register is not None and not _in_pettingzoo(pettingzoo, pettingzoo_id(module)):
+            pz_register("aec", pettingzoo_id(module), entry_point=f"wargym.envs.{module}:env")
+        if f"{NAMESPACE}/{gym_name}" not in gymnasium.registry:
+            gymnasium.register(f"{NAMESPACE}/{gym_name}", entry_point=SINGLE_AGENT_ENTRY_POINT,
+                               kwargs={"game": game_key, "options": dict(options)})
 
 
 def _in_pettingzoo(pettingzoo, env_id: str) -> bool:

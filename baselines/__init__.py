@@ -26,9 +26,10 @@ INDEX = HERE / "index.json"
 
 
 def game_key(game: str) -> str:
-    """``"talon"`` for ``"talon"``, ``"talon_v0"`` or ``"wargym/talon_v0"``."""
+    """``"talon"`` for ``"talon"``, ``"talon_v1"`` or ``"wargym/talon_v0"`` (any version)."""
     key = str(game).rsplit("/", 1)[-1]
-    return key[:-3] if key.endswith("_v0") else key
+    head, _, version = key.rpartition("_v")
+    return head if head and version.isdigit() else key
 
 
 @lru_cache(maxsize=1)

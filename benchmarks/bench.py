@@ -25,8 +25,8 @@ import time
 
 import numpy as np
 
-STARTUP = ("import time; t=time.perf_counter(); from wargym.envs import planetoids_v0; "
-           "e=planetoids_v0.env(); e.reset(seed=0); o=e.observe(e.agent_selection); "
+STARTUP = ("import time; t=time.perf_counter(); from wargym.envs import planetoids_v1; "
+           "e=planetoids_v1.env(); e.reset(seed=0); o=e.observe(e.agent_selection); "
            "import numpy as np; e.step(int(np.flatnonzero(o['action_mask'])[0])); "
            "print(time.perf_counter()-t)")
 
@@ -150,7 +150,7 @@ def main(argv=None):
     import numba
     from pettingzoo.classic import chess_v6, connect_four_v3
 
-    from wargym.envs import planetoids_v0
+    from wargym.envs import planetoids_v1
     from wargym.envs.core.vec import VecGame
     from wargym.envs.planetoids import game
 
@@ -166,8 +166,8 @@ def main(argv=None):
     core = VecGame(game, 1)
     rows.append(("state bytes per game", core.state.nbytes_per_game(), "B"))
     rows.append(("observation + mask bytes per step", core.obs[0].nbytes + core.mask[0].nbytes, "B"))
-    for name, make in (("planetoids_v0 AEC env, random masked play", lambda: planetoids_v0.env()),
-                       ("planetoids_v0 raw_env (no PettingZoo wrapper)", lambda: planetoids_v0.raw_env()),
+    for name, make in (("planetoids_v1 AEC env, random masked play", lambda: planetoids_v1.env()),
+                       ("planetoids_v1 raw_env (no PettingZoo wrapper)", lambda: planetoids_v1.raw_env()),
                        ("pettingzoo connect_four_v3 (reference)", lambda: connect_four_v3.env()),
                        ("pettingzoo chess_v6 (reference)", lambda: chess_v6.env())):
         rows.append((name, aec_random_play(make, secs), "steps/s"))
@@ -177,15 +177,15 @@ def main(argv=None):
         print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
     rows.append(("compiled random self-play, B=1024 whole games", compiled_self_play(1024), "decisions/s"))
     if not args.planetoids_only:
-        from wargym.envs import talon_v0
+        from wargym.envs import talon_v1
         from wargym.envs.talon import game as talon
         tcore = VecGame(talon, 1)
-        rows.append(("talon_v0 state bytes per game", tcore.state.nbytes_per_game(), "B"))
-        rows.append(("talon_v0 observation + mask bytes per step", tcore.obs[0].nbytes + tcore.mask[0].nbytes, "B"))
-        rows.append(("talon_v0 AEC env, random masked play", aec_random_play(lambda: talon_v0.env(), secs), "steps/s"))
+        rows.append(("talon_v1 state bytes per game", tcore.state.nbytes_per_game(), "B"))
+        rows.append(("talon_v1 observation + mask bytes per step", tcore.obs[0].nbytes + tcore.mask[0].nbytes, "B"))
+        rows.append(("talon_v1 AEC env, random masked play", aec_random_play(lambda: talon_v1.env(), secs), "steps/s"))
         print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} steps/s", flush=True)
         for batch in (1, 64, 1024, 4096):
-            rows.append((f"talon_v0 batched core B={batch}, obs+mask each step", batched_core(batch, secs, talon),
+            rows.append((f"talon_v1 batched core B={batch}, obs+mask each step", batched_core(batch, secs, talon),
                          "decisions/s"))
             print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
         # the advanced rules' ready scenarios (terrain 17-19; retreat 11 and supply 3.2 in
@@ -194,7 +194,7 @@ def main(argv=None):
         # conditions in starbase_assault)
         for name in ("planets", "asteroids_and_nebula", "black_hole", "worm_hole_escape", "big_guns", "missiles",
                      "starbase", "starbase_assault", "carrier_strike", "fleet_action"):
-            rows.append((f"talon_v0 batched core B=4096, scenario {name}",
+            rows.append((f"talon_v1 batched core B=4096, scenario {name}",
                          batched_core(4096, secs, talon, {"scenario": name}), "decisions/s"))
             print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
         from wargym.envs import battle_force_v0

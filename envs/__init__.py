@@ -9,7 +9,7 @@ The modules are imported on first use (each compiles or loads its kernels).
 """
 import importlib
 
-__all__ = ["planetoids_v0", "talon_v0", "battle_force_v0", "union_wars_v0"]  # every game (from wargym.envs import *)
+__all__ = ["planetoids_v1", "planetoids_v0", "talon_v1", "talon_v0", "battle_force_v0", "union_wars_v0"]  # every game (from wargym.envs import *)
 
 
 def __getattr__(name):

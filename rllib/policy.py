@@ -82,7 +82,7 @@ def export_sb3(policy: RLlibPolicy, game: str, options: dict | None, file) -> Pa
     cfg = dict(policy.module.model_config or {})
     env = WargymVecEnv(game, n_envs=1, options=options)
     kwargs = policy_kwargs(game, options, features_dim=int(cfg.get("features_dim", 64)),
-                           net_arch=(int(cfg.get("hidden", 64)),))
+                           net_arch=(int(cfg.get("hidden", 64)),), pointer=False)    # the RLlib module's plain head
     model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, device="cpu", policy_kwargs=kwargs)
     model.policy.load_state_dict(sb3_state_dict(policy.module))
     model.save(file)

@@ -38,9 +38,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..registration import GAMES
+from ..registration import every_version
 from .protocol import VERSION, ProtocolError, error_reply, state_hash, validate
 
+# every version of every game: the current ones and the earlier ones still registered (talon_v0, ...)
+GAMES = every_version()
 FILE_OPTION_SUFFIXES = ("_file", "_path", "_dir")  # options that name files on the server: refused
 TEST_BOT_SLOW = "test:slow"
 MODEL_PREFIX = "model:"

@@ -19,7 +19,7 @@ import wargym.envs
 from wargym.envs.core.batch import BatchState
 from wargym.registration import GAMES, gymnasium_id
 
-ENVS = list(GAMES)  # planetoids_v0, talon_v0, battle_force_v0
+ENVS = list(GAMES)  # the current version of every game: planetoids_v1, talon_v1, ...
 INSTALLED = Path(wargym.__file__).resolve().parent  # the package as installed (a copy, or the checkout)
 REPO = Path(__file__).resolve().parent.parent        # the checkout the tests run from
 

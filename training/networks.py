@@ -92,7 +92,33 @@ class VectorEncoder(nn.Module):
         return x
 
 
-def part_encoder(shape, plane_width: int, row_width: int) -> nn.Module:
+class PairEncoder(nn.Module):
+    """A relational table ``(own entity, other entity, F)`` -> one token per own entity: every
+    pair through one shared MLP, pooled over the others (mean and max), the tokens side by side
+    (actions name own slots) plus their mean and max.  The pairwise-features-pooled-per-entity
+    encoder of relational RL: what one entity sees of each other one, read the same way for all."""
+
+    def __init__(self, shape, width: int = 16):
+        super().__init__()
+        self.own, self.others, self.feat = shape
+        self.pair_net = nn.Sequential(nn.Linear(self.feat, 2 * width), nn.ReLU(), nn.Linear(2 * width, width), nn.ReLU())
+        self.out_dim = self.own * 2 * width + 4 * width
+
+    def forward(self, x):
+        pairs = self.pair_net(x.reshape(-1, self.own, self.others, self.feat))
+        tokens = torch.cat([pairs.mean(2), pairs.amax(2)], dim=2)        # (B, own, 2 width)
+        return torch.cat([tokens.flatten(1), tokens.mean(1), tokens.amax(1)], dim=1)
+
+
+# Parts read by name rather than by shape: a game's relational table (pairs of entities) and its
+# action table (one feature row per action, read by the policy's pointer head, ActionFeatureHead).
+PAIRS_PART = "pairs"
+ACTION_FEATURES_PART = "action_features"
+
+
+def part_encoder(shape, plane_width: int, row_width: int, name: str = "") -> nn.Module:
+    if name == PAIRS_PART and len(shape) == 3:
+        return PairEncoder(shape, 2 * row_width)
     if len(shape) == 3:
         return PlaneEncoder(shape, plane_width)
     if len(shape) >= 2:
@@ -107,7 +133,7 @@ class WargymExtractor(BaseFeaturesExtractor):
     features_extractor_kwargs=dict(game="planetoids", options={...}))``."""
 
     def __init__(self, observation_space: spaces.Box, game="planetoids", options: dict | None = None,
-                 features_dim: int = 64, plane_width: int = 16, row_width: int = 8):
+                 features_dim: int = 64, plane_width: int = 16, row_width: int = 8, pointer: bool = False):
         super().__init__(observation_space, features_dim)
         from ..wrappers.sb3 import load_game
         g = load_game(game)
@@ -116,7 +142,21 @@ class WargymExtractor(BaseFeaturesExtractor):
         n = int(np.prod(observation_space.shape))
         if n != int(np.prod(g.obs_shape(cfg))):
             raise ValueError(f"observation of {n} values does not match {game} with options {options}")
-        self.encoders = nn.ModuleList(part_encoder(shape, plane_width, row_width) for _, shape, _ in self.parts)
+        # pointer: the action table goes past the encoders, as it is, to the policy's pointer head
+        # (PointerPolicy); its values follow the features_dim encoded ones in forward's output
+        self.tail = None
+        if pointer:
+            found = [(k, shape, where) for k, (name, shape, where) in enumerate(self.parts) if name == ACTION_FEATURES_PART]
+            if not found:
+                raise ValueError(f"pointer=True: {game} with options {options} has no {ACTION_FEATURES_PART} part")
+            k, shape, where = found[0]
+            self.parts.pop(k)
+            self.tail = where
+            self.n_actions, self.n_action_features = int(shape[0]), int(shape[1])
+            self.tail_dim = self.n_actions * self.n_action_features
+            self._features_dim = features_dim + self.tail_dim
+        self.encoders = nn.ModuleList(part_encoder(shape, plane_width, row_width, name)
+                                      for name, shape, _ in self.parts)
         for k, (_, _, where) in enumerate(self.parts):
             if not isinstance(where, slice):
                 self.register_buffer(f"where_{k}", torch.as_tensor(where, dtype=torch.long), persistent=False)
@@ -131,12 +171,120 @@ class WargymExtractor(BaseFeaturesExtractor):
             part = x[:, where] * INPUT_SCALE if isinstance(where, slice) else \
                 x.index_select(1, getattr(self, f"where_{k}")) * INPUT_SCALE
             encoded.append(enc(part))
-        return self.head(torch.cat(encoded, dim=1))
+        features = self.head(torch.cat(encoded, dim=1))
+        if self.tail is None:
+            return features
+        return torch.cat([features, x[:, self.tail] * INPUT_SCALE], dim=1)
 
 
-def policy_kwargs(game, options: dict | None = None, features_dim: int = 64, net_arch=(64,)) -> dict:
+class SplitMlpExtractor(nn.Module):
+    """SB3's policy and value MLPs over the encoded features; the action table that follows them
+    (WargymExtractor with pointer=True) is passed on beside the policy's latent, untouched."""
+
+    def __init__(self, features_dim: int, tail_dim: int, net_arch, activation_fn):
+        super().__init__()
+        from stable_baselines3.common.torch_layers import MlpExtractor
+        self.features_dim = features_dim
+        self.mlp = MlpExtractor(features_dim, net_arch=net_arch, activation_fn=activation_fn)
+        self.pi_dim = self.mlp.latent_dim_pi
+        self.latent_dim_pi = self.pi_dim + tail_dim
+        self.latent_dim_vf = self.mlp.latent_dim_vf
+
+    def forward(self, features):
+        return self.forward_actor(features), self.forward_critic(features)
+
+    def forward_actor(self, features):
+        return torch.cat([self.mlp.forward_actor(features[:, :self.features_dim]), features[:, self.features_dim:]], 1)
+
+    def forward_critic(self, features):
+        return self.mlp.forward_critic(features[:, :self.features_dim])
+
+
+class ActionFeatureHead(nn.Module):
+    """Action logits that point at what each action does: ``logit[a] = base(latent)[a] +
+    v . relu(W f_a + U latent + e_a)``, where ``f_a`` is the action's row of the game's action table
+    (e.g. Talon: the damage a shot deals, what a move's destination exposes the ship to) and ``e_a``
+    a learned embedding of action ``a``.  One small MLP scores every action from its own facts, so
+    what is learned about one ship's move or one target carries over to every other."""
+
+    def __init__(self, latent_dim: int, n_actions: int, n_features: int, width: int = 32):
+        super().__init__()
+        self.latent_dim, self.n_actions, self.n_features = latent_dim, n_actions, n_features
+        self.base = nn.Linear(latent_dim, n_actions)
+        self.feat = nn.Linear(n_features, width)
+        self.context = nn.Linear(latent_dim, width)
+        self.embed = nn.Parameter(torch.zeros(n_actions, width))
+        self.out = nn.Linear(width, 1)
+        for layer in (self.base, self.out):          # near-uniform policy at the start, as SB3's action_net
+            nn.init.orthogonal_(layer.weight, gain=0.01)
+            nn.init.zeros_(layer.bias)
+
+    def forward(self, latent):
+        z = latent[:, :self.latent_dim]
+        f = latent[:, self.latent_dim:].reshape(-1, self.n_actions, self.n_features)
+        h = torch.relu(self.feat(f) + self.context(z)[:, None, :] + self.embed)
+        return self.base(z) + self.out(h).squeeze(-1)
+
+
+def _pointer_policy_class():
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    class PointerPolicy(MaskableActorCriticPolicy):
+        """MaskablePPO's policy with the action head of ``ActionFeatureHead``: the features extractor
+        (WargymExtractor, pointer=True) hands the action table past the MLPs to the head."""
+
+        def _build_mlp_extractor(self) -> None:
+            tail = self.features_extractor.tail_dim
+            self.mlp_extractor = SplitMlpExtractor(self.features_dim - tail, tail, self.net_arch, self.activation_fn)
+
+        def _build(self, lr_schedule) -> None:
+            super()._build(lr_schedule)
+            ext = self.features_extractor
+            self.action_net = ActionFeatureHead(self.mlp_extractor.pi_dim, ext.n_actions, ext.n_action_features)
+            self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
+    PointerPolicy.__module__ = __name__
+    PointerPolicy.__qualname__ = "PointerPolicy"
+    return PointerPolicy
+
+
+def __getattr__(name):
+    # PointerPolicy subclasses sb3-contrib's policy: built on first use, so that importing this
+    # module (the RLlib module does) needs only torch and SB3
+    if name == "PointerPolicy":
+        cls = _pointer_policy_class()
+        globals()["PointerPolicy"] = cls
+        return cls
+    raise AttributeError(name)
+
+
+def has_action_table(game, options: dict | None = None) -> bool:
+    """Does the game's observation (with ``options``) end with an action table for the pointer head?"""
+    from ..wrappers.sb3 import load_game
+    g = load_game(game)
+    cfg = g.build_config(g.parse_options(options or {}))
+    return any(name == ACTION_FEATURES_PART for name, _, _ in observation_parts(g, cfg))
+
+
+def policy_class(game, options: dict | None = None, pointer: bool | None = None):
+    """The SB3 policy for the game: PointerPolicy where the observation has an action table (or
+    ``pointer`` says so), else sb3-contrib's MaskableActorCriticPolicy ("MlpPolicy")."""
+    if pointer is None:
+        pointer = has_action_table(game, options)
+    if pointer:
+        return __getattr__("PointerPolicy") if "PointerPolicy" not in globals() else globals()["PointerPolicy"]
+    return "MlpPolicy"
+
+
+def policy_kwargs(game, options: dict | None = None, features_dim: int = 64, net_arch=(64,),
+                  pointer: bool | None = None) -> dict:
     """The default SB3 ``policy_kwargs`` for a wargym game: the structured extractor, then
-    small separate policy and value heads."""
-    return {"features_extractor_class": WargymExtractor,
-            "features_extractor_kwargs": {"game": game, "options": options, "features_dim": features_dim},
+    small separate policy and value heads; with ``pointer`` (default: where the game has an action
+    table) the action table goes to PointerPolicy's head (use ``policy_class(game, options)``)."""
+    if pointer is None:
+        pointer = has_action_table(game, options)
+    kwargs = {"game": game, "options": options, "features_dim": features_dim}
+    if pointer:
+        kwargs["pointer"] = True
+    return {"features_extractor_class": WargymExtractor, "features_extractor_kwargs": kwargs,
             "net_arch": {"pi": list(net_arch), "vf": list(net_arch)}}

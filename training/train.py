@@ -43,6 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--batch-size", type=int, default=2048)
     ap.add_argument("--epochs", type=int, default=2, help="PPO epochs over each rollout")
     ap.add_argument("--learning-rate", type=float, default=3e-4)
+    ap.add_argument("--network", default="auto", choices=("auto", "pointer", "structured"),
+                    help="auto: the pointer head where the observation has an action table (talon_v1, planetoids_v1), "
+                         "else the structured network; structured: the structured extractor and SB3's linear action "
+                         "head whatever the observation (the ablation baseline); see training/networks.py")
     ap.add_argument("--reward", default=None, help="the game's reward option (default: the game's training reward: "
                     + ", ".join(f"{g} {r}" for g, r in DEFAULT_REWARD.items()) + ")")
     ap.add_argument("--warm-start", default="scripted",
@@ -220,7 +224,8 @@ def main(argv=None) -> dict:
     summary = {"game": args.game, "options": options, "opponent": args.opponent, "timesteps": model.num_timesteps,
                "n_envs": args.n_envs, "warm_start": args.warm_start,
                "warm_start_rounds": args.warm_start_rounds if args.warm_start != "none" else 0,
-               "warm_start_agreement": agreement,
+               "warm_start_agreement": agreement, "warm_start_decisions": args.warm_start_decisions,
+               "network": args.network,
                "compile_seconds": round(compile_s, 1), "warm_start_seconds": round(warm_s, 1),
                "ppo_seconds": round(ppo_s, 1), "ppo_decisions_per_second": round(model.num_timesteps / ppo_s),
                "evaluation_seconds_during_training": round(curve.seconds, 1), "total_seconds": round(total_s, 1),
@@ -248,10 +253,15 @@ def make_model(env, args, options):
     batches (Python's cost per step is paid once for ``n_envs`` decisions), few epochs."""
     from sb3_contrib import MaskablePPO
 
-    from .networks import policy_kwargs
-    return MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.epochs,
-                       learning_rate=args.learning_rate, gamma=0.995, gae_lambda=0.95, ent_coef=0.005,
-                       seed=args.seed, verbose=0, device="cpu", policy_kwargs=policy_kwargs(args.game, options))
+    from .networks import has_action_table, policy_class, policy_kwargs
+    pointer = {"auto": None, "pointer": True, "structured": False}[args.network]
+    if pointer and not has_action_table(args.game, options):
+        raise SystemExit(f"wargym-train: --network pointer needs an action table in the observation ({args.game} with "
+                         f"options {options} has none)")
+    return MaskablePPO(policy_class(args.game, options, pointer), env, n_steps=args.n_steps,
+                       batch_size=args.batch_size, n_epochs=args.epochs, learning_rate=args.learning_rate,
+                       gamma=0.995, gae_lambda=0.95, ent_coef=0.005, seed=args.seed, verbose=0, device="cpu",
+                       policy_kwargs=policy_kwargs(args.game, options, pointer=pointer))
 
 
 def warm_start(model, args, options, bars) -> tuple[float, float]:

@@ -182,3 +182,24 @@ class WargymAEC(AECEnv):
     def load(self, path) -> None:
         self.core.load(path)
         self._sync_after_reset()
+
+
+def earlier_version(raw_env_class, name: str, defaults: dict):
+    """``(raw_env, env)`` of an earlier version of a game: the same env with ``defaults`` as its
+    option defaults (e.g. ``{"relations": False}`` for an observation before a version's block),
+    so that agents trained on that version keep playing (PettingZoo names a version per change)."""
+    from pettingzoo.utils import wrappers
+
+    class raw_env(raw_env_class):  # noqa: N801
+        metadata = {**raw_env_class.metadata, "name": name}
+
+        def __init__(self, render_mode=None, options=None, **option_kwargs):
+            merged = {**defaults, **(options or {}), **option_kwargs}
+            super().__init__(render_mode=render_mode, options=merged)
+
+    raw_env.__qualname__ = raw_env.__name__ = f"raw_env_{name}"
+
+    def env(**kwargs):
+        return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return raw_env, env
+

@@ -21,7 +21,7 @@ from .rules import (C_BLOCKED, FX_HITS, FX_OWNER, G_CURRENT, G_DONE, G_PHASE, G_
                     G_SETUP_COUNT, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS)
 
 NAME = "planetoids"
-VERSION = 0
+VERSION = 1         # planetoids_v1: the action table (option relations); planetoids_v0 is the same game without it
 DATA = Path(__file__).parent / "data"
 num_players = 2
 kernels = rules
@@ -42,8 +42,10 @@ DEFAULT_OPTIONS = {
     "setup": "choose",           # "choose": players place their bases; "fixed": map's start hexes
     "reward": "win",             # "win": +1/-1/0 at the end; "score": change of score difference each step
     "max_decisions": 0,          # truncate after this many decisions (0 = never)
+    "relations": True,           # the action table after channel 46 (planetoids_v1; RULES.md §12.4): True, False (planetoids_v0)
 }
 _CHOICES = {
+    "relations": (True, False),
     "base_footprint": ("triangle", "single"),
     "ship_length": (1, 2),
     "keep_away": ("all", "visible"),
@@ -116,6 +118,13 @@ OBS_CHANNELS = (
     "own score", "enemy score", "own seat",
 )
 assert len(OBS_CHANNELS) == rules.N_OBS_CH
+# the action table (option relations, planetoids_v1; RULES.md §12.4)
+ACTION_FEATURES = ("row describes the action", "a shot's faces of the d6 that hit", "kind + 1 of the piece it names (5 a fixed base)",
+                   "hexes to the nearest planetoid with no fixed base", "hexes to the nearest enemy transport",
+                   "hexes to the nearest enemy piece or fixed base",
+                   "its hex: 1 free planetoid now, 2 next turn, 3 later, 4 colonised by me, 5 by the enemy",
+                   "the named piece's damage or fixed base's hits")
+assert len(ACTION_FEATURES) == rules.N_AF
 # columns of VecGame.obs_key: the step rewrites only the planes that changed
 OBS_KEY_LEN = rules.OBS_KEY_LEN
 
@@ -244,6 +253,7 @@ def build_config(opts: dict):
     for key, value in a.items():
         k[getattr(rules, "K_" + key.upper())] = value
     k[rules.K_BASE_SPACE_EACH_HEX] = opts["base_space_shots"] == "each_hex"
+    k[rules.K_RELATIONS] = bool(opts["relations"])
     cellinfo = np.zeros((N, rules.N_CI), np.int16)
     cellinfo[:, rules.CI_VALID] = valid
     cellinfo[:, rules.CI_TERRAIN] = terrain
@@ -363,19 +373,33 @@ def num_actions(cfg) -> int:
     return cfg_int(cfg, "n_actions")
 
 
+def action_channels(cfg) -> int:
+    """Channels of the action table (option relations): actions x N_AF values, whole channels."""
+    if not cfg.k[rules.K_RELATIONS]:
+        return 0
+    n = cfg_int(cfg, "rows") * cfg_int(cfg, "cols")
+    return int(rules.n_action_channels(n, int(cfg.k[rules.K_N_ACTIONS])))
+
+
 def obs_shape(cfg) -> tuple[int, ...]:
-    return (len(OBS_CHANNELS), cfg_int(cfg, "rows"), cfg_int(cfg, "cols"))
+    return (len(OBS_CHANNELS) + action_channels(cfg), cfg_int(cfg, "rows"), cfg_int(cfg, "cols"))
 
 
 def kernel_obs_shape(cfg) -> tuple[int, ...]:
-    return (len(OBS_CHANNELS), cfg_int(cfg, "rows") * cfg_int(cfg, "cols"))
+    return (len(OBS_CHANNELS) + action_channels(cfg), cfg_int(cfg, "rows") * cfg_int(cfg, "cols"))
 
 
 def split_obs(cfg, obs: np.ndarray) -> dict:
-    """The observation as named parts: the map planes (channels 0-25) and the scalar
-    channels (26-46, each filling its whole plane, read here at one hex)."""
+    """The observation as named parts: the map planes (channels 0-25), the scalar
+    channels (26-46, each filling its whole plane, read here at one hex) and with option
+    relations the action table (actions x ACTION_FEATURES, row-major in the channels after 46)."""
     obs = np.asarray(obs).reshape(obs_shape(cfg))
-    return {"planes": obs[:rules.FIRST_SCALAR_CH], "scalars": obs[rules.FIRST_SCALAR_CH:, 0, 0]}
+    parts = {"planes": obs[:rules.FIRST_SCALAR_CH], "scalars": obs[rules.FIRST_SCALAR_CH:rules.N_OBS_CH, 0, 0]}
+    if cfg.k[rules.K_RELATIONS]:
+        n_actions = int(cfg.k[rules.K_N_ACTIONS])
+        table = obs[rules.N_OBS_CH:].reshape(-1)[:n_actions * rules.N_AF]
+        parts["action_features"] = table.reshape(n_actions, rules.N_AF)
+    return parts
 
 
 def current(state) -> np.ndarray:

@@ -49,8 +49,9 @@ N_C = 5
 # config scalars: cfg.k[K_*]
 (K_ROWS, K_COLS, K_SHIP_LENGTH, K_KEEP_AWAY_ALL, K_FIXED_SETUP, K_REWARD_SCORE, K_MAX_DECISIONS,
  K_A_PIECE, K_A_TARGET, K_A_FIXED, K_A_HEX, K_A_MOVE, K_A_FACE, K_A_HYPER, K_A_LAUNCH, K_A_COLONISE,
- K_A_REPAIR, K_A_END_ACT, K_A_END_TURN, K_N_ACTIONS, K_BASE_SPACE_EACH_HEX) = range(21)
-N_K = 21  # K_BASE_SPACE_EACH_HEX: option base_space_shots="each_hex" (RULES.md §3, mobile base)
+ K_A_REPAIR, K_A_END_ACT, K_A_END_TURN, K_N_ACTIONS, K_BASE_SPACE_EACH_HEX, K_RELATIONS) = range(22)
+N_K = 22  # K_BASE_SPACE_EACH_HEX: option base_space_shots="each_hex" (RULES.md §3, mobile base);
+#           K_RELATIONS: option relations (planetoids_v1): the action table after channel 46
 # static per-hex map data: cfg.cell[cell, CI_*]
 (CI_VALID, CI_TERRAIN, CI_HOME_OWNER, CI_RAMP_OWNER, CI_PLANETOID, CI_PDIST_ALL, CI_HOME_DIST, CI_HOME_DIST1,
  CI_PDIST_COLOUR) = range(9)
@@ -1530,6 +1531,153 @@ def _obs(s, cfg, b, me, obs, key):
             obs[ch, c] = v8
         key[KEY_SCALARS + ch - FIRST_SCALAR_CH] = v8
     key[KEY_KNOWN] = 1
+    if cfg.k[K_RELATIONS]:
+        write_action_table(s, cfg, b, me, obs)
+
+
+# ----------------------------------------------------------------------------
+# the action table (option relations, planetoids_v1; RULES.md §12.4 "Action table")
+#
+# One row of N_AF values per action, written row-major into the channels after
+# channel 46 (zero-padded to whole channels): what each action would lead to,
+# measured with the rules' own tables (cfg.dist, cfg.nbr, to_hit, fire_range,
+# visible, launch_position), so that a policy can score each action from its row.
+# ----------------------------------------------------------------------------
+AF_KNOWN = 0          # 1: the row describes this action
+AF_HIT = 1            # a shot: faces of the d6 that hit (0-6, "Combattimento", the attacker's damage counted)
+AF_KIND = 2           # the piece the action names, kind + 1 (a target, a piece to select or launch); 5 a fixed base
+AF_PLANETOID = 3      # hexes from where the action leads to the nearest planetoid with no fixed base
+AF_ENEMY_TRANSPORT = 4  # ... to the nearest enemy transport on the map (127 if none)
+AF_ENEMY = 5          # ... to the nearest enemy piece on the map or enemy fixed base (127 if none)
+AF_HERE = 6           # the hex it leads to: 1 a free planetoid there now, 2 free next turn, 3 free later,
+                      # 4 colonised by me, 5 by the enemy
+AF_DAMAGE = 7         # the named piece's damage (a target, a piece to select) or a fixed base's hits
+N_AF = 8
+FAR = 127
+
+
+@nb.njit(cache=True)
+def n_action_channels(n_cells, n_actions):
+    return (n_actions * N_AF + n_cells - 1) // n_cells
+
+
+@nb.njit(cache=True)
+def _put(obs, a, f, v):
+    i = a * N_AF + f
+    n = obs.shape[1]
+    obs[N_OBS_CH + i // n, i % n] = max(-127, min(127, v))
+
+
+@nb.njit(cache=True)
+def _nearest(s, cfg, b, me, cell):
+    """(free planetoid, enemy transport, enemy piece or fixed base): hexes from ``cell`` to the nearest."""
+    pl = FAR
+    for f in range(cfg.planetoids.shape[0]):
+        if s.fx[b, f, FX_OWNER] < 0:
+            pl = min(pl, cfg.dist[cell, cfg.planetoids[f, PL_CELL]])
+    tr = FAR
+    en = FAR
+    q = 1 - me
+    for j in range(cfg.slot_kind.shape[0]):
+        if s.pc[b, q, j, PC_STATUS] == ON_MAP:
+            d = cfg.dist[cell, s.pc[b, q, j, PC_POS]]
+            en = min(en, d)
+            if cfg.slot_kind[j] == TRANSPORT:
+                tr = min(tr, d)
+    for f in range(cfg.planetoids.shape[0]):
+        if s.fx[b, f, FX_OWNER] == q:
+            en = min(en, cfg.dist[cell, cfg.planetoids[f, PL_CELL]])
+    return pl, tr, en
+
+
+@nb.njit(cache=True)
+def _planetoid_here(s, cfg, b, me, cell):
+    f = cfg.cell[cell, CI_PLANETOID]
+    if f < 0:
+        return 0
+    owner = s.fx[b, f, FX_OWNER]
+    if owner >= 0:
+        return 4 if owner == me else 5
+    turn = s.g[b, G_TURN]
+    cs = cfg.colour_seq
+    if visible(cfg, cs[min(turn, cs.shape[0] - 1)], cell):
+        return 1
+    if visible(cfg, cs[min(turn + 1, cs.shape[0] - 1)], cell):
+        return 2
+    return 3
+
+
+@nb.njit(cache=True)
+def _where_row(s, cfg, b, me, obs, a, cell):
+    """The distances and the hex of a row whose action leads to ``cell``."""
+    if cell < 0:
+        return
+    _put(obs, a, AF_KNOWN, 1)
+    pl, tr, en = _nearest(s, cfg, b, me, cell)
+    _put(obs, a, AF_PLANETOID, pl)
+    _put(obs, a, AF_ENEMY_TRANSPORT, tr)
+    _put(obs, a, AF_ENEMY, en)
+    _put(obs, a, AF_HERE, _planetoid_here(s, cfg, b, me, cell))
+
+
+@nb.njit(cache=True)
+def _hit_faces(thr):
+    return max(0, 7 - thr) if thr > 0 else 0
+
+
+@nb.njit(cache=True)
+def write_action_table(s, cfg, b, me, obs):
+    """The action table from player ``me``'s side into the channels after N_OBS_CH."""
+    for ch in range(N_OBS_CH, obs.shape[0]):
+        obs[ch, :] = 0
+    k = cfg.k
+    P = cfg.slot_kind.shape[0]
+    q = 1 - me
+    # selecting one's pieces and launching (phase select)
+    for i in range(P):
+        if s.pc[b, me, i, PC_STATUS] == ON_MAP:
+            a = k[K_A_PIECE] + i
+            _where_row(s, cfg, b, me, obs, a, s.pc[b, me, i, PC_POS])
+            _put(obs, a, AF_KIND, cfg.slot_kind[i] + 1)
+            _put(obs, a, AF_DAMAGE, s.pc[b, me, i, PC_DAMAGE])
+    for kind in range(CRUISER, FIGHTER + 1):
+        for ramp in range(3):
+            a = k[K_A_LAUNCH] + 3 * (kind - CRUISER) + ramp
+            _where_row(s, cfg, b, me, obs, a, launch_position(cfg, me, kind, ramp)[0])
+            _put(obs, a, AF_KIND, kind + 1)
+    # what the active piece may do (phase act)
+    if s.g[b, G_PHASE] != ACT or s.g[b, G_CURRENT] != me:
+        return
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    pos = s.pc[b, me, i, PC_POS]
+    colour = colour_now(s, cfg, b)
+    for d in range(6):
+        _where_row(s, cfg, b, me, obs, k[K_A_MOVE] + d, cfg.nbr[pos, d])
+        _where_row(s, cfg, b, me, obs, k[K_A_FACE] + d, cfg.nbr[pos, d])    # the bow's next hex after a pivot
+    for a in (k[K_A_END_ACT], k[K_A_COLONISE], k[K_A_REPAIR]):
+        _where_row(s, cfg, b, me, obs, a, pos)
+    own_damage = s.pc[b, me, i, PC_DAMAGE]
+    for j in range(P):
+        if s.pc[b, q, j, PC_STATUS] != ON_MAP:
+            continue
+        a = k[K_A_TARGET] + j
+        tk = cfg.slot_kind[j]
+        thr = to_hit(cfg, kind, tk, fire_range(s, cfg, b, me, i, q, tk, s.pc[b, q, j, PC_POS],
+                                               s.pc[b, q, j, PC_FACING], colour))
+        _put(obs, a, AF_KNOWN, 1)
+        _put(obs, a, AF_HIT, _hit_faces(thr + own_damage if thr > 0 else 0))
+        _put(obs, a, AF_KIND, tk + 1)
+        _put(obs, a, AF_DAMAGE, s.pc[b, q, j, PC_DAMAGE])
+    for f in range(cfg.planetoids.shape[0]):
+        if s.fx[b, f, FX_OWNER] != q:
+            continue
+        a = k[K_A_FIXED] + f
+        thr = to_hit(cfg, kind, FIXED, fire_range(s, cfg, b, me, i, 0, FIGHTER, cfg.planetoids[f, PL_CELL], 0, colour))
+        _put(obs, a, AF_KNOWN, 1)
+        _put(obs, a, AF_HIT, _hit_faces(thr + own_damage if thr > 0 else 0))
+        _put(obs, a, AF_KIND, FIXED + 1)
+        _put(obs, a, AF_DAMAGE, s.fx[b, f, FX_HITS])
 
 
 @nb.njit(cache=True)

@@ -26,6 +26,8 @@ from ..core.loops import specialise_loops
 from ..core.sampling import random_action
 from . import rules as _rules
 from .victory import named_by                 # scenario victory conditions
+from .movement import move_heading
+from .relations import expected_damage
 from .layout import VK_DESTROY, VK_ESCAPE
 from .rules import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, DQ, DR, G_CURRENT, G_DONE, G_GROUP, G_IMPULSE, G_SHIP, G_STAGE,
                     GR_ARCS, GR_COUNT, GR_RED, GR_WEAPON, GR_YELLOW, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
@@ -64,28 +66,6 @@ def _first_legal(mask, lo, hi):
 # Evaluation helpers
 # ---------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def _mean_damage(cfg, w, d):
-    """Expected damage of one weapon ``w`` at range ``d`` (cfg.wdmg averaged over a die)."""
-    if d < 1 or d < cfg.wmin[w] or d > cfg.wmax[w] or not cfg.wplay[w]:
-        return 0.0
-    tot = 0
-    for die in range(1, 7):
-        tot += cfg.wdmg[w, d, die]
-    return tot / 6.0
-
-
-@nb.njit(cache=True)
-def _mean_damage_aimed(cfg, w, d, pen):
-    """_mean_damage with ``pen`` taken off the die (Talon 17.5, 18.1: below 1 misses)."""
-    if d < 1 or d < cfg.wmin[w] or d > cfg.wmax[w] or not cfg.wplay[w]:
-        return 0.0
-    tot = 0
-    for die in range(1 + pen, 7):
-        tot += cfg.wdmg[w, d, die - pen]
-    return tot / 6.0
-
-
-@nb.njit(cache=True)
 def _group_damage(cfg, c, gi, fcell, ffacing, tcell):
     """Expected damage of the whole group ``gi`` of class ``c`` at ``fcell``/``ffacing`` on a ship at ``tcell``."""
     if fcell < 0 or tcell < 0 or fcell == tcell:
@@ -93,7 +73,7 @@ def _group_damage(cfg, c, gi, fcell, ffacing, tcell):
     arc = cfg.arc_of[fcell, tcell, ffacing]
     if arc < 0 or not (cfg.grp[c, gi, GR_ARCS] >> arc) & 1:
         return 0.0
-    return cfg.grp[c, gi, GR_COUNT] * _mean_damage(cfg, cfg.grp[c, gi, GR_WEAPON], cfg.dist[fcell, tcell])
+    return cfg.grp[c, gi, GR_COUNT] * expected_damage(cfg, cfg.grp[c, gi, GR_WEAPON], cfg.dist[fcell, tcell], 0)
 
 
 @nb.njit(cache=True)
@@ -132,7 +112,7 @@ def _ideal_range(cfg, c):
         tot = 0.0
         for gi in range(cfg.cls[c, CL_N_GROUPS]):
             w = cfg.grp[c, gi, GR_WEAPON]
-            tot += cfg.grp[c, gi, GR_COUNT] * _mean_damage(cfg, w, r)
+            tot += cfg.grp[c, gi, GR_COUNT] * expected_damage(cfg, w, r, 0)
         if tot > best + 1e-9:
             best_r, best = r, tot
     return best_r
@@ -141,16 +121,7 @@ def _ideal_range(cfg, c):
 @nb.njit(cache=True)
 def _destination(cfg, cell, f, m):
     """Hex and facing after move ``m`` (Talon 7.2.1 turn then advance, 7.3.1 side slip); hex -1 off the map."""
-    f2 = f
-    if m == M_TURN_LEFT:
-        f2 = (f + 1) % 6
-    elif m == M_TURN_RIGHT:
-        f2 = (f + 5) % 6
-    d = f2
-    if m == M_SLIP_LEFT:
-        d = (f + 1) % 6
-    elif m == M_SLIP_RIGHT:
-        d = (f + 5) % 6
+    f2, d, _ = move_heading(f, m)
     cols = cfg.k[K_COLS]
     q, r = to_axial(cell, cols)
     return from_axial(q + DQ[d], r + DR[d], cfg.k[K_ROWS], cols), f2
@@ -313,9 +284,9 @@ def _target_score(s, cfg, b, p, k, w, t):
     e = 1 - p
     fc = sh[b, p, k, SH_CELL]
     tc = sh[b, e, t, SH_CELL]
-    dmg = _mean_damage(cfg, w, cfg.dist[fc, tc])
+    dmg = expected_damage(cfg, w, cfg.dist[fc, tc], 0)
     if s.g[b, G_TILES] > 0:
-        dmg = _mean_damage_aimed(cfg, w, cfg.dist[fc, tc], aim_penalty(s, cfg, b, fc, tc))
+        dmg = expected_damage(cfg, w, cfg.dist[fc, tc], aim_penalty(s, cfg, b, fc, tc))
     arc = cfg.arc_of[tc, fc, sh[b, e, t, SH_FACING]]
     prot = _arc_protection(sh, b, e, t, arc)
     c = sh[b, e, t, SH_CLASS]
@@ -568,7 +539,7 @@ def _missile_shot_action(s, cfg, b, p, mask, ship_value):
         a = cfg.k[K_A_MTARGET] + m
         if not mask[a]:
             continue
-        dmg = _mean_damage(cfg, w, cfg.dist[sh[b, p, k, SH_CELL], s.ms[b, m, MS_CELL]])
+        dmg = expected_damage(cfg, w, cfg.dist[sh[b, p, k, SH_CELL], s.ms[b, m, MS_CELL]], 0)
         kill = 1.0 if s.ms[b, m, MS_STATUS] == MI_DAMAGED or dmg >= 3.0 else 0.5
         v = _missile_threat(s, cfg, b, p, m) * kill * min(1.0, dmg)
         if v > best_v:

@@ -19,7 +19,7 @@ from ..core.structs import WargymStruct
 from . import rules as R
 
 NAME = "talon"
-VERSION = 0
+VERSION = 1         # talon_v1: the relational block (option relations); talon_v0 is the same game without it
 DATA = Path(__file__).parent / "data"
 num_players = 2
 kernels = R
@@ -71,6 +71,8 @@ DEFAULT_OPTIONS = {
     "docking": "auto",           # docking and landing (Talon 16), the DOCK actions: "auto" (if the scenario fields a squadron), True, False
     # --- scenario victory conditions ---
     "victory": "auto",           # scenario victory conditions and their observation block: "auto" (if the scenario has them), True, False
+    # --- the relational block of the observation (talon_v1; relations.py, RULES.md "Relations") ---
+    "relations": True,           # the pair and action tables after the globals: True (talon_v1), False (talon_v0's observation)
     "fighter_carriers": "cv_and_bases",  # 12.2.1 "trasporti" that carry fighters and send them AP: "cv_and_bases" or "cv_tran_and_bases"
 }
 READY_SCENARIOS = {key: sc for key, sc in json.loads((DATA / "scenarios.json").read_text()).items()
@@ -78,6 +80,7 @@ READY_SCENARIOS = {key: sc for key, sc in json.loads((DATA / "scenarios.json").r
 TERRAIN_KINDS = ("planet", "asteroids", "nebula", "black_hole", "worm_hole")   # TK_PLANET .. TK_WORM_HOLE
 _CHOICES = {
     "scenario": ("example", "fleet", *READY_SCENARIOS),
+    "relations": (True, False),
     "terrain": ("auto", True, False),
     "retreat": ("auto", True, False),
     "heavy_weapons": ("auto", True, False),
@@ -213,6 +216,19 @@ VICTORY_SHIP_FEATURE = "bitmask of the victory conditions naming the ship"
 assert len(SHIP_FEATURES) == R.N_SF and len(GLOBAL_FEATURES) == R.N_GLOBAL and len(PLANE_NAMES) == R.N_PLANES
 assert len(REASONS) == R.R_LAUNCH_HEX + 1
 WAVE_PLANE_NAME = "wave cannon damage due at the end of the turn on the ships in this hex (15.1.3)"
+# the relational block (option relations, relations.py; RULES.md "Relations"), expected damage in half points
+PAIR_FEATURES = ("both in play", "range", "arc of mine it is in + 1", "arc of its I am in + 1 (the shield my fire hits)",
+                 "its shield facing me (boxes + 1 if reinforced)", "my shield facing it", "x2 damage I may deal it now",
+                 "x2 of that beyond its shield", "bit per group of mine that may fire at it now",
+                 "x2 damage my live groups could deal it, charged or not", "x2 damage it may deal me now",
+                 "x2 damage its live groups could deal me, charged or not", "line of fire blocked",
+                 "its offset ahead of my bow (axial, turned to my facing)", "its offset abeam", "its facing minus mine (mod 6)")
+ACTION_FEATURES = ("row describes the action", "x2 damage it leads to", "x2 of that beyond the shield",
+                   "x2 enemy damage beyond my shields (move destination; threat on a shield to reinforce)",
+                   "range to the nearest enemy after a move, or to the target",
+                   "nearest enemy in my front arc after a move; a target's hull boxes left",
+                   "a move's hazard: 1 off the map, 2 a friendly ship's hex, 3 + tile kind",
+                   "a move's change of range to the nearest enemy; a target's points / 4; a charge's boxes missing")
 TERRAIN_PLANE_NAMES = tuple(f"terrain: {kind.replace('_', ' ')}" for kind in TERRAIN_KINDS)
 
 
@@ -565,6 +581,7 @@ def build_config(opts: dict):
     k[R.K_OBS_SHIP] = R.N_SF
     # --- scenario victory conditions: the victory block comes before the globals ---
     k[R.K_VICTORY] = victory_on
+    k[R.K_RELATIONS] = bool(opts["relations"])
     k[R.K_OBS_GLOBAL] = R.N_GLOBAL + (R.N_VC * 4 + 2 * S if victory_on else 0)
     if ready is not None and ready.get("victory"):
         k[R.K_VC:R.K_VC + R.N_VC * R.N_VCF + 1] = parse_victory(
@@ -638,7 +655,15 @@ def num_actions(cfg) -> int:
 
 def obs_size(cfg) -> int:
     return (int(cfg.k[R.K_OBS_PLANES]) * int(cfg.k[R.K_ROWS] * cfg.k[R.K_COLS]) + 2 * int(cfg.k[R.K_SHIPS]) * R.N_SF
-            + int(cfg.k[R.K_OBS_GLOBAL]))
+            + int(cfg.k[R.K_OBS_GLOBAL]) + relations_size(cfg))
+
+
+def relations_size(cfg) -> int:
+    """The relational block (option relations): the pair table, then one row per action."""
+    if not cfg.k[R.K_RELATIONS]:
+        return 0
+    S = int(cfg.k[R.K_SHIPS])
+    return S * S * R.N_PF + int(cfg.k[R.K_N_ACTIONS]) * R.N_AF
 
 
 def obs_shape(cfg) -> tuple[int, ...]:
@@ -656,7 +681,9 @@ def board_shape(cfg) -> tuple[int, int, int]:
 
 def split_obs(cfg, obs: np.ndarray) -> dict:
     """The flat observation as named parts: hex planes, ship table (own side first), with option victory
-    the victory block (conditions, then the conditions naming each ship slot), globals."""
+    the victory block (conditions, then the conditions naming each ship slot), globals, and with option
+    relations the pair table (own ship, enemy ship, PAIR_FEATURES) and the action table (action,
+    ACTION_FEATURES)."""
     C, rows, cols = board_shape(cfg)
     S = int(cfg.k[R.K_SHIPS])
     n = C * rows * cols
@@ -666,7 +693,12 @@ def split_obs(cfg, obs: np.ndarray) -> dict:
         parts["victory"] = obs[t:t + R.N_VC * 4].reshape(R.N_VC, 4)
         parts["victory_ships"] = obs[t + R.N_VC * 4:t + R.N_VC * 4 + 2 * S].reshape(2, S)
         t += R.N_VC * 4 + 2 * S
-    parts["globals"] = obs[t:]
+    parts["globals"] = obs[t:t + R.N_GLOBAL]
+    if cfg.k[R.K_RELATIONS]:
+        t += R.N_GLOBAL
+        parts["pairs"] = obs[t:t + S * S * R.N_PF].reshape(S, S, R.N_PF)
+        t += S * S * R.N_PF
+        parts["action_features"] = obs[t:t + num_actions(cfg) * R.N_AF].reshape(num_actions(cfg), R.N_AF)
     return parts
 
 

@@ -281,7 +281,8 @@ K_A_LAUNCH = 44      # actions: place the missile being launched in the adjacent
 K_VICTORY = 45       # 1: option victory on, the observation has the victory block
 # --- Talon 15.1.3 ---
 K_P_WAVE = 46        # the observation plane of wave cannon damage due at the end of the turn (with heavy weapons)
-K_VC = 47            # the ready scenario's conditions (N_VC x N_VCF) and 'otherwise', copied into G_VC.. at reset
+K_RELATIONS = 47     # 1: the observation ends with the relational block (option relations: relations.py)
+K_VC = 48            # the ready scenario's conditions (N_VC x N_VCF) and 'otherwise', copied into G_VC.. at reset
 N_K = K_VC + N_VC * N_VCF + 1
 
 # class table cls[c, CL_*]

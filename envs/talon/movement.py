@@ -169,6 +169,23 @@ def move_reason(s, cfg, b, p, k, m):
 # ---------------------------------------------------------------------------------
 # Moving one hex; collisions (Talon 7.1-7.4)
 # ---------------------------------------------------------------------------------
+@nb.njit(cache=True, inline="always")
+def move_heading(facing, m):
+    """(facing after, direction of the hex entered, arc it is entered through) of move ``m`` by a
+    ship facing ``facing``: straight ahead; a turn rotates one hexside, then advances (7.2.1); a
+    side slip enters the hex ahead-left or ahead-right, the facing unchanged (7.3.1)."""
+    f = facing
+    if m == M_TURN_LEFT:
+        f = (facing + 1) % 6
+    elif m == M_TURN_RIGHT:
+        f = (facing + 5) % 6
+    if m == M_SLIP_LEFT:
+        return f, (facing + 1) % 6, ARC_LEFT
+    if m == M_SLIP_RIGHT:
+        return f, (facing + 5) % 6, ARC_RIGHT
+    return f, f, ARC_FRONT
+
+
 @nb.njit(cache=True)
 def apply_move(s, cfg, b, p, k, m):
     """Move one hex: straight, turn (rotate then advance, 7.2.1) or side slip (7.3.1).
@@ -180,19 +197,7 @@ def apply_move(s, cfg, b, p, k, m):
         sh[b, p, k, SH_AB_LEFT] -= 1                  # 10.2.2 afterburner
         sh[b, p, k, SH_AB_NOW] = 1
     sh[b, p, k, SH_MOVED] = 1
-    f = sh[b, p, k, SH_FACING]
-    if m == M_TURN_LEFT:
-        f = (f + 1) % 6
-    elif m == M_TURN_RIGHT:
-        f = (f + 5) % 6
-    d = f
-    arc = ARC_FRONT
-    if m == M_SLIP_LEFT:
-        d = (f + 1) % 6
-        arc = ARC_LEFT
-    elif m == M_SLIP_RIGHT:
-        d = (f + 5) % 6
-        arc = ARC_RIGHT
+    f, d, arc = move_heading(sh[b, p, k, SH_FACING], m)
     origin = step_one_hex(s, cfg, b, p, k, d)
     if origin < 0:
         return False

@@ -25,6 +25,9 @@ from .layout import G_VC, K_VICTORY, N_VC, N_VCF, VC_COUNT, VC_KIND, VC_PLAYER, 
 from .victory import progress
 from .ships import host_of
 from .layout import K_HEAVY, K_P_WAVE, SH_WAVE     # Talon 15.1.3
+# --- the relational block (option relations, talon_v1) ---
+from .layout import K_N_ACTIONS, K_RELATIONS
+from .relations import write_relations
 
 
 # ---------------------------------------------------------------------------------
@@ -317,6 +320,8 @@ def write_obs_ref(s, cfg, b, v, obs):
     obs[o + O_CHANGE_THEIRS] = ch_t
     obs[o + O_DEFEND] = de
     obs[o + O_DECIDER] = g[b, G_CURRENT] == v
+    if cfg.k[K_RELATIONS]:                               # option relations (talon_v1)
+        write_relations(s, cfg, b, v, obs, o + N_GLOBAL, cfg.k[K_N_ACTIONS])
     if cfg.k[K_MISSILES]:                                # --- Talon 13 missiles ---
         write_missile_planes(s, cfg, b, v, obs)
 
@@ -498,6 +503,8 @@ def write_obs(s, cfg, b, v, obs):
     obs[o + O_CHANGE_THEIRS] = ch_t
     obs[o + O_DEFEND] = de
     obs[o + O_DECIDER] = g[b, G_CURRENT] == v
+    if k_[K_RELATIONS]:                                  # option relations (talon_v1)
+        write_relations(s, cfg, b, v, obs, o + N_GLOBAL, k_[K_N_ACTIONS])
     if k_[K_MISSILES]:                                   # --- Talon 13 missiles ---
         write_missile_planes(s, cfg, b, v, obs)
 

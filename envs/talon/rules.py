@@ -37,6 +37,7 @@ from .legality import *  # noqa: F401,F403
 from .movement import *  # noqa: F401,F403
 from .observation import *  # noqa: F401,F403
 from .power import *  # noqa: F401,F403
+from .relations import *  # noqa: F401,F403
 from .sequence import *  # noqa: F401,F403
 from .ships import *  # noqa: F401,F403
 from .terrain import *  # noqa: F401,F403

@@ -1,0 +1,67 @@
+"""The networks that read entities (training/networks.py): the pair encoder and the pointer head
+over each game's action table, on every game's observation: shapes, masks honoured, save/load.
+Nothing is timed and nothing is trained to a level (benchmarks/time_to_skill.py measures skill)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from wargym.registration import GAME_KEYS
+from wargym.training.networks import (ActionFeatureHead, PairEncoder, has_action_table, policy_class,
+                                      policy_kwargs)
+from wargym.wrappers.sb3 import WargymVecEnv
+
+SHORT = {"planetoids": {"turns": 2}, "talon": {"max_decisions": 300}, "battle_force": {"max_decisions": 300},
+         "union_wars": {"max_decisions": 300}}
+
+
+def test_pair_encoder_reads_every_pair_with_one_mlp():
+    enc = PairEncoder((3, 4, 5), width=8)
+    x = torch.randn(2, 3 * 4 * 5)
+    out = enc(x)
+    assert out.shape == (2, enc.out_dim) == (2, 3 * 16 + 32)
+    # the others are pooled: permuting the enemies of each own entity changes nothing
+    perm = x.reshape(2, 3, 4, 5)[:, :, [2, 0, 3, 1]].reshape(2, -1)
+    assert torch.allclose(enc(perm), out, atol=1e-6)
+
+
+def test_action_feature_head_scores_each_action_from_its_row():
+    head = ActionFeatureHead(latent_dim=6, n_actions=4, n_features=3)
+    torch.nn.init.normal_(head.out.weight)
+    z = torch.randn(1, 6)
+    rows = torch.zeros(1, 4, 3)
+    base = head(torch.cat([z, rows.flatten(1)], 1))
+    rows[0, 2] = torch.tensor([1.0, 2.0, 3.0])
+    changed = head(torch.cat([z, rows.flatten(1)], 1))
+    assert torch.allclose(changed[0, [0, 1, 3]], base[0, [0, 1, 3]]) and not torch.isclose(changed[0, 2], base[0, 2])
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+def test_default_network_on_every_game_honours_masks_and_saves(game, tmp_path):
+    from sb3_contrib import MaskablePPO
+    env = WargymVecEnv(game, n_envs=2, options=SHORT[game], seed=0)
+    obs = env.reset()
+    model = MaskablePPO(policy_class(game, SHORT[game]), env, n_steps=8, batch_size=8, n_epochs=1, device="cpu",
+                        policy_kwargs=policy_kwargs(game, SHORT[game]), seed=0)
+    assert (type(model.policy).__name__ == "PointerPolicy") == has_action_table(game, SHORT[game])
+    for _ in range(20):
+        masks = env.action_masks()
+        actions, _ = model.predict(obs, action_masks=masks)
+        assert all(masks[i, a] for i, a in enumerate(actions))
+        obs, _, _, _ = env.step(actions)
+    model.learn(16)
+    model.save(tmp_path / "m.zip")
+    again = MaskablePPO.load(tmp_path / "m.zip", device="cpu")
+    masks = env.action_masks()
+    t = torch.as_tensor(obs).float()
+    with torch.no_grad():
+        a = model.policy.get_distribution(t, action_masks=masks).distribution.probs
+        b = again.policy.get_distribution(t, action_masks=masks).distribution.probs
+    assert torch.allclose(a, b) and float(a[torch.as_tensor(masks) == 0].sum()) == 0.0
+
+
+def test_games_with_relations_get_the_pointer_head():
+    assert has_action_table("talon") and has_action_table("planetoids")
+    assert not has_action_table("talon", {"relations": False})
+    assert not has_action_table("planetoids", {"relations": False})
