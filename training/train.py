@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
                     + ", ".join(f"{g} {r}" for g, r in DEFAULT_REWARD.items()) + ")")
     ap.add_argument("--warm-start", default="scripted",
                     help="behaviour-clone this built-in policy before PPO (default: scripted); 'none' = PPO from scratch")
+    ap.add_argument("--init-model", default=None,
+                    help="start from the weights of this saved model (.zip of the same game, options and network) "
+                         "instead of a warm start: to continue training, e.g. against another opponent")
     ap.add_argument("--warm-start-decisions", type=int, default=200_000)
     ap.add_argument("--warm-start-epochs", type=int, default=3)
     ap.add_argument("--warm-start-rounds", type=int, default=None,
@@ -102,6 +105,10 @@ def check_args(ap, args) -> dict:
         if policy not in game.bot.POLICIES and not (name == "--opponent" and policy.endswith(".zip")):
             ap.error(f"{name} {policy!r}: choose from {', '.join(sorted(game.bot.POLICIES))}"
                      + (" or give the path of a saved model (.zip)" if name == "--opponent" else ""))
+    if args.init_model is not None:
+        if not Path(args.init_model).is_file():
+            ap.error(f"--init-model {args.init_model!r}: no such file")
+        args.warm_start = "none"
     if args.opponent.endswith(".zip") and not Path(args.opponent).is_file():
         ap.error(f"--opponent {args.opponent!r}: no such file")
     try:
@@ -181,6 +188,9 @@ def main(argv=None) -> dict:
     model.set_logger(configure_sb3_logger(str(run_dir), ["csv"]))
 
     warm_s, agreement = 0.0, None
+    if args.init_model is not None:
+        model.set_parameters(args.init_model, exact_match=True, device="cpu")
+        print(f"initial weights: {args.init_model}", flush=True)
     if args.warm_start != "none":
         agreement, warm_s = warm_start(model, args, options, bars)
         print(f"warm start: behaviour cloning of the {args.warm_start} bot on {args.warm_start_decisions:,} of its "
@@ -225,7 +235,7 @@ def main(argv=None) -> dict:
                "n_envs": args.n_envs, "warm_start": args.warm_start,
                "warm_start_rounds": args.warm_start_rounds if args.warm_start != "none" else 0,
                "warm_start_agreement": agreement, "warm_start_decisions": args.warm_start_decisions,
-               "network": args.network,
+               "network": args.network, "init_model": args.init_model,
                "compile_seconds": round(compile_s, 1), "warm_start_seconds": round(warm_s, 1),
                "ppo_seconds": round(ppo_s, 1), "ppo_decisions_per_second": round(model.num_timesteps / ppo_s),
                "evaluation_seconds_during_training": round(curve.seconds, 1), "total_seconds": round(total_s, 1),
