@@ -78,7 +78,7 @@ def test_game_over_shows_scores_and_winners():
     info = game.final_info(core, 0)
     assert "Game over" in plain and "final scores" in plain
     for p in info["winners"]:
-        assert f"P{p} {info['final_scores'][p]}" in plain
+        assert f"P{p} {info['scores'][p]}" in plain
 
 
 def _scenario():
