@@ -376,7 +376,7 @@ def _status_text(v) -> str:
         if v.truncated:
             return "Game over (stopped: no legal action)."
         r = v.result or {}
-        win = r.get("winners", [])
+        win = [p for p, w in enumerate(r.get("won", [])) if w]
         if not win:
             return "Game over."
         names = ", ".join(f"P{p}" for p in win)
@@ -591,7 +591,7 @@ def render_ansi(v, colour: bool | None = None) -> str:
         r = v.result
         out.append("  final scores: " + "  ".join(f"P{p} {x}" for p, x in enumerate(r["scores"]))
                    + "   ranks: " + "  ".join(f"P{p} #{x + 1}" for p, x in enumerate(r["ranks"]))
-                   + "   winners: " + (", ".join(f"P{p}" for p in r["winners"]) or "-"))
+                   + "   winners: " + (", ".join(f"P{p}" for p, w in enumerate(r["won"]) if w) or "-"))
     # the table
     out.append("")
     out.append(_sgr("== table ==", "1", colour))

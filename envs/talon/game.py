@@ -1138,12 +1138,13 @@ def scores_from_obs(obs) -> list[int]:
 
 def final_info(core, b: int) -> dict:
     """The result (``core/results.py``): ``scores`` are the ship points each seat destroyed;
-    ``victory_conditions_met`` (scenarios with victory conditions) says which decided it."""
+    ``victory_conditions_met`` (scenarios with victory conditions): 1 for each condition that decided it."""
     g = core.state.g[b]
     w = int(g[R.G_WINNER])
     own = {}
     if g[R.G_VC + R.VC_KIND] != R.VK_NONE:
-        own["victory_conditions_met"] = [i for i in range(R.N_VC) if (int(g[R.G_VC_MET]) >> i) & 1]
+        # one 0/1 flag per condition slot (a fixed length: clients turn infos into tensors)
+        own["victory_conditions_met"] = [(int(g[R.G_VC_MET]) >> i) & 1 for i in range(R.N_VC)]
     return result_info(w if g[R.G_DONE] and w in (0, 1) else NO_WINNER,   # 2: a draw
                        [int(g[R.G_SP0]), int(g[R.G_SP1])], int(g[R.G_ROUND]), **own)
 

@@ -654,7 +654,8 @@ def final_info(core, b: int) -> dict:
     g = core.state.g[b]
     w = int(g[L.G_WINNER])
     return result_info(w if g[L.G_DONE] and w in (0, 1) else NO_WINNER, scores(core.state, b), int(g[L.G_TURN]),
-                       mission=L.MISSION_NAMES[int(g[L.G_MISSION])],
+                       mission=int(g[L.G_MISSION]),   # 1..6 as the option numbers them (L.MISSION_NAMES);
+                       # numbers only: clients turn infos into tensors (TorchRL)
                        losses=[int(((core.state.md[b, p, :, L.MD_STATUS] == L.REMOVED)
                                     | (core.state.md[b, p, :, L.MD_STATUS] == L.OOC)).sum()) for p in range(2)])
 
