@@ -13,7 +13,8 @@ PettingZoo's classic envs do: a bot bug should be loud, not a silent loss).
 ``illegal_action="lose"`` chooses PettingZoo classic's contract instead (what its
 ``TerminateIllegalWrapper`` does): the game ends for every agent, the mover gets
 -1 and the others 0, the mover's info holds ``illegal_action`` (the action; -1 in
-every info from reset on) and a warning says why it was illegal.  Tools that probe an env with unmasked samples need it.
+every info from reset on) and a warning says why it was illegal.  Tools that probe
+an env with unmasked samples need it (Gymnasium's ``check_env``).
 An action is one integer (``int``, numpy integer, 0-d integer array); a float,
 string, bool, array or ``None`` for an agent to act raises ``TypeError`` and
 changes nothing (``actions.py``).
