@@ -125,16 +125,6 @@ class WargymVectorEnv(gym.vector.VectorEnv):
         pass
 
 
-class TurnDiscrete(LegalDiscrete):
-    """``LegalDiscrete`` (``sample()`` draws a legal move of the agent to act) that pickles as a
-    plain ``Discrete``: RLlib stores the spaces in its checkpoints, the game's core cannot go."""
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        state["_mask_fn"] = None
-        return state
-
-
 class WargymMultiAgentEnv(MultiAgentEnv):
     """One game, every seat an agent (``player_0`` ..), turn-based (see module doc)."""
 
@@ -148,7 +138,7 @@ class WargymMultiAgentEnv(MultiAgentEnv):
         self.obs_size, self.num_actions = int(np.prod(self.core.obs_shape)), self.core.num_actions
         space = observation_space(self.obs_size, self.num_actions)
         # sample() without a mask draws a legal move of the agent to act (RLlib's env check samples)
-        legal = TurnDiscrete(self.num_actions, lambda: self.core.mask[0])
+        legal = LegalDiscrete(self.num_actions, lambda: self.core.mask[0])  # pickles as a Discrete
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: legal for a in self.possible_agents}
         self._seed = seed

@@ -69,7 +69,7 @@ def test_whole_games_end_with_a_result():
             obs, _reward, term, trunc, info = env.last()
             if term or trunc:
                 assert not trunc
-                assert {"final_scores", "winners", "ranks", "kill_points"} <= set(info)
+                assert {"winner", "scores", "rounds", "won", "ranks", "kill_points"} <= set(info)
                 env.step(None)
                 continue
             assert obs["action_mask"].any(), "mask must never be empty while the game is live"

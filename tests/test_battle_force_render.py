@@ -77,8 +77,8 @@ def test_game_over_shows_scores_and_winners():
     plain = _check(core, 0)
     info = game.final_info(core, 0)
     assert "Game over" in plain and "final scores" in plain
-    for p in info["winners"]:
-        assert f"P{p} {info['final_scores'][p]}" in plain
+    for p in (p for p, w in enumerate(info["won"]) if w):
+        assert f"P{p} {info['scores'][p]}" in plain
 
 
 def _scenario():

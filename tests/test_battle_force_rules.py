@@ -1336,8 +1336,8 @@ def test_game_ends_when_one_player_has_ships_and_scores_kills_plus_survivors():
     info = G.final_info(v, 0)
     # player 0: Remus 7 + D7 8 + Constellation 8 + Valiant 6 = 29; player 1: Federation 15
     assert info["kill_points"] == [15, 15]
-    assert info["final_scores"] == [29, 15]
-    assert info["winners"] == [0]
+    assert info["scores"] == [29, 15]
+    assert info["won"] == [1, 0] and info["winner"] == 0
     assert v.terminated[0]
     assert list(v.rewards[0]) == [1.0, -1.0]
 
@@ -1359,13 +1359,13 @@ def test_tie_break(tie_break):
     attack(v, CA, D7, PHO6, PH1_4)
     end_cards(v)
     info = G.final_info(v, 0)
-    assert info["final_scores"] == [16, 16]
+    assert info["scores"] == [16, 16]
     if tie_break == "share":
-        assert info["winners"] == [0, 1]
+        assert info["won"] == [1, 1] and info["winner"] == -1
         assert list(v.rewards[0]) == [0.0, 0.0]
         return
-    assert len(info["winners"]) == 1
-    w = info["winners"][0]
+    assert sum(info["won"]) == 1
+    w = info["winner"]
     ties = [plv(v, p, R.PL_TIE) for p in range(2)]
     assert ties[w] > ties[1 - w]
     # the draws are on the discard pile in order: five rounds of one card each, then one per round

@@ -215,7 +215,7 @@ def test_whole_games_one_agent_against_the_automaton(options):
     assert v.terminated.all()
     assert not v.state.g[:, R.G_TRUNC].any()
     info = G.final_info(v, 0)
-    assert len(info["final_scores"]) == 2
+    assert len(info["scores"]) == 2
 
 
 def test_aec_env_has_one_agent_and_bad_options_are_refused():

@@ -396,7 +396,7 @@ def test_game_lasts_51_colour_turns_with_both_players_moving_in_each():
     assert g.core.mask[0].sum() == 0
     assert g.core.why_illegal(0, g.END_TURN).endswith(pgame.REASONS[R.R_GAME_OVER])
     assert g.env.rewards == {"player_0": 0.0, "player_1": 0.0}
-    assert g.env.infos["player_0"] == {"scores": [0, 0], "winner": -1, "turn": 51}
+    assert g.env.infos["player_0"] == {"winner": -1, "scores": [0, 0], "rounds": 51}
 
 
 def test_final_score_decides_the_winner():
@@ -411,7 +411,7 @@ def test_final_score_decides_the_winner():
     g.do(g.END_TURN)
     assert g.env.terminations == {"player_0": True, "player_1": True}
     assert g.env.rewards == {"player_0": -1.0, "player_1": 1.0}
-    assert g.env.infos["player_1"] == {"scores": [3, 4], "winner": 1, "turn": 51}
+    assert g.env.infos["player_1"] == {"winner": 1, "scores": [3, 4], "rounds": 51}
 
 
 def test_score_reward_follows_colonisation_and_hits():

@@ -49,7 +49,7 @@ def test_whole_games_end_with_a_result():
         for agent in env.agent_iter():
             obs, reward, term, trunc, info = env.last()
             if term or trunc:
-                assert set(info) == {"ship_points_destroyed", "winner", "round"}
+                assert set(info) == {"scores", "winner", "rounds"}
                 env.step(None)
                 continue
             assert obs["action_mask"].any(), "mask must never be empty while the game is live"

@@ -22,6 +22,8 @@ HORNET = [ship("terran_cv", "Hornet", (8, 5), "W", shields=[0, 4, 4, 4], hull_hi
 JUSTICE = [ship("talon_ca", "Justice", (8, 3), "E", speed=1)]
 CALM = [ship("terran_cv", "Hornet", (3, 5), "W")]        # far from the Justice's line: nothing happens to it
 
+MET_FIRST = [1] + [0] * (R.N_VC - 1)  # final info: condition 0 decided the game
+
 
 def victory_game(p0, p1, victory=None, dice=(), **fields):
     core = VecGame(game, 1, OPTIONS)
@@ -57,7 +59,7 @@ def test_destroy_condition_ends_the_game_at_once():
     destroy_hornet(core)
     assert sh(core, 0, 0, R.SH_STATUS) == R.SS_DESTROYED
     assert g(core, R.G_DONE) == 1 and g(core, R.G_WINNER) == 1 and g(core, R.G_ROUND) == 1
-    assert game.final_info(core, 0)["victory_conditions_met"] == [0]
+    assert game.final_info(core, 0)["victory_conditions_met"] == MET_FIRST
 
 
 def test_docked_squadron_counts_as_destroyed_with_its_carrier():
@@ -86,7 +88,7 @@ def test_otherwise_decides_when_no_condition_is_met(otherwise, winner):
                                         "otherwise": otherwise}, rounds=1)
     drive(core, lambda c: False)
     assert g(core, R.G_DONE) == 1 and g(core, R.G_WINNER) == winner
-    assert game.final_info(core, 0)["victory_conditions_met"] == []
+    assert game.final_info(core, 0)["victory_conditions_met"] == [0] * R.N_VC
 
 
 def test_hold_is_judged_at_the_end():
@@ -94,7 +96,7 @@ def test_hold_is_judged_at_the_end():
     core = victory_game(CALM, JUSTICE, {"conditions": [{"player": 1, "kind": "hold", "ships": ["Justice"]}]},
                         rounds=1)
     drive(core, lambda c: False)
-    assert g(core, R.G_WINNER) == 1 and game.final_info(core, 0)["victory_conditions_met"] == [0]
+    assert g(core, R.G_WINNER) == 1 and game.final_info(core, 0)["victory_conditions_met"] == MET_FIRST
 
 
 def test_points_condition_is_met_at_once():

@@ -23,7 +23,9 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from ..envs.core.actions import as_action
+from ..envs.core.aec import ILLEGAL_REWARD, WargymAEC, checked_illegal_action
 from ..envs.core.loops import ACC_REWARD, ACC_TERMINATED, ACC_TRUNCATED, NO_ACTION
+from ..envs.core.pickling import RebuiltOnUnpickle
 from ..envs.core.vec import VecGame
 from ..registration import GAME_KEYS, game_module
 from .opponents import Opponent
@@ -75,7 +77,9 @@ class LearnerLoop:
         self.opponent_ids = np.ascontiguousarray(np.broadcast_to(np.array(ids, np.int64), (self.core.num_envs, P)))
 
     def reset(self):
+        """New games: from the seed given last (``_seed``) once, then continuing its stream."""
         self.core.reset(self._seed)
+        self._seed = None  # the next reset continues the stream (envs/core/seeding.py)
         self.advance(self._none)
 
     def advance(self, actions):
@@ -228,7 +232,14 @@ class LegalDiscrete(spaces.Discrete):
 
     Tools that probe an env with ``action_space.sample()`` (SB3's ``check_env``,
     random baselines) then exercise the game instead of tripping on illegal moves.
+    Pickled or deep-copied it is a plain ``Discrete`` (the hook stays with its env):
+    worker pools send spaces between processes, and the env cannot go with them.
     """
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_mask_fn"] = None
+        return state
 
     def __init__(self, n, mask_fn, seed=None):
         super().__init__(n, seed=seed)
@@ -242,41 +253,53 @@ class LegalDiscrete(spaces.Discrete):
         return super().sample(mask=mask, probability=probability)
 
 
-class WargymSingleAgentEnv(gym.Env):
+class WargymSingleAgentEnv(RebuiltOnUnpickle, gym.Env):
     """Gymnasium env: one game, the learner against ``opponent``.
 
     ``action_masks()`` gives the legal actions (MaskablePPO, ``ActionMasker``);
-    an illegal action raises ``ValueError`` and changes nothing.
+    an illegal action raises ``ValueError`` and changes nothing, or with
+    ``illegal_action="lose"`` ends the episode with reward -1, a warning and
+    ``info["illegal_action"]`` (the action; PettingZoo classic's contract; Gymnasium's
+    ``check_env`` steps with actions sampled before a reset).  ``reset(seed=s)``
+    then ``reset()`` continues one seeded stream; the env pickles as its
+    arguments plus its game (``envs/core/pickling.py``).
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"]}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": WargymAEC.metadata["render_fps"]}
 
     def __init__(self, game="planetoids", opponent="random", seat="rotate", options: dict | None = None,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, illegal_action: str = "raise"):
+        self.illegal_action = checked_illegal_action(illegal_action)
         self.loop = LearnerLoop(game, 1, opponent, seat, options, None)
+        self._remember_arguments(game=game, opponent=opponent, seat=seat, options=self.loop.core.options,
+                                 render_mode=render_mode, illegal_action=illegal_action)
         core = self.loop.core
         self.board_shape = core.obs_shape
         self.observation_space = spaces.Box(low=-128, high=127, shape=(int(np.prod(core.obs_shape)),), dtype=np.int8)
         self.action_space = LegalDiscrete(core.num_actions, self.action_masks)
         self.render_mode = render_mode
         self._action = np.zeros(1, dtype=np.int64)
+        self._lost_by_illegal_action = False
 
     def reset(self, seed=None, options=None):
         super().reset(seed=seed)
-        if seed is not None:
-            self.loop._seed = seed
-        elif self.loop._seed is None:
-            self.loop._seed = int(self.np_random.integers(2**62))
-        else:
-            self.loop._seed += 1  # a new game each reset, still reproducible from the first seed
+        self.loop._seed = seed  # None: the core continues the stream of the last seed (envs/core/seeding.py)
         self.loop.reset()
+        self._lost_by_illegal_action = False
         return self.loop.core.obs[0].reshape(-1).copy(), {}
 
     def step(self, action):
         core = self.loop.core
+        if self._lost_by_illegal_action:
+            raise ValueError("the episode ended with an illegal action (illegal_action='lose'): call reset()")
         action = as_action(action, "WargymSingleAgentEnv.step", core.num_actions)  # one integer, or TypeError
         if not (0 <= action < core.num_actions) or not core.mask[0, action]:
-            raise ValueError(core.why_illegal(0, action))
+            why = core.why_illegal(0, action)
+            if self.illegal_action == "raise":
+                raise ValueError(why)
+            gym.logger.warn(f"illegal action ends the episode (illegal_action='lose'): {why}")
+            self._lost_by_illegal_action = True
+            return core.obs[0].reshape(-1).copy(), ILLEGAL_REWARD, True, False, {"illegal_action": action}
         self._action[0] = action
         self.loop.advance(self._action)
         acc = self.loop.acc[0]
@@ -297,3 +320,17 @@ class WargymSingleAgentEnv(gym.Env):
         if self.render_mode is None:
             return None
         return self.loop.game.render(self.loop.core, 0, self.render_mode, int(self.loop.seats[0]))
+
+    # -- pickling (envs/core/pickling.py) --------------------------------------------
+    def _dynamic_state(self) -> dict:
+        loop = self.loop
+        return {"core": loop.core, "seats": loop.seats, "acc": loop.acc, "np_random": self._np_random,
+                "np_random_seed": self._np_random_seed, "action_rng": self.action_space._np_random,
+                "lost_by_illegal_action": self._lost_by_illegal_action}
+
+    def _restore_state(self, saved: dict) -> None:
+        loop = self.loop
+        loop.core, loop.seats, loop.acc = saved["core"], saved["seats"], saved["acc"]
+        self._np_random, self._np_random_seed = saved["np_random"], saved["np_random_seed"]
+        self.action_space._np_random = saved["action_rng"]
+        self._lost_by_illegal_action = saved["lost_by_illegal_action"]

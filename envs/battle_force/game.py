@@ -14,6 +14,7 @@ from numba.experimental import structref
 from ..core.batch import StateSpec
 from ..core.options import merged_options
 from ..core.rng import DICE_SCRIPT_LEN
+from ..core.results import NO_WINNER, result_info
 from ..core.structs import WargymStruct
 from . import rules as R
 
@@ -702,11 +703,13 @@ def final_info(core, b: int) -> dict:
     pl = core.state.pl[b]
     g = core.state.g[b]
     P = int(core.cfg.k[R.K_P])      # (solitaire: the automaton's seat 1 too)
-    return {"final_scores": [int(pl[p, R.PL_FINAL]) for p in range(P)],
-            "kill_points": [int(pl[p, R.PL_SCORE]) for p in range(P)],
-            "winners": [p for p in range(P) if pl[p, R.PL_WIN]],
-            "ranks": [int(pl[p, R.PL_RANK]) for p in range(P)],
-            "game_turn": int(g[R.G_ROUND]), "tie_break_duel": bool(g[R.G_DUEL])}
+    won = [int(pl[p, R.PL_WIN] != 0) for p in range(P)]
+    # (``core/results.py``) scores: the final scores (0 until the end); ``won``: 1 for each winning seat,
+    # a shared win too (one flag per seat, not a list of seats: clients turn infos into tensors)
+    return result_info(won.index(1) if sum(won) == 1 else NO_WINNER,
+                       [int(pl[p, R.PL_FINAL]) for p in range(P)], int(g[R.G_ROUND]),
+                       kill_points=[int(pl[p, R.PL_SCORE]) for p in range(P)], won=won,
+                       ranks=[int(pl[p, R.PL_RANK]) for p in range(P)], tie_break_duel=bool(g[R.G_DUEL]))
 
 
 def render(core, b: int, mode: str, viewer: int = 0):

@@ -376,7 +376,7 @@ def _status_text(v) -> str:
         if v.truncated:
             return "Game over (stopped: no legal action)."
         r = v.result or {}
-        win = r.get("winners", [])
+        win = [p for p, w in enumerate(r.get("won", [])) if w]
         if not win:
             return "Game over."
         names = ", ".join(f"P{p}" for p in win)
@@ -589,9 +589,9 @@ def render_ansi(v, colour: bool | None = None) -> str:
     out.append("  " + _sgr(_status_text(v), "1;33" if v.over else "", colour))
     if v.over and v.result:
         r = v.result
-        out.append("  final scores: " + "  ".join(f"P{p} {x}" for p, x in enumerate(r["final_scores"]))
+        out.append("  final scores: " + "  ".join(f"P{p} {x}" for p, x in enumerate(r["scores"]))
                    + "   ranks: " + "  ".join(f"P{p} #{x + 1}" for p, x in enumerate(r["ranks"]))
-                   + "   winners: " + (", ".join(f"P{p}" for p in r["winners"]) or "-"))
+                   + "   winners: " + (", ".join(f"P{p}" for p, w in enumerate(r["won"]) if w) or "-"))
     # the table
     out.append("")
     out.append(_sgr("== table ==", "1", colour))
@@ -1202,7 +1202,7 @@ def _draw_header(pt, v, width, h):
     status = _status_text(v)
     if v.over and v.result:
         r = v.result
-        status += "   Final scores: " + ", ".join(f"P{p} {x}" for p, x in enumerate(r["final_scores"]))
+        status += "   Final scores: " + ", ".join(f"P{p} {x}" for p, x in enumerate(r["scores"]))
     pt.text((m, 42 * u), pt.fit(status, 12 * u, width - 2 * m), 12 * u, fill=TEXT, anchor="lm")
 
 

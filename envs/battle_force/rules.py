@@ -30,6 +30,7 @@ from numba.core.typing.templates import AttributeTemplate
 from numba.extending import infer_getattr, intrinsic, lower_getattr_generic
 
 from ..core.rng import draw_int, roll_die, seed_stream
+from ..core.threads import SERIAL_BELOW
 from ..core.structs import borrow, local_i32, scratch_i32, scratch_u64
 
 # -- action cards (SFBF Lista e traduzione delle carte azione) -----------------------
@@ -4080,6 +4081,10 @@ def auto_action(s, cfg, b, mask):
 def reset_games(states, cfgs, seeds, idx, outs):
     """Reset the games ``idx``: one contiguous chunk of them per thread struct set."""
     N = idx.shape[0]
+    if N < SERIAL_BELOW:
+        # a few games in the calling thread: no thread pool in a worker process (fork safety)
+        reset_range(states[0], cfgs[0], seeds, idx, outs[0], 0, N)
+        return
     n = len(states)
     for c in nb.prange(n):
         t = nb.get_thread_id()

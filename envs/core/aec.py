@@ -10,9 +10,20 @@ the mask being non-zero only for the agent about to act.
 An illegal action raises ``ValueError`` naming the action and the rule that
 forbids it, and leaves the game unchanged (it does not end the game as
 PettingZoo's classic envs do: a bot bug should be loud, not a silent loss).
+``illegal_action="lose"`` chooses PettingZoo classic's contract instead (what its
+``TerminateIllegalWrapper`` does): the game ends for every agent, the mover gets
+-1 and the others 0, the mover's info holds ``illegal_action`` (the action; -1 in
+every info from reset on) and a warning says why it was illegal.  Tools that probe
+an env with unmasked samples need it (Gymnasium's ``check_env``).
 An action is one integer (``int``, numpy integer, 0-d integer array); a float,
 string, bool, array or ``None`` for an agent to act raises ``TypeError`` and
 changes nothing (``actions.py``).
+
+``infos`` hold every game's result schema (``results.py``: ``winner``, per-seat
+``scores``, ``rounds``, then the game's own keys) from ``reset`` on, neutral
+until the game ends.  ``max_cycles`` (PettingZoo's name) is ``max_decisions``.
+``reset(seed=s)`` then ``reset()`` continues one seeded stream (``seeding.py``),
+and the env pickles and deep-copies (``pickling.py``).
 
 A game cut off by ``max_decisions`` is over: its mask is empty, and it stays
 over through ``clone_state``/``set_state`` and ``save``/``load``.
@@ -24,20 +35,47 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .actions import as_action
+from .pickling import RebuiltOnUnpickle
 from .vec import VecGame
 
+# What step() does with an illegal action (see the module doc).
+ILLEGAL_ACTIONS = ("raise", "lose")
+ILLEGAL_REWARD = -1.0  # the mover's reward when an illegal action loses the game
+NO_ILLEGAL_ACTION = -1  # infos' ``illegal_action`` until one is played (illegal_action="lose")
 
-class WargymAEC(AECEnv):
+
+def checked_illegal_action(illegal_action: str) -> str:
+    if illegal_action not in ILLEGAL_ACTIONS:
+        raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}")
+    return illegal_action
+
+
+def with_max_cycles(options: dict, max_cycles) -> dict:
+    """``options`` with PettingZoo's ``max_cycles`` given as wargym's ``max_decisions``."""
+    if max_cycles is None:
+        return options
+    if "max_decisions" in options and options["max_decisions"] != max_cycles:
+        raise ValueError(f"max_cycles={max_cycles!r} and max_decisions={options['max_decisions']!r} "
+                         "name the same limit: give one")
+    return {**options, "max_decisions": max_cycles}
+
+
+class WargymAEC(RebuiltOnUnpickle, AECEnv):
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False, "render_fps": 2}
     game = None      # the game definition module, set by subclasses
     renderer = None  # callable(core, b, mode, player) -> str | ndarray
 
-    def __init__(self, render_mode: str | None = None, options: dict | None = None, **option_kwargs):
+    def __init__(self, render_mode: str | None = None, options: dict | None = None, illegal_action: str = "raise",
+                 max_cycles: int | None = None, **option_kwargs):
+        """Game options as ``options={...}`` or keywords; ``illegal_action``: ``"raise"`` or
+        ``"lose"`` (module doc); ``max_cycles``: PettingZoo's name for ``max_decisions``."""
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.render_mode = render_mode
-        self.core = VecGame(self.game, 1, {**(options or {}), **option_kwargs})
+        self.illegal_action = checked_illegal_action(illegal_action)
+        self.core = VecGame(self.game, 1, with_max_cycles({**(options or {}), **option_kwargs}, max_cycles))
+        self._remember_arguments(render_mode=render_mode, options=self.core.options, illegal_action=illegal_action)
         self.possible_agents = [f"player_{i}" for i in range(self.core.num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict({
@@ -74,8 +112,10 @@ class WargymAEC(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: bool(core.terminated[0]) for a in self.agents}
         self.truncations = {a: bool(core.truncated[0]) for a in self.agents}
-        ended = core.terminated[0] or core.truncated[0]
-        self.infos = {a: self.game.final_info(core, 0) if ended else {} for a in self.agents}
+        result = self.game.final_info(core, 0)  # the result so far (module doc)
+        if self.illegal_action == "lose":
+            result["illegal_action"] = NO_ILLEGAL_ACTION  # every key from reset on (TorchRL's specs)
+        self.infos = {a: dict(result) for a in self.agents}
         self.agent_selection = self.agents[int(core.current_player[0])]
 
     def step(self, action):
@@ -85,7 +125,11 @@ class WargymAEC(AECEnv):
             return
         action = as_action(action, agent, self.core.num_actions)  # before anything changes
         if not (0 <= action < self.core.num_actions) or not self.core.mask[0, action]:
-            raise ValueError(f"{agent}: {self.core.why_illegal(0, action)}")
+            why = f"{agent}: {self.core.why_illegal(0, action)}"
+            if self.illegal_action == "raise":
+                raise ValueError(why)
+            self._lose_by_illegal_action(agent, action, why)
+            return
         self._cumulative_rewards[agent] = 0
         core = self.core
         core.step_one(0, action)
@@ -98,11 +142,21 @@ class WargymAEC(AECEnv):
             for a in self.agents:
                 self.terminations[a] = bool(core.terminated[0])
                 self.truncations[a] = bool(core.truncated[0])
-                self.infos[a] = self.game.final_info(core, 0)
+                self.infos[a] = {**self.infos[a], **self.game.final_info(core, 0)}
         self.agent_selection = self.agents[int(core.current_player[0])]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _lose_by_illegal_action(self, agent, action: int, why: str) -> None:
+        """PettingZoo classic's contract (``TerminateIllegalWrapper``): the game ends, the mover loses."""
+        import gymnasium
+        gymnasium.logger.warn(f"illegal action ends the game (illegal_action='lose'): {why}")
+        self._cumulative_rewards[agent] = 0
+        self.rewards = {a: ILLEGAL_REWARD if a == agent else 0.0 for a in self.agents}
+        self.terminations = {a: True for a in self.agents}
+        self.infos[agent] = {**self.infos[agent], "illegal_action": action}  # a number: infos become tensors
+        self._accumulate_rewards()
 
     # -- observation -----------------------------------------------------------
     def observe(self, agent):
@@ -152,6 +206,18 @@ class WargymAEC(AECEnv):
             import pygame
             pygame.display.quit()
             self._window = None
+
+    # -- pickling (pickling.py) ----------------------------------------------------
+    _EPISODE_FIELDS = ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos",
+                       "agent_selection")
+
+    def _dynamic_state(self) -> dict:
+        episode = {k: self.__dict__[k] for k in self._EPISODE_FIELDS if k in self.__dict__}
+        return {"core": self.core, "episode": episode}
+
+    def _restore_state(self, saved: dict) -> None:
+        self.core = saved["core"]
+        self.__dict__.update(saved["episode"])
 
     # -- wargym extras -----------------------------------------------------------
     def legal_actions(self) -> np.ndarray:

@@ -71,6 +71,10 @@ class BatchState:
             self.__dict__["_thread_views"] = views
         return views
 
+    def __reduce__(self):
+        """Pickled and deep-copied as its arrays: the kernel views are rebuilt on the other side."""
+        return BatchState, (self.spec, self.batch_size, self.arrays, self.truncated)
+
     def __getattr__(self, name):
         try:
             return self.__dict__["arrays"][name]

@@ -32,6 +32,8 @@ import types
 import numba as nb
 import numpy as np
 
+from .threads import SERIAL_BELOW
+
 # Columns of ``acc`` written by play_turns for each game.
 ACC_REWARD, ACC_TERMINATED, ACC_TRUNCATED = 0, 1, 2
 NO_ACTION = -1  # in play_turns' actions: the learner does not act in this game now
@@ -78,6 +80,10 @@ def _play_turns(states, cfgs, actions, seats, opponents, outs, acc, auto_reset, 
 
     ``acc[b] = (learner reward since its last decision, terminated, truncated)``.
     ``states``/``cfgs``/``outs`` hold one struct per thread (see VecGame.kernel_args)."""
+    if actions.shape[0] < SERIAL_BELOW:  # a few games: no thread pool (threads.py, fork safety)
+        for b in range(actions.shape[0]):
+            PLAY_TURN(states[0], cfgs[0], b, actions[b], seats, opponents, outs[0], acc, auto_reset, rotate)
+        return
     for b in nb.prange(actions.shape[0]):
         t = nb.get_thread_id()
         PLAY_TURN(states[t], cfgs[t], b, actions[b], seats, opponents, outs[t], acc, auto_reset, rotate)
@@ -86,24 +92,36 @@ def _play_turns(states, cfgs, actions, seats, opponents, outs, acc, auto_reset, 
 def _play_games(states, cfgs, policies, outs, results):
     """Play every game to the end with built-in policy ``policies[b, p]`` in seat ``p``;
     ``results[b, p]`` adds up each player's rewards."""
+    if policies.shape[0] < SERIAL_BELOW:  # a few games: no thread pool (threads.py, fork safety)
+        for b in range(policies.shape[0]):
+            PLAY_GAME(states[0], cfgs[0], b, policies, outs[0], results)
+        return
     for b in nb.prange(policies.shape[0]):
         t = nb.get_thread_id()
-        s, cfg, out = states[t], cfgs[t], outs[t]
-        while s.g[b, G_DONE] == 0:
-            p = s.g[b, G_DECIDER]
-            a = GAME_POLICY(s, cfg, b, out.mask[b], policies[b, p])
-            out.illegal[b] = 0
-            GAME_STEP(s, cfg, b, a, out, False)
-            if out.illegal[b] != 0:
-                break
-            for q in range(results.shape[1]):
-                results[b, q] += out.rewards[b, q]
-            if out.trunc[b]:
-                break
+        PLAY_GAME(states[t], cfgs[t], b, policies, outs[t], results)
+
+
+def _play_game(s, cfg, b, policies, out, results):
+    """Game ``b`` to the end (see play_games)."""
+    while s.g[b, G_DONE] == 0:
+        p = s.g[b, G_DECIDER]
+        a = GAME_POLICY(s, cfg, b, out.mask[b], policies[b, p])
+        out.illegal[b] = 0
+        GAME_STEP(s, cfg, b, a, out, False)
+        if out.illegal[b] != 0:
+            break
+        for q in range(results.shape[1]):
+            results[b, q] += out.rewards[b, q]
+        if out.trunc[b]:
+            break
 
 
 def _policy_actions(states, cfgs, masks, policy, actions):
     """What built-in ``policy`` would play now in every game."""
+    if actions.shape[0] < SERIAL_BELOW:  # a few games: no thread pool (threads.py, fork safety)
+        for b in range(actions.shape[0]):
+            actions[b] = GAME_POLICY(states[0], cfgs[0], b, masks[b], policy)
+        return
     for b in nb.prange(actions.shape[0]):
         t = nb.get_thread_id()
         actions[b] = GAME_POLICY(states[t], cfgs[t], b, masks[b], policy)
@@ -133,6 +151,7 @@ def specialise_loops(game: str, step_game, policy_action, g_done: int, g_decider
     tag = f"{game}_{_source_digest(sources)}"
     names = {"GAME_STEP": step_game, "GAME_POLICY": policy_action, "G_DONE": g_done, "G_DECIDER": g_decider}
     names["PLAY_TURN"] = _copy(_play_turn, tag, names)
+    names["PLAY_GAME"] = _copy(_play_game, tag, names)
     kernels = types.SimpleNamespace(
         play_turns=_copy(_play_turns, tag, names, parallel=True),
         play_games=_copy(_play_games, tag, names, parallel=True),

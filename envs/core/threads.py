@@ -10,7 +10,20 @@ B=256, 10,836 decisions/s spinning against 259,527 with passive waiting; and
 ``benchmarks/bench.py`` with one core busy elsewhere, B=4096, 244,525 against
 719,683.
 
-``configure_thread_pool`` therefore starts Numba's thread pool with
+Fork safety: GNU OpenMP cannot run a parallel region in a process forked from one
+whose pool was set up (Numba then kills the child: "fork() called from a process
+already using GNU OpenMP").  RL libraries fork their env workers (Gymnasium's
+``AsyncVectorEnv``, SB3's ``SubprocVecEnv``, Tianshou, TorchRL, Ray), often after the
+parent made an env.  So nothing here runs at import; the pool is set up when the
+first ``VecGame`` is made (Numba would load it with the first parallel kernel anyway,
+without the wait policy), and the reset and learner-loop kernels run batches of
+fewer than ``SERIAL_BELOW`` games in the calling thread, like the step of a core
+smaller than ``PARALLEL_FROM``.  A process with one env (or a few) therefore never
+enters a parallel region, whoever forked it.  (A child that steps a large batch in
+parallel must be started with ``spawn`` or ``forkserver`` if its parent set up the
+pool; Numba's fork-safe layers need TBB, or are not thread-safe.)
+
+``configure_thread_pool`` starts Numba's thread pool with
 ``OMP_WAIT_POLICY=PASSIVE`` (workers sleep at once) unless the user has set
 ``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT`` themselves, or the pool is already
 running.  The variable is set only while the pool starts and then restored, so
@@ -31,6 +44,10 @@ WAIT_POLICY = "PASSIVE"
 # 374k; Talon B=64 273k vs 166k, B=1024 560k vs 782k.  A game whose decisions
 # cost more sets its own ``PARALLEL_FROM`` (Battle Force: 64).
 PARALLEL_FROM = 256
+
+# Below this many games every kernel (reset, the learner loops) stays in the calling thread, even
+# one compiled with parallel=True: a worker process with one env never starts the pool (fork safety).
+SERIAL_BELOW = 16
 
 
 def configure_thread_pool() -> None:

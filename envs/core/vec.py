@@ -19,25 +19,23 @@ import numpy as np
 
 from .batch import BatchState
 from .rng import DICE_SCRIPT_LEN
+from .pickling import RebuiltOnUnpickle
+from .seeding import SeedStream
 from .structs import Outputs
 from .threads import PARALLEL_FROM, configure_thread_pool
 
-# at import: before anything (a get_num_threads, say) starts the pool with spinning workers
-configure_thread_pool()
 
-
-def game_seeds(seed: int | None, index: np.ndarray) -> np.ndarray:
+def game_seeds(seed: int, index: np.ndarray) -> np.ndarray:
     """Per-game seeds that depend on (seed, game index) only, never on B."""
-    if seed is None:
-        seed = int(np.random.SeedSequence().entropy % (2**63))
     out = np.empty(len(index), dtype=np.uint64)
     for j, i in enumerate(index):
         out[j] = np.random.SeedSequence([int(seed) & (2**64 - 1), int(i)]).generate_state(1, np.uint64)[0]
     return out
 
 
-class VecGame:
-    """B independent games of one kind, stepped together."""
+class VecGame(RebuiltOnUnpickle):
+    """B independent games of one kind, stepped together.  Pickles and deep-copies as its
+    game, options and batch size plus its games and seed stream (``pickling.py``)."""
 
     def __init__(self, game, num_envs: int = 1, options: dict | None = None, auto_reset: bool = False,
                  parallel: bool | None = None):
@@ -46,6 +44,8 @@ class VecGame:
         default ``threads.PARALLEL_FROM``).  Results are the same either way."""
         if num_envs < 1:
             raise ValueError("num_envs must be at least 1")
+        self._remember_arguments(game=game, num_envs=num_envs, options=options, auto_reset=auto_reset,
+                                 parallel=parallel)
         self.game = game
         self.options = game.parse_options(options or {})
         self.cfg = game.build_config(self.options)
@@ -58,6 +58,8 @@ class VecGame:
         self.obs_shape = game.obs_shape(self.cfg)
         self.auto_reset = bool(auto_reset)
         self.state = BatchState(self.spec, num_envs)
+        self.seeds = SeedStream()  # reset(seed=s), then reset() continues s's stream (seeding.py)
+        self.has_games = False  # set by reset, set_state and load: the buffers show games
         B = num_envs
         self.obs = np.zeros((B, *self.obs_shape), dtype=np.int8)
         self.mask = np.zeros((B, self.num_actions), dtype=np.int8)
@@ -94,6 +96,10 @@ class VecGame:
         # Below this batch size the serial kernel beats waking the thread pool.
         self._parallel = (num_envs >= getattr(game, "PARALLEL_FROM", PARALLEL_FROM) if parallel is None
                           else bool(parallel))
+        # Numba loads its threading layer with the first parallel kernel (any game's reset is one):
+        # set it up first, with sleeping workers (threads.py).  Its threads start only when a batch
+        # of SERIAL_BELOW games or more runs in parallel, so a process of small cores can fork.
+        configure_thread_pool()
 
     def kernel_args(self) -> tuple:
         """(states, configs, outputs), one struct per thread, for parallel kernels."""
@@ -101,14 +107,17 @@ class VecGame:
 
     # -- episode control ---------------------------------------------------
     def reset(self, seed: int | None = None, index=None) -> None:
-        """Start new games (all, or those at ``index``) from the default setup."""
+        """Start new games (all, or those at ``index``) from the default setup.  ``seed=None``
+        continues the stream of the last seed given (``seeding.py``)."""
         idx = self._index(index)
-        self.game.kernels.reset_games(self.state.thread_views(self._threads), self._ks, game_seeds(seed, idx),
+        seeds = game_seeds(self.seeds.next(seed), idx)
+        self.game.kernels.reset_games(self.state.thread_views(self._threads), self._ks, seeds,
                                       idx.astype(np.int64), self._outs)
         # Read the player to move from the state: the parallel reset kernel's
         # write of it was seen to be lost (Numba parfors), and a game whose
         # first decision is not player 0's then looked like player 0's.
         self.current_player[idx] = self.game.current(self.state)[idx]
+        self.has_games = True
         self.rewards[idx] = 0
         self.terminated[idx] = False
         self.truncated[idx] = False
@@ -188,6 +197,7 @@ class VecGame:
         idx = self._index(index)
         self.state.assign(idx, state)
         self.refresh(idx)
+        self.has_games = True
 
     def save(self, path, index=None) -> None:
         self.clone_state(index).save(path, meta={"options": self.options})
@@ -264,6 +274,15 @@ class VecGame:
             self.terminated[b] = bool(done[b]) and not cut_off
             if cut_off:
                 self.mask[b] = 0  # nothing is legal in a game that is over
+
+    # -- pickling (pickling.py) --------------------------------------------
+    def _dynamic_state(self) -> dict:
+        return {"state": self.state.clone(), "seeds": self.seeds, "has_games": self.has_games}
+
+    def _restore_state(self, saved: dict) -> None:
+        self.seeds = saved["seeds"]
+        if saved["has_games"]:  # (before the first reset the state holds zeros, no game to observe)
+            self.set_state(saved["state"])
 
     # -- helpers -----------------------------------------------------------
     def _index(self, index) -> np.ndarray:

@@ -13,6 +13,7 @@ from ..core.batch import StateSpec
 from ..core.hexgrid import DIRECTION_NAMES, HexGrid
 from ..core.options import merged_options
 from ..core.rng import DICE_SCRIPT_LEN
+from ..core.results import NO_WINNER, result_info
 from ..core.structs import WargymStruct
 from numba.experimental import structref
 from . import bot, rules  # noqa: F401  (game.bot: the compiled opponents, used by the wrappers)
@@ -625,9 +626,12 @@ def scores(state, b: int) -> list[int]:
 
 
 def final_info(core, b: int) -> dict:
+    """The result (``core/results.py``): the higher score wins a finished game."""
     sc = scores(core.state, b)
-    winner = 0 if sc[0] > sc[1] else (1 if sc[1] > sc[0] else -1)
-    return {"scores": sc, "winner": winner, "turn": int(core.state.g[b, G_TURN])}
+    winner = NO_WINNER
+    if core.state.g[b, G_DONE]:
+        winner = 0 if sc[0] > sc[1] else (1 if sc[1] > sc[0] else NO_WINNER)
+    return result_info(winner, sc, int(core.state.g[b, G_TURN]))
 
 
 def scores_from_obs(obs) -> list[int]:

@@ -18,6 +18,7 @@ import numba as nb
 import numpy as np
 
 from ..core.rng import draw_int, roll_die, seed_stream
+from ..core.threads import SERIAL_BELOW
 from ..core.structs import OUTPUT_FIELDS, borrow, local_i32, scratch_i32
 
 # -- piece kinds and piece status ------------------------------------------
@@ -1741,13 +1742,21 @@ def reset_game(s0, cfg0, b, seed):
 
 @nb.njit(cache=True, parallel=True)
 def reset_games(states, cfgs, seeds, idx, outs):
+    if idx.shape[0] < SERIAL_BELOW:
+        # a few games in the calling thread: no thread pool in a worker process (fork safety)
+        for j in range(idx.shape[0]):
+            _reset_one(states[0], cfgs[0], outs[0], idx[j], seeds[j])
+        return
     for j in nb.prange(idx.shape[0]):
         t = nb.get_thread_id()
-        s, cfg, out = states[t], cfgs[t], outs[t]
-        b = idx[j]
-        reset_game(s, cfg, b, seeds[j])
-        write_outputs(s, cfg, b, out.obs[b], out.mask[b], out.obs_key[b])
-        out.player[b] = s.g[b, G_CURRENT]
+        _reset_one(states[t], cfgs[t], outs[t], idx[j], seeds[j])
+
+
+@nb.njit(cache=True)
+def _reset_one(s, cfg, out, b, seed):
+    reset_game(s, cfg, b, seed)
+    write_outputs(s, cfg, b, out.obs[b], out.mask[b], out.obs_key[b])
+    out.player[b] = s.g[b, G_CURRENT]
 
 
 @nb.njit(cache=True, forceinline=True)

@@ -15,6 +15,7 @@ from ..core.batch import StateSpec
 from ..core.hexgrid import DIRECTION_NAMES, HexGrid
 from ..core.options import merged_options
 from ..core.rng import DICE_SCRIPT_LEN
+from ..core.results import NO_WINNER, result_info
 from ..core.structs import WargymStruct
 from . import rules as R
 
@@ -1168,12 +1169,16 @@ def scores_from_obs(obs) -> list[int]:
 
 
 def final_info(core, b: int) -> dict:
+    """The result (``core/results.py``): ``scores`` are the ship points each seat destroyed;
+    ``victory_conditions_met`` (scenarios with victory conditions): 1 for each condition that decided it."""
     g = core.state.g[b]
-    info = {"ship_points_destroyed": [int(g[R.G_SP0]), int(g[R.G_SP1])],
-            "winner": int(g[R.G_WINNER]), "round": int(g[R.G_ROUND])}
-    if g[R.G_VC + R.VC_KIND] != R.VK_NONE:          # which victory conditions decided it (none: otherwise)
-        info["victory_conditions_met"] = [i for i in range(R.N_VC) if (int(g[R.G_VC_MET]) >> i) & 1]
-    return info
+    w = int(g[R.G_WINNER])
+    own = {}
+    if g[R.G_VC + R.VC_KIND] != R.VK_NONE:
+        # one 0/1 flag per condition slot (a fixed length: clients turn infos into tensors)
+        own["victory_conditions_met"] = [(int(g[R.G_VC_MET]) >> i) & 1 for i in range(R.N_VC)]
+    return result_info(w if g[R.G_DONE] and w in (0, 1) else NO_WINNER,   # 2: a draw
+                       [int(g[R.G_SP0]), int(g[R.G_SP1])], int(g[R.G_ROUND]), **own)
 
 
 def render(core, b: int, mode: str, viewer: int = 0):

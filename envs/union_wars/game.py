@@ -18,6 +18,7 @@ from numba.experimental import structref
 from ..core.batch import StateSpec
 from ..core.options import merged_options
 from ..core.rng import DICE_SCRIPT_LEN
+from ..core.results import NO_WINNER, result_info
 from ..core.structs import WargymStruct
 from . import bot, rules  # noqa: F401  (game.bot: the compiled opponents, used by the wrappers)
 from . import layout as L
@@ -652,10 +653,11 @@ def scores(state, b: int) -> list[int]:
 def final_info(core, b: int) -> dict:
     g = core.state.g[b]
     w = int(g[L.G_WINNER])
-    return {"winner": w if w in (0, 1) else -1, "mission": L.MISSION_NAMES[int(g[L.G_MISSION])],
-            "turn": int(g[L.G_TURN]), "scores": scores(core.state, b),
-            "losses": [int(((core.state.md[b, p, :, L.MD_STATUS] == L.REMOVED)
-                            | (core.state.md[b, p, :, L.MD_STATUS] == L.OOC)).sum()) for p in range(2)]}
+    return result_info(w if g[L.G_DONE] and w in (0, 1) else NO_WINNER, scores(core.state, b), int(g[L.G_TURN]),
+                       mission=int(g[L.G_MISSION]),   # 1..6 as the option numbers them (L.MISSION_NAMES);
+                       # numbers only: clients turn infos into tensors (TorchRL)
+                       losses=[int(((core.state.md[b, p, :, L.MD_STATUS] == L.REMOVED)
+                                    | (core.state.md[b, p, :, L.MD_STATUS] == L.OOC)).sum()) for p in range(2)])
 
 
 def scores_from_obs(obs) -> list[int]:

@@ -13,6 +13,7 @@ import numba as nb
 import numpy as np
 
 from ..core.rng import draw_int, seed_stream
+from ..core.threads import SERIAL_BELOW
 from .actions import (ACTION_TARGET, FATIGUE_GROUP, ABILITY_FAILED, TARGET_MINE, TARGET_MOVE, TARGET_NONE,
                       TARGET_THEIRS, ability_bit, ability_effect, ability_test, action_cost,
                       any_action, execute_action, is_controlled, mental_duel, pay, target_reason, target_side, tire)
@@ -1196,6 +1197,11 @@ def _reset_one(s0, cfg0, out, b, seed):
 
 @nb.njit(cache=True, parallel=True)
 def reset_games(states, cfgs, seeds, idx, outs):
+    if idx.shape[0] < SERIAL_BELOW:
+        # a few games in the calling thread: no thread pool in a worker process (fork safety)
+        for j in range(idx.shape[0]):
+            _reset_one(states[0], cfgs[0], outs[0], idx[j], seeds[j])
+        return
     for j in nb.prange(idx.shape[0]):
         t = nb.get_thread_id()
         _reset_one(states[t], cfgs[t], outs[t], idx[j], seeds[j])
