@@ -133,13 +133,71 @@ def parse_options(options: dict) -> dict:
     return out
 
 
+def shipped_maps() -> list[str]:
+    """The maps in data/ by name (the values ``wargym serve`` lets a client give the map option)."""
+    return sorted(p.name[: -len("_map.json")] for p in DATA.glob("*_map.json"))
+
+
+# option -> the names of the data shipped for it (wargym serve offers these and no file)
+NAMED_DATA = {"map": shipped_maps}
+
+
 def load_map(spec) -> dict:
     if isinstance(spec, dict):
+        check_map(spec)
         return spec
+    if not isinstance(spec, str):
+        raise ValueError(f"option map must be a map name or a map dict, got {type(spec).__name__}")
     path = DATA / f"{spec}_map.json"
     if not path.exists():
         raise ValueError(f"no Planetoids map named {spec!r} (looked for {path})")
-    return json.loads(path.read_text())
+    m = json.loads(path.read_text())
+    check_map(m)
+    return m
+
+
+def check_map(m) -> None:
+    """A map dict's fields, types and size, checked before any table is built (the tables grow
+    with the square of the hexes); a clear ValueError naming the field otherwise."""
+    if not isinstance(m, dict):
+        raise ValueError("a Planetoids map is an object")
+    for key in ("rows", "cols"):
+        if not _is_int(m.get(key)) or not 1 <= m[key] <= rules.MAX_CELLS:
+            raise ValueError(f"map {key} must be an integer 1..{rules.MAX_CELLS}, got {m.get(key)!r:.40}")
+    rows, cols = m["rows"], m["cols"]
+    if rows * cols > rules.MAX_CELLS:
+        raise ValueError(f"map: {rows}x{cols} hexes, more than the kernels' {rules.MAX_CELLS}")
+    if not isinstance(m.get("odd_rows_short", False), bool):
+        raise ValueError("map odd_rows_short must be true or false")
+
+    size = rows * cols
+    _check_hexes(m.get("asteroids"), "asteroids", 0, size, rows, cols)
+    _check_hexes(m.get("home_planets"), "home_planets", 2, 2, rows, cols)
+    _check_hexes(m.get("planetoids"), "planetoids", 0, size, rows, cols, COLOURS)
+    for key, n, extra in (("ramps", 3, DIRECTION_NAMES), ("base_start", 2, None)):
+        if key == "base_start" and key not in m:
+            continue
+        per_player = m.get(key)
+        if not isinstance(per_player, list) or len(per_player) != 2:
+            raise ValueError(f"map {key} must be two lists, one per player")
+        for p in range(2):
+            _check_hexes(per_player[p], f"{key}[{p}]", n, n, rows, cols, extra)
+
+
+def _check_hexes(value, key: str, n_min: int, n_max: int, rows: int, cols: int, extra=None) -> None:
+    """``value`` is a list of n_min..n_max hexes [row, col] on the map (with a third item from
+    ``extra`` if given: a colour, a direction)."""
+    width = 2 if extra is None else 3
+    if not isinstance(value, list) or not n_min <= len(value) <= n_max or any(
+            not isinstance(item, list) or len(item) != width or not all(_is_int(v) for v in item[:2])
+            or not (0 <= item[0] < rows and 0 <= item[1] < cols) or (extra is not None and item[2] not in extra)
+            for item in value):
+        what = "[row, col]" if extra is None else f"[row, col, one of {list(extra)}]"
+        raise ValueError(f"map {key} must be a list of {n_min}..{n_max} entries {what} on the {rows}x{cols} map")
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def colour_sequence(kind: str, turns: int) -> np.ndarray:

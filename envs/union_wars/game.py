@@ -283,6 +283,15 @@ def _profile_row(m, weapon_index) -> np.ndarray:
     return row
 
 
+def shipped_tables() -> list[str]:
+    """The table option's values: the seeded generator and the tables in data/tables/ by name."""
+    return ["random", *sorted(p.stem for p in (DATA / "tables").glob("*.json"))]
+
+
+# option -> the names of the data shipped for it (wargym serve offers these and no file)
+NAMED_DATA = {"table": shipped_tables}
+
+
 def load_table(name: str) -> tuple[np.ndarray, np.ndarray]:
     path = DATA / "tables" / f"{name}.json"
     if not path.exists():
