@@ -18,6 +18,7 @@ import numba
 import numpy as np
 
 from .batch import BatchState
+from .validate import check_state
 from .rng import DICE_SCRIPT_LEN
 from .structs import Outputs
 from .threads import PARALLEL_FROM, configure_thread_pool
@@ -186,6 +187,8 @@ class VecGame:
         if not isinstance(state, BatchState):
             raise TypeError(f"set_state takes a state from clone_state() (a BatchState), got {type(state).__name__}")
         idx = self._index(index)
+        self.state._check_same_spec(state)
+        check_state(self.game, self.cfg, state)  # its fields, dtypes, shapes and ranges: nothing is cast
         self.state.assign(idx, state)
         self.refresh(idx)
 
@@ -198,8 +201,7 @@ class VecGame:
         # game and options before the schema: a file of another game or player count says so
         self._check_save_header(BatchState.read_header(data))
         state, _meta = BatchState.from_bytes(self.spec, data)
-        self.game.validate_state(self.cfg, state)
-        self.set_state(state, index)
+        self.set_state(state, index)  # (which checks the state completely first)
 
     def _check_save_header(self, header: dict) -> None:
         game = header.get("game")

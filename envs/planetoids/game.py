@@ -17,6 +17,7 @@ from ..core.structs import WargymStruct
 from numba.experimental import structref
 from . import bot, rules  # noqa: F401  (game.bot: the compiled opponents, used by the wrappers)
 from .rules import BASE, CRUISER, FIGHTER, TRANSPORT
+from .validate import validate_state  # noqa: F401  (a state from outside, checked before any kernel sees it)
 from .rules import (C_BLOCKED, FX_HITS, FX_OWNER, G_CURRENT, G_DONE, G_PHASE, G_TURN, G_ACTIVE,
                     G_SETUP_COUNT, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS)
 
@@ -625,31 +626,6 @@ def _check_positions(cfg, s, b):
                 r, c = divmod(int(s.pc[b, p, i, PC_POS]), cfg_int(cfg, 'cols'))
                 raise ValueError(f"scenario: player {p}'s {KIND_KEYS[cfg.slot_kind[i]]} at [{r}, {c}] "
                                  f"cannot stand there: {REASONS[code]}")
-
-
-def validate_state(cfg, state) -> None:
-    """Reject a loaded state whose values break the core's invariants."""
-    P = len(cfg.slot_kind)
-    N = len(cfg.cell)
-    status = state.pc[..., PC_STATUS]
-    pos = state.pc[..., PC_POS][status == rules.ON_MAP]
-    g = state.g
-    checks = (
-        ((status >= 0) & (status <= 3)).all(), "piece status out of range",
-        ((g[:, G_PHASE] >= 0) & (g[:, G_PHASE] <= rules.OVER)).all(), "phase out of range",
-        np.isin(g[:, G_CURRENT], (0, 1)).all(), "player to move out of range",
-        ((g[:, G_TURN] >= 0) & (g[:, G_TURN] <= len(cfg.colour_seq))).all(), "turn out of range",
-        ((pos >= 0) & (pos < N)).all() and cfg.cell[pos, rules.CI_VALID].all(), "piece position off the map",
-        # a piece destroyed by its 5th hit keeps that 5th damage
-        ((state.pc[..., PC_DAMAGE] >= 0) & (state.pc[..., PC_DAMAGE] <= rules.MAX_HITS + (status == rules.DESTROYED))).all(),
-        "damage out of range",
-        ((g[:, G_ACTIVE] >= -1) & (g[:, G_ACTIVE] < P)).all(), "active piece out of range",
-        ((state.fx[..., FX_OWNER] >= -1) & (state.fx[..., FX_OWNER] <= 1)).all(), "fixed base owner out of range",
-        ((state.dice[:, 1] >= 0) & (state.dice[:, 0] <= DICE_SCRIPT_LEN)).all(), "dice script out of range",
-    )
-    for ok, what in zip(checks[::2], checks[1::2]):
-        if not ok:
-            raise ValueError(f"corrupt Planetoids state: {what}")
 
 
 def scores(state, b: int) -> list[int]:
