@@ -113,7 +113,10 @@ def _depth(data: bytes) -> int:
 # -- schema ---------------------------------------------------------------------------
 _ACTION = {"description": "an action id (integer) or the action's name as the game prints it",
            "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "minLength": 1, "maxLength": 200}]}
-_SEED = {"type": "integer", "minimum": 0, "maximum": 2 ** 63 - 1}
+# at most 2^53 - 1: every JSON client and schema validator holds such an integer exactly (a validator
+# that compares as floats would take 2^63 + 191 for 2^63 - 1)
+MAX_SEED = 2 ** 53 - 1
+_SEED = {"type": "integer", "minimum": 0, "maximum": MAX_SEED}
 _BOT = {"description": "a bot name from the server's list (info), or {name, level}: level 10 (default) always "
                        "plays the bot's move, level k plays it with probability k/10 and otherwise a random "
                        "legal move (not for the random bot)",

@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from ..registration import GAMES
-from .protocol import VERSION, ProtocolError, error_reply, parse_json, state_hash, validate
+from .protocol import MAX_SEED, VERSION, ProtocolError, error_reply, parse_json, state_hash, validate
 
 # options that name files or folders on the server: refused from clients, whatever their value
 FILE_OPTION_SUFFIXES = ("_file", "_files", "_path", "_paths", "_dir", "_dirs")
@@ -496,7 +496,7 @@ class Server:
             start = {"seed": state["seed"]} if "seed" in state else {"save": True}
             history = self._actions_of(slot, state.get("actions", []), "state.actions") if "seed" in state else []
         else:
-            seed = msg["seed"] if "seed" in msg else secrets.randbelow(2 ** 63)
+            seed = msg["seed"] if "seed" in msg else secrets.randbelow(MAX_SEED + 1)
             slot.env.reset(seed=seed)
             start, history = {"seed": seed}, []
         with self._lock:

@@ -87,3 +87,19 @@ def test_forged_saves_are_refused_or_play_on(game):
     tally = forge_game(game, seed=1, n_random=1, play_steps=8, starts=(0, 60), limit=48)
     assert tally.tried > 300 and tally.refused > 0
     assert not tally.failures, "\n".join([tally.line(), *tally.failures[:20]])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_why_illegal_and_action_name_refuse_what_is_not_an_action(game):
+    env = _env(game)
+    n = env.core.num_actions
+    for bad in (1.5, "3", None, True):
+        with pytest.raises(TypeError, match="why_illegal"):
+            env.why_illegal(bad)
+        with pytest.raises(TypeError, match="action_name"):
+            env.action_name(bad)
+    for outside in (-1, n, 2 ** 40):
+        with pytest.raises(ValueError, match="outside the action space"):
+            env.action_name(outside)
+        assert "outside the action space" in env.why_illegal(outside)
+    assert env.action_name(np.int64(n - 1)) == env.action_name(n - 1)

@@ -10,6 +10,7 @@ from . import rules as R
 
 def validate_state(cfg, state) -> None:
     """Reject a loaded state whose values no rule can produce (corrupt save file)."""
+    check_dice(state)
     g, cd, sh, pl = state.g, state.cd, state.sh, state.pl
     NC, NS, P = (int(cfg.k[x]) for x in (R.K_NC, R.K_NS, R.K_P))
     problems = []

@@ -17,11 +17,12 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from .actions import as_action
 from .batch import BatchState
-from .validate import check_state
 from .rng import DICE_SCRIPT_LEN
 from .structs import Outputs
 from .threads import PARALLEL_FROM, configure_thread_pool
+from .validate import check_state
 
 # at import: before anything (a get_num_threads, say) starts the pool with spinning workers
 configure_thread_pool()
@@ -157,6 +158,7 @@ class VecGame:
     def why_illegal(self, b: int, action: int) -> str | None:
         """``None`` if ``action`` is legal in game ``b`` now, else the reason in words."""
         self._check_game(b)
+        action = as_action(action, "why_illegal", self.num_actions)  # 1.5 or "3": a clear TypeError
         if not 0 <= action < self.num_actions:
             return f"action {action} is outside the action space 0..{self.num_actions - 1}"
         if self.truncated[b] and not self.auto_reset:
@@ -170,6 +172,9 @@ class VecGame:
         return f"action {action} ({name}) is illegal: {self.game.REASONS[code]}"
 
     def action_name(self, action: int) -> str:
+        action = as_action(action, "action_name", self.num_actions)
+        if not 0 <= action < self.num_actions:
+            raise ValueError(f"action_name: action {action} is outside the action space 0..{self.num_actions - 1}")
         return self.game.action_name(self.cfg, action)
 
     # -- state management --------------------------------------------------

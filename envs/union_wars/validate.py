@@ -10,6 +10,7 @@ from . import layout as L
 
 
 def validate_state(cfg, state) -> None:
+    check_dice(state)
     g, md = state.g, state.md
     checks = (
         ((g[:, L.G_STAGE] >= 0) & (g[:, L.G_STAGE] < L.N_STAGES)).all(), "stage out of range",
@@ -17,7 +18,6 @@ def validate_state(cfg, state) -> None:
         ((md[..., L.MD_STATUS] >= 0) & (md[..., L.MD_STATUS] <= L.REMOVED)).all(), "model status out of range",
         (md[..., L.MD_CAR] >= 0).all(), "negative charisma",
         ((md[..., L.MD_PROFILE] >= 0) & (md[..., L.MD_PROFILE] < len(cfg.pf))).all(), "profile out of range",
-        ((state.dice[:, 1] >= 0) & (state.dice[:, 0] <= DICE_SCRIPT_LEN)).all(), "dice script out of range",
     )
     for ok, what in zip(checks[::2], checks[1::2]):
         if not ok:
