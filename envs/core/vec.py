@@ -194,8 +194,16 @@ class VecGame:
         idx = self._index(index)
         self.state._check_same_spec(state)
         check_state(self.game, self.cfg, state)  # its fields, dtypes, shapes and ranges: nothing is cast
+        before = self.state.select(idx)
         self.state.assign(idx, state)
         self.refresh(idx)
+        # the last invariant needs the rules (run on a state already checked for ranges): a game that
+        # is not over has a legal action
+        stuck = [int(b) for b in idx if not (self.terminated[b] or self.truncated[b]) and not self.mask[b].any()]
+        if stuck:
+            self.state.assign(idx, before)
+            self.refresh(idx)
+            raise ValueError(f"corrupt state: game {stuck[0]} is not over but leaves the player to move no legal action")
 
     def save(self, path, index=None) -> None:
         self.clone_state(index).save(path, meta={"options": self.options})
