@@ -188,7 +188,7 @@ class _EnvSlots(threading.local):
     at most SIZE of them and MAX_BYTES of their arrays: a client that sends many distinct
     large options costs each worker a bounded amount of memory."""
     SIZE = 8
-    MAX_BYTES = 256 << 20
+    MAX_BYTES = 128 << 20
 
     def __init__(self):
         self.slots: OrderedDict = OrderedDict()

@@ -188,3 +188,19 @@ def test_openapi_lists_each_routes_errors(base):
             assert 403 in errors and 500 in errors, (path, method)
     rpc = {int(s) for s in api["paths"]["/v1/rpc"]["post"]["responses"]}
     assert {400, 404, 408, 409, 410, 413, 415, 422, 429} <= rpc
+
+
+def test_scratch_envs_are_bounded_in_bytes(server, monkeypatch):
+    """Many distinct options cost a worker a bounded amount of memory: past the byte limit the
+    least recently used scratch envs are dropped (the last one is always kept)."""
+    from wargym.serve.session import _EnvSlots
+    entry = server._entry("planetoids_v0")
+    slots = _EnvSlots()
+    for turns in (10, 11, 12):
+        options = entry.parse_options({"turns": turns})
+        slots.get(entry, options, server._options_key(options))
+    assert len(slots.slots) == 3 and all(s.nbytes > 10_000 for s in slots.slots.values())
+    monkeypatch.setattr(_EnvSlots, "MAX_BYTES", 2 * max(s.nbytes for s in slots.slots.values()) + 64)
+    options = entry.parse_options({"turns": 13})
+    slots.get(entry, options, server._options_key(options))
+    assert len(slots.slots) == 2 and list(slots.slots)[-1][1] == server._options_key(options)

@@ -82,9 +82,9 @@ def _check_stacks(state, b: int, NC: int, NS: int, P: int) -> None:
     for name, stack, size, loc, here in stacks:
         check_range(stack, 0, size - 1, f"{name} (an index in the stack)")
         if len(np.unique(stack)) != len(stack):
-            raise ValueError(f"corrupt state: {name} holds a card twice")
+            raise ValueError(f"{name} holds a card twice")
         if not (loc[stack] == here).all() or int((loc == here).sum()) != len(stack):
-            raise ValueError(f"corrupt state: {name} does not hold exactly the cards whose location is there")
+            raise ValueError(f"{name} does not hold exactly the cards whose location is there")
     hands = np.bincount(cd[:, R.CD_WHO][cd[:, R.CD_LOC] == R.CL_HAND], minlength=P)[:P]
     if not np.array_equal(hands, pl[:, R.PL_HAND]):
-        raise ValueError("corrupt state: pl[PL_HAND] is not the number of cards in that hand")
+        raise ValueError("pl[PL_HAND] is not the number of cards in that hand")

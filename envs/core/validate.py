@@ -23,8 +23,8 @@ def check_state(game, cfg, state) -> None:
     check_layout(state.spec, state)
     try:
         game.validate_state(cfg, state)
-    except (IndexError, OverflowError, TypeError) as exc:  # a check that itself ran off a table
-        raise ValueError(f"corrupt {state.spec.game} state: {exc}") from None
+    except (ValueError, IndexError, OverflowError, TypeError) as exc:  # (the last three: a check that ran off a table)
+        raise ValueError(f"{state.spec.game} state holds impossible values: {exc}") from None
 
 
 def check_layout(spec, state) -> None:
@@ -52,7 +52,7 @@ def check_range(values, lo, hi, what: str, where=True) -> None:
     bad = ((values < lo) | (values > hi)) & where
     if np.any(bad):
         first = np.broadcast_to(values, bad.shape)[bad].reshape(-1)[0]
-        raise ValueError(f"corrupt state: {what} must be in {np.min(lo)}..{np.max(hi)}, got {first}")
+        raise ValueError(f"{what} must be in {np.min(lo)}..{np.max(hi)}, got {first}")
 
 
 def check_dice(state) -> None:
@@ -61,7 +61,7 @@ def check_dice(state) -> None:
     check_range(d[:, 0], 0, DICE_SCRIPT_LEN, "dice[length]")
     check_range(d[:, 1], 0, DICE_SCRIPT_LEN, "dice[position]")
     if np.any(d[:, 1] > d[:, 0]):
-        raise ValueError("corrupt state: dice[position] is past dice[length]")
+        raise ValueError("dice[position] is past dice[length]")
     check_range(state.dice_script, 0, 6, "dice_script")
 
 

@@ -34,11 +34,11 @@ def validate_state(cfg, state) -> None:
                 status != R.DESTROYED)
     # a mobile base never enters hyperspace (R_BASE_NO_HYPER)
     if np.any((status == R.HYPER) & (np.asarray(cfg.slot_kind) == R.BASE)):
-        raise ValueError("corrupt state: pc[PC_STATUS] puts a mobile base in hyperspace")
+        raise ValueError("pc[PC_STATUS] puts a mobile base in hyperspace")
     on_map = status == R.ON_MAP
     pos = np.where(on_map, pc[..., R.PC_POS], 0)
     if not cfg.cell[pos, R.CI_VALID][on_map].all() or (pc[..., R.PC_POS][on_map] < 0).any():
-        raise ValueError("corrupt state: pc[PC_POS] of a piece on the map is not a hex of the map")
+        raise ValueError("pc[PC_POS] of a piece on the map is not a hex of the map")
     FX.check(state.fx, {R.FX_OWNER: (-1, 1), R.FX_HITS: (0, R.MAX_HITS + 1), R.FX_SHOT: (0, 1)})
     CELLS.check(state.cells, {R.C_BLOCKED: (-1, 127), R.C_SHOT: (0, 1), R.C_OCC: (0, 127), R.C_OCC1: (0, 127),
                               R.C_DEAD: (0, 1)})
@@ -53,10 +53,10 @@ def _check_active_piece(g, pc, n_cells: int, cfg) -> None:
         if phase not in (R.ACT, R.EXIT_HEX, R.EXIT_FACE) or g[b, R.G_DONE]:
             continue
         if active < 0:
-            raise ValueError(f"corrupt state: g[G_ACTIVE] is -1 in phase {R.PHASE_NAMES[phase]}")
+            raise ValueError(f"g[G_ACTIVE] is -1 in phase {R.PHASE_NAMES[phase]}")
         st = int(pc[b, g[b, R.G_CURRENT], active, R.PC_STATUS])
         if st not in (R.ON_MAP, R.HYPER):
-            raise ValueError("corrupt state: g[G_ACTIVE] names a piece neither on the map nor in hyperspace")
+            raise ValueError("g[G_ACTIVE] names a piece neither on the map nor in hyperspace")
         cell = int(g[b, R.G_EXIT_CELL])
         if phase == R.EXIT_FACE and not (0 <= cell < n_cells and cfg.cell[cell, R.CI_VALID]):
-            raise ValueError("corrupt state: g[G_EXIT_CELL] is not a hex of the map while leaving hyperspace")
+            raise ValueError("g[G_EXIT_CELL] is not a hex of the map while leaving hyperspace")

@@ -56,7 +56,7 @@ def _check_ships(sh, n_cells: int, cfg) -> None:
     cls, status = sh[..., R.SH_CLASS], sh[..., R.SH_STATUS]
     SH.check(sh, {R.SH_CLASS: (-1, nc - 1), R.SH_STATUS: (R.SS_EMPTY, R.SS_RESERVE)})
     if np.any((status != R.SS_EMPTY) & (cls < 0)):
-        raise ValueError("corrupt state: sh[SH_CLASS] is -1 (no ship) for a ship in play")
+        raise ValueError("sh[SH_CLASS] is -1 (no ship) for a ship in play")
     ci = np.where(cls >= 0, cls, 0)              # (every index now within the class table)
     live = status != R.SS_EMPTY
     on = status == R.SS_ACTIVE
