@@ -68,6 +68,13 @@ class Limits:
         return out
 
 
+def _clipped(exc: Exception, limit: int = 600) -> str:
+    """An error's text for a reply, cut short: it may quote what the client sent (a save's header,
+    its options), and a reply never grows with the request."""
+    text = str(exc)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def plain(x):
     """JSON-ready copy of a game's info (numpy scalars and arrays become Python numbers and lists)."""
     if isinstance(x, dict):
@@ -108,7 +115,7 @@ class GameEntry:
         try:
             parsed = self.game.parse_options(dict(options))
         except OPTION_ERRORS as exc:
-            raise ProtocolError("bad_options", str(exc), field="options") from None
+            raise ProtocolError("bad_options", _clipped(exc), field="options") from None
         return parsed
 
     def _check_not_a_file(self, key: str, value) -> None:
@@ -199,7 +206,7 @@ class _EnvSlots(threading.local):
             try:
                 slot = _Slot(entry, options)
             except OPTION_ERRORS as exc:  # options the game accepts one by one but not together
-                raise ProtocolError("bad_options", str(exc), field="options") from None
+                raise ProtocolError("bad_options", _clipped(exc), field="options") from None
         self.slots[(entry.name, key)] = slot
         while len(self.slots) > 1 and (len(self.slots) > self.SIZE
                                        or sum(s.nbytes for s in self.slots.values()) > self.MAX_BYTES):
@@ -715,7 +722,7 @@ class Server:
                     raise ValueError(f"save file holds {loaded.batch_size} games; send one")
                 check_state(core.game, core.cfg, loaded)
             except (ValueError, KeyError, TypeError, IndexError, OverflowError) as exc:
-                raise ProtocolError("bad_save", str(exc), field="state.save") from None
+                raise ProtocolError("bad_save", _clipped(exc), field="state.save") from None
             env.set_state(loaded)
             return None
         actions = state.get("actions", [])

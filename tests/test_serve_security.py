@@ -204,3 +204,26 @@ def test_scratch_envs_are_bounded_in_bytes(server, monkeypatch):
     options = entry.parse_options({"turns": 13})
     slots.get(entry, options, server._options_key(options))
     assert len(slots.slots) == 2 and list(slots.slots)[-1][1] == server._options_key(options)
+
+
+def test_a_forged_save_header_is_not_echoed(server):
+    """A save's header is the client's: an error quoting it is cut short, and a save whose members
+    would unpack past their size is refused before unpacking."""
+    import base64
+    import io
+    import zipfile
+
+    import numpy as np
+    big = json.dumps({"format": 1, "game": "x" * 200_000, "batch_size": 1}).encode()
+    buf = io.BytesIO()
+    np.savez_compressed(buf, __header__=np.frombuffer(big, np.uint8))
+    msg = {"v": 1, "type": "bot_move", "game": "planetoids_v0", "bot": "random",
+           "state": {"save": base64.b64encode(buf.getvalue()).decode()}}
+    reply = server.handle(msg)
+    assert reply["error"]["code"] == "bad_save" and len(json.dumps(reply)) < 2000
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("__header__.npy", b"\0" * (64 << 20))   # 64 MiB of zeros: ~64 KB packed
+    msg["state"]["save"] = base64.b64encode(bomb.getvalue()).decode()
+    reply = server.handle(msg)
+    assert reply["error"]["code"] == "bad_save" and "unpacks to" in reply["error"]["message"]
