@@ -715,15 +715,13 @@ class Server:
             try:
                 # VecGame.load, from bytes instead of a path: header (game, options) first, then the arrays
                 from ..envs.core.batch import BatchState
-                from ..envs.core.validate import check_state
                 core._check_save_header(BatchState.read_header(data))
                 loaded, _meta = BatchState.from_bytes(core.spec, data)
                 if loaded.batch_size != 1:
                     raise ValueError(f"save file holds {loaded.batch_size} games; send one")
-                check_state(core.game, core.cfg, loaded)
+                env.set_state(loaded)  # (which checks the state completely first, and changes nothing if not)
             except (ValueError, KeyError, TypeError, IndexError, OverflowError) as exc:
                 raise ProtocolError("bad_save", _clipped(exc), field="state.save") from None
-            env.set_state(loaded)
             return None
         actions = state.get("actions", [])
         if len(actions) > self.limits.max_history:
