@@ -151,9 +151,7 @@ class _Slot:
         self.ids = {n: a for a, n in enumerate(self.names)}
         self.num_players = self.core.num_players
         self._warm(entry)
-        self.nbytes = _arrays_nbytes(self.core)
-
-
+        self.nbytes = _arrays_nbytes(self.core)   # (what it costs the worker's cache, _EnvSlots)
 
     def _warm(self, entry: GameEntry) -> None:
         """Every kernel a request runs, called once now: Numba loads a kernel from its cache on its

@@ -17,9 +17,9 @@ from ..core.structs import WargymStruct
 from numba.experimental import structref
 from . import bot, rules  # noqa: F401  (game.bot: the compiled opponents, used by the wrappers)
 from .rules import BASE, CRUISER, FIGHTER, TRANSPORT
-from .validate import validate_state  # noqa: F401  (a state from outside, checked before any kernel sees it)
-from .rules import (C_BLOCKED, FX_HITS, FX_OWNER, G_CURRENT, G_DONE, G_PHASE, G_TURN, G_ACTIVE,
+from .rules import (C_BLOCKED, FX_HITS, FX_OWNER, G_CURRENT, G_DONE, G_TURN,
                     G_SETUP_COUNT, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS)
+from .validate import validate_state  # noqa: F401  (a state from outside, checked before any kernel sees it)
 
 NAME = "planetoids"
 VERSION = 0
