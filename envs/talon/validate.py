@@ -64,14 +64,12 @@ def _check_ships(sh, n_cells: int, cfg) -> None:
     SH.check(sh, {R.SH_CELL: (0, n_cells - 1), R.SH_FACING: (0, 5)}, on)
     SH.check(sh, {R.SH_CELL: (-1, n_cells - 1), R.SH_FACING: (-1, 5)}, live)
     SH.check(sh, {
-        R.SH_NAME: (0, np.maximum(c[..., R.CL_N_NAMES] - 1, 0)), R.SH_CURVE: (0, c[..., R.CL_N_CURVES] - 1),
+        R.SH_NAME: (0, INT16_MAX), R.SH_CURVE: (0, c[..., R.CL_N_CURVES] - 1),
         R.SH_POWER: (-INT16_MAX, INT16_MAX), R.SH_TURN_LEFT: (0, 99), R.SH_SLIP: (0, 1), R.SH_AP_SPENT: (0, 1),
         R.SH_MOVED: (0, 1), R.SH_FIRED: (0, 1), R.SH_HULL_HITS: (0, c[..., R.CL_N_HULL]),
         R.SH_GROUP_DEAD: (0, 7), R.SH_BATTERY: (0, 1), R.SH_AB_LEFT: (0, c[..., R.CL_AFTERBURNERS]),
         R.SH_INIT_MARK: (0, 2), R.SH_C_TURN: (0, 2), R.SH_PENDING: (0, 1), R.SH_AB_NOW: (0, 1),
         R.SH_ARRIVE: (0, 101), R.SH_DOCKED: (0, sh.shape[2])}, live)
-    # a ship still in play has a hull box left; one with every box marked is destroyed
-    check_range(sh[..., R.SH_HULL_HITS], 0, c[..., R.CL_N_HULL] - 1, "sh[SH_HULL_HITS] of a ship in play", on)
     for col in (R.SH_C_SHIELDS, R.SH_C_HELM, R.SH_C_TURN_AT, R.SH_C_POWER, R.SH_C_POWER_AT, R.SH_C_FTL,
                 R.SH_C_PLOSS):
         check_range(sh[..., col], 0, INT32_MAX, f"sh[{SH.names[col]}]", live)
