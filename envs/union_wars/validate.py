@@ -41,13 +41,14 @@ def _check_scalars(g, prefix: str) -> None:
         L.G_TURN: (0, 1000), L.G_ACTIVE: (0, 1), L.G_DECIDER: (0, 1), L.G_STAGE: (0, L.N_STAGES - 1),
         L.G_DONE: (0, 1), L.G_WINNER: (-1, 2), L.G_DECISIONS: (0, INT32_MAX), L.G_MISSION: (0, len(L.MISSION_NAMES) - 1),
         L.G_FIRST: (-1, 1), L.G_ACTOR: SLOT, L.G_ACTOR_SIDE: (-1, 1), L.G_ACT: (-1, L.N_AK - 1),
-        L.G_TGT: (-1, max(L.N_SLOTS, L.N_SPOTS, L.T_MAX) - 1), L.G_MOVE: (-1, L.N_MOVES - 1),
+        L.G_TGT: (L.MELEE_UNCHOSEN, max(L.N_SLOTS, L.N_SPOTS, L.T_MAX) - 1),
+        L.G_MOVE: (-1, max(L.N_MOVES, L.N_SPOTS) - 1),
         L.G_NREACT: (0, L.MAX_REACT), L.G_RSLOT: SLOT, L.G_BANK0: (0, 1000), L.G_BANK1: (0, 1000),
         L.G_EDGE0: (0, 1), L.G_DEPLOYER: (-1, 1), L.G_NOBJ: (0, L.MAX_OBJ), L.G_OBJ_PLACED: (0, L.MAX_OBJ),
         L.G_NIGHT: (0, 1), L.G_MAX_TURNS: (0, 1000), L.G_START0: (0, L.N_SLOTS), L.G_START1: (0, L.N_SLOTS),
         L.G_BASE0: (-1, L.T_MAX - 1), L.G_BASE1: (-1, L.T_MAX - 1), L.G_PLACER: (-1, 1),
         L.G_CHARGE_OK: (0, 1), L.G_RESERVE_PLACING: SLOT, L.G_ASSASSIN0: SLOT, L.G_ASSASSIN1: SLOT,
-        L.G_EXPLORE_WINNER: (-1, 1), L.G_CM_PTR: (-1, L.N_SLOTS), L.G_SEGN0: (0, L.N_SLOTS),
+        L.G_EXPLORE_WINNER: (-1, 1), L.G_CM_PTR: (-1, 2 * L.N_SLOTS), L.G_SEGN0: (0, L.N_SLOTS),
         L.G_SEGN1: (0, L.N_SLOTS), L.G_COORD0: (0, L.N_SLOTS), L.G_COORD1: (0, L.N_SLOTS),
         L.G_CONTROLLED: SLOT, L.G_CMD0: SLOT, L.G_CMD1: SLOT, L.G_CONSOL: (0, 100), L.G_MELEE_ROUND: (0, 1000),
         L.G_BONUS0: (-1000, 1000), L.G_BONUS1: (-1000, 1000), L.G_AMMO0: (-1000, 1000), L.G_AMMO1: (-1000, 1000)})
@@ -59,10 +60,10 @@ def _check_models(md, pos, n_profiles: int, prefix: str) -> None:
     present = status != L.ABSENT
     MD[prefix].check(md, {
         L.MD_WOUNDS: (0, 1000), L.MD_MORALE: (0, 1000), L.MD_FATIGUE: (0, 1000), L.MD_CAR: (0, 1000),
-        L.MD_FLAGS: (0, (1 << 21) - 1), L.MD_USED: (0, 1000), L.MD_PRONE_UNTIL: (0, 1000),
-        L.MD_CHARGE_AT: SLOT, L.MD_MELEE_DEALT: (0, 1000), L.MD_FLASH_UNTIL: (0, 1000), L.MD_JAMMED: (0, 3),
-        L.MD_REACTED: (0, 1000), L.MD_ENGAGED_WITH: SLOT, L.MD_CMD_BONUS: (-1000, 1000), L.MD_CONTROLLED: (0, 1),
-        L.MD_ACTIONS: (0, 1000), L.MD_HIT_BY: SLOT, L.MD_MELEE_TGT: (L.MELEE_UNCHOSEN, L.N_SLOTS - 1),
+        L.MD_FLAGS: (0, (1 << 21) - 1), L.MD_USED: (0, INT32_MAX), L.MD_PRONE_UNTIL: (-1, 1000),
+        L.MD_CHARGE_AT: (0, 1000), L.MD_MELEE_DEALT: (0, 1000), L.MD_FLASH_UNTIL: (-1, 1000), L.MD_JAMMED: (0, 3),
+        L.MD_REACTED: (0, 1000), L.MD_ENGAGED_WITH: (-1, INT32_MAX), L.MD_CMD_BONUS: (-1000, 1000),
+        L.MD_CONTROLLED: (0, 1), L.MD_ACTIONS: (0, 1000), L.MD_HIT_BY: (-1, INT32_MAX), L.MD_MELEE_TGT: (L.MELEE_UNCHOSEN, L.N_SLOTS - 1),
         L.MD_MELEE_WPN: (L.MELEE_UNCHOSEN, 1)}, present)
     on_table = status == L.ACTIVE
     for axis, what in ((0, "x"), (1, "y")):
