@@ -28,10 +28,10 @@ def validate_state(cfg, state) -> None:
             check_range(np.nan_to_num(array, nan=np.inf), -MAX_COORD, MAX_COORD, f"{name} (finite)")
     n_profiles = len(cfg.pf)
     for prefix in LIVE_AND_SNAPSHOT:
-        a = {k: state.arrays[prefix + k] for k in ("g", "md", "pos", "tinfo", "terr", "objs", "smoke", "rq")}
+        a = {k: state.arrays[prefix + k] for k in ("g", "md", "pos", "tinfo", "objs", "smoke", "rq")}
         _check_scalars(a["g"], prefix)
         _check_models(a["md"], a["pos"], n_profiles, prefix)
-        _check_terrain(a["tinfo"], a["terr"], prefix)
+        _check_terrain(a["tinfo"], state.terr, prefix)
         _check_markers(a["objs"], a["smoke"], a["rq"], a["g"], prefix)
     _check_bank(state.bk)
 
@@ -75,7 +75,7 @@ def _check_terrain(tinfo, terr, prefix: str) -> None:
                      L.TI_NVERT: (0, 4)})
     piece = tinfo[..., L.TI_KIND] != L.T_NONE
     check_range(tinfo[..., L.TI_NVERT], 3, 4, f"{prefix}tinfo[TI_NVERT] of a terrain piece", piece)
-    if prefix == "":   # (the snapshot's outline is the live one: terrain pieces never move)
+    if prefix == "":   # (the snapshot keeps no outline: terrain pieces never move)
         check_range(terr, 0.0, L.TABLE_CM, "terr (a vertex on the table)")
 
 
