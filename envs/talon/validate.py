@@ -36,7 +36,7 @@ def _check_scalars(g, S: int, n_cells: int, n_tiles: int, n_missiles: int, cfg) 
         R.G_WLEFT: (0, INT16_MAX), R.G_RESUME: stage, R.G_SERIAL: (0, INT32_MAX), R.G_COLL_MOVER: ship,
         R.G_COLL_OTHER: ship, R.G_COLL_ORIGIN: cell, R.G_COLL_ARC: (-1, 3), R.G_COLL_QUEUE: (0, (1 << S) - 1),
         R.G_DECISIONS: (0, INT32_MAX), R.G_SP0: (0, INT32_MAX), R.G_SP1: (0, INT32_MAX), R.G_WINNER: (-1, 2),
-        R.G_ROUNDS: (1, 100), R.G_PP_TURN: (0, 1), R.G_MOVE_PLAYER: (-1, 1), R.G_PENDING_TURN: (-1, 1),
+        R.G_ROUNDS: (1, 100), R.G_PP_TURN: (0, 2), R.G_MOVE_PLAYER: (-1, 1), R.G_PENDING_TURN: (-1, 1),
         R.G_FLEET0: (0, INT32_MAX), R.G_FLEET1: (0, INT32_MAX), R.G_TILES: (0, n_tiles), R.G_COLL_RESUME: stage,
         R.G_END_STEP: (0, R.END_DONE), R.G_PULL_NEXT: (0, 2 * S), R.G_PULL_A: cell, R.G_PULL_B: cell,
         R.G_PUSH_SHIP: ship, R.G_PUSH_DIR_A: (-1, 5), R.G_PUSH_DIR_B: (-1, 5), R.G_MISSILE: (-1, n_missiles - 1),
