@@ -23,6 +23,7 @@ def validate_state(cfg, state) -> None:
     n_cells = int(cfg.k[R.K_ROWS] * cfg.k[R.K_COLS])
     _check_scalars(state.g, S, n_cells, state.tr.shape[1], state.ms.shape[1], cfg)
     _check_ships(state.sh, n_cells, cfg)
+    _check_collision_queue(state.g, state.sh)
     _check_terrain(state.g, state.tr, n_cells)
     _check_missiles(state.ms, S, n_cells)
 
@@ -81,6 +82,16 @@ def _check_ships(sh, n_cells: int, cfg) -> None:
     for gi in range(3):
         check_range(sh[..., R.SH_RED + gi], 0, grp[..., gi, R.GR_RED], f"sh[SH_RED + {gi}]", live)
         check_range(sh[..., R.SH_YEL + gi], 0, grp[..., gi, R.GR_YELLOW], f"sh[SH_YEL + {gi}]", live)
+
+
+def _check_collision_queue(g, sh) -> None:
+    """The friendly ships still to collide with (7.4) are active ships of the moving player."""
+    for b in range(g.shape[0]):
+        queue, p = int(g[b, R.G_COLL_QUEUE]), int(g[b, R.G_MOVE_PLAYER])
+        active = sh[b, max(p, 0), :, R.SH_STATUS] == R.SS_ACTIVE
+        allowed = int(np.sum(active.astype(np.int64) << np.arange(active.size))) if p >= 0 else 0
+        if queue & ~allowed:
+            raise ValueError("g[G_COLL_QUEUE] names ships that are not the moving player's active ships")
 
 
 def _check_terrain(g, tr, n_cells: int) -> None:
