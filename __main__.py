@@ -93,6 +93,11 @@ def _serve_parser(sub) -> None:
                    help="also serve this checkpoint (a MaskablePPO .zip or an RLlib checkpoint folder of "
                         "wargym-train --backend rllib) as bot model:NAME of GAME (e.g. talon_v1); repeatable")
     p.add_argument("--log-level", default="warning", help="HTTP: uvicorn's log level")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                   help="HTTP: also accept requests from this web origin (e.g. https://example.org:8443) and its "
+                        "host name; by default only loopback names and --host (serve/PROTOCOL.md, Security)")
+    p.add_argument("--body-timeout", type=float, default=30.0,
+                   help="HTTP: seconds a request body may take to arrive (then 408 body_timeout)")
 
 
 def _served_models(specs: list[str]) -> dict:
@@ -124,7 +129,8 @@ def serve(args) -> int:
         from .serve import http
     except ImportError as exc:
         raise SystemExit(f"wargym serve --http needs the serve extra: pip install \"wargym[serve]\" ({exc})")
-    return http.run(server, host=args.host, port=args.port, workers=args.workers, log_level=args.log_level)
+    return http.run(server, host=args.host, port=args.port, workers=args.workers, log_level=args.log_level,
+                    allow_origins=args.allow_origin, body_timeout_s=args.body_timeout)
 
 
 def main(argv: list[str] | None = None) -> int:

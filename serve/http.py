@@ -14,12 +14,17 @@ Routes (the OpenAPI document is at ``/openapi.json``, the messages' JSON schema 
 Every request runs in a worker thread (``--workers``), never on the event loop, so
 a slow request does not stall the others; errors of the POST routes carry the
 HTTP status of their code (``protocol.ERROR_STATUS``).
+
+The server belongs to its operator's pages only (PROTOCOL.md, Security): every request's
+``Host`` and the WebSocket's ``Origin`` (any request's, where a browser sent one) must name
+a loopback name, the host the server was started on, or an ``--allow-origin``; a POST body
+is JSON declared as ``application/json`` (a foreign page cannot send that without a CORS
+preflight, which this server never grants) and must arrive within ``--body-timeout`` seconds (30).
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import queue
 import socket
 import sys
@@ -27,13 +32,96 @@ import threading
 from pathlib import Path
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from .protocol import REQUESTS, SCHEMA, VERSION, ProtocolError, encode_reply, error_reply
+from .protocol import ERROR_STATUS, REQUESTS, SCHEMA, VERSION, ProtocolError, encode_reply, error_reply, parse_json
 from .session import Server
 
 STATIC = Path(__file__).resolve().parent / "static"
+BODY_TIMEOUT_S = 30.0   # a request body that has not fully arrived by then is refused (408)
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+
+
+def _host_of(value: str) -> str:
+    """The host name of a Host header or an Origin ("http://name:port"), lower case, without port
+    or IPv6 brackets."""
+    value = value.strip().lower()
+    if "://" in value:
+        value = value.split("://", 1)[1]
+    value = value.split("/", 1)[0]
+    if value.startswith("["):
+        return value[1:].split("]", 1)[0]
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+class OriginGuard:
+    """ASGI middleware: refuses a request whose Host, or whose Origin where one is sent, is not the
+    operator's (DNS rebinding and foreign web pages; PROTOCOL.md, Security), with the coded error
+    ``forbidden_origin`` (403; a WebSocket is closed before it is accepted)."""
+
+    def __init__(self, app, hosts: set[str], origins: set[str]):
+        self.app, self.hosts, self.origins = app, hosts, origins
+
+    def allowed(self, scope) -> str | None:
+        """None if the request may go on, else why not."""
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+        host = headers.get("host")
+        if host is None or _host_of(host) not in self.hosts:
+            return "the Host header does not name this server"
+        origin = headers.get("origin")
+        if origin is not None and origin.rstrip("/").lower() not in self.origins \
+                and _host_of(origin) not in self.hosts:
+            return "requests from other web pages are refused (the server's operator may add --allow-origin)"
+        return None
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        why = self.allowed(scope)
+        if why is None:
+            return await self.app(scope, receive, send)
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": why[:120]})
+            return
+        response = JSONResponse(error_reply(ProtocolError("forbidden_origin", why)), status_code=403)
+        await response(scope, receive, send)
+
+
+def allowed_names(host: str, allow_origins=()) -> tuple[set[str], set[str]]:
+    """(host names, origins) the guard lets through: the loopback names, the host the server was
+    started on (unless it is a wildcard address), and each ``--allow-origin`` and its host."""
+    hosts = set(LOOPBACK_HOSTS)
+    if host not in ("0.0.0.0", "::", ""):
+        hosts.add(_host_of(host))
+    origins = {o.rstrip("/").lower() for o in allow_origins}
+    hosts |= {_host_of(o) for o in origins}
+    return hosts, origins
+
+
+def _errors(*codes: str) -> dict:
+    """OpenAPI ``responses`` for the coded errors a route may answer (each status with its codes)."""
+    by_status: dict = {}
+    for code in ("forbidden_origin", *codes, "internal"):
+        by_status.setdefault(ERROR_STATUS[code], []).append(code)
+    return {status: {"description": "error: " + ", ".join(names),
+                     "content": {"application/json": {"schema": _ERROR_REPLY}}}
+            for status, names in sorted(by_status.items())}
+
+
+_ERROR_REPLY = {"type": "object", "required": ["v", "type", "ok", "error"],
+                "properties": {"v": {"type": "integer"}, "type": {"const": "error"}, "ok": {"const": False},
+                               "error": {"type": "object", "required": ["code", "message"],
+                                         "properties": {"code": {"enum": sorted(ERROR_STATUS)},
+                                                        "message": {"type": "string"},
+                                                        "field": {"type": "string"}}}}}
+_REQUEST_ERRORS = ("bad_json", "message_too_large", "bad_content_type", "body_timeout", "bad_version", "bad_request")
+_GAME_ERRORS = ("unknown_game", "game_unavailable", "bad_options", "unknown_bot", "bot_unavailable", "bad_state",
+                "bad_save", "unknown_action", "illegal_action", "not_your_turn", "game_over", "hash_mismatch",
+                "timeout")
+_MATCH_ERRORS = ("unknown_match", "match_closed", "stale_seq", "busy", "too_many_matches")
+_BOARD_ERRORS = ("bad_request", "unknown_match", "match_closed")
 
 
 def _reply_response(reply: dict) -> JSONResponse:
@@ -105,7 +193,8 @@ class _Workers:
             self._jobs.put(None)
 
 
-def create_app(server: Server, workers: int = 4) -> FastAPI:
+def create_app(server: Server, workers: int = 4, host: str = "127.0.0.1", allow_origins=(),
+               body_timeout_s: float = BODY_TIMEOUT_S) -> FastAPI:
     pool = _Workers(workers)
     limit = server.limits.max_message_bytes
 
@@ -127,17 +216,39 @@ def create_app(server: Server, workers: int = 4) -> FastAPI:
                               "the same JSON messages over HTTP, WebSocket (/v1/ws) and stdio. "
                               "See serve/PROTOCOL.md.")
 
+    app.add_middleware(OriginGuard, *allowed_names(host, allow_origins))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_parameters(request: Request, exc: RequestValidationError):
+        """A malformed path or query parameter: the protocol's coded error, not FastAPI's own body."""
+        where = ".".join(str(p) for p in exc.errors()[0].get("loc", ())[1:]) if exc.errors() else None
+        return _reply_response(error_reply(ProtocolError("bad_request", "a parameter of the URL is malformed",
+                                                         field=where or None)))
+
     run = pool.run
 
     async def body_of(request: Request) -> bytes | dict:
-        """The body, or an error reply if it is over the limit (read no further than that)."""
+        """The body, or an error reply: not declared JSON, over the limit (read no further than
+        that), or not all there within ``body_timeout_s``."""
+        kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if kind != "application/json":
+            return error_reply(ProtocolError("bad_content_type", "a request body is JSON sent as "
+                                                                 "Content-Type: application/json"))
         chunks, size = [], 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                return error_reply(ProtocolError("message_too_large", f"body over {limit} bytes"))
-            chunks.append(chunk)
-        return b"".join(chunks)
+
+        async def read() -> dict | None:
+            nonlocal size
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    return error_reply(ProtocolError("message_too_large", f"body over {limit} bytes"))
+                chunks.append(chunk)
+            return None
+        try:
+            refused = await asyncio.wait_for(read(), body_timeout_s)
+        except asyncio.TimeoutError:
+            return error_reply(ProtocolError("body_timeout", f"the body did not arrive within {body_timeout_s:g} s"))
+        return refused if refused is not None else b"".join(chunks)
 
     def client_of(conn) -> str:
         return conn.client.host if conn.client else "unknown"
@@ -152,16 +263,17 @@ def create_app(server: Server, workers: int = 4) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    @app.get("/v1/info", summary="games, their options and bots, and the server's limits")
+    @app.get("/v1/info", summary="games, their options and bots, and the server's limits",
+             responses=_errors())
     async def info():
         return _reply_response(await run(server.handle, {"v": VERSION, "type": "info"}))
 
-    @app.get("/v1/schema", summary="JSON schema of the protocol's requests")
+    @app.get("/v1/schema", summary="JSON schema of the protocol's requests", responses=_errors())
     async def schema():
         return SCHEMA
 
     @app.post("/v1/bot_move", summary="stateless: a state in, the bot's action(s) out",
-              openapi_extra=body_schema("bot_move"))
+              openapi_extra=body_schema("bot_move"), responses=_errors(*_REQUEST_ERRORS, *_GAME_ERRORS))
     async def bot_move(request: Request):
         data = await body_of(request)
         if isinstance(data, dict):
@@ -169,9 +281,9 @@ def create_app(server: Server, workers: int = 4) -> FastAPI:
 
         def handle():
             try:
-                msg = json.loads(data)
-            except (ValueError, UnicodeDecodeError) as exc:
-                return error_reply(ProtocolError("bad_json", f"not JSON: {exc}"))
+                msg = parse_json(data)
+            except ProtocolError as exc:
+                return error_reply(exc)
             if isinstance(msg, dict):
                 msg.setdefault("type", "bot_move")
                 if msg["type"] != "bot_move":
@@ -181,7 +293,8 @@ def create_app(server: Server, workers: int = 4) -> FastAPI:
         return _reply_response(await run(handle))
 
     @app.post("/v1/rpc", summary="any request of the protocol (as on stdio and the WebSocket)",
-              openapi_extra=body_schema(*REQUESTS))
+              openapi_extra=body_schema(*REQUESTS),
+              responses=_errors(*_REQUEST_ERRORS, *_GAME_ERRORS, *_MATCH_ERRORS))
     async def rpc(request: Request):
         data = await body_of(request)
         if isinstance(data, dict):
@@ -207,7 +320,7 @@ def create_app(server: Server, workers: int = 4) -> FastAPI:
             pass
 
     @app.get("/v1/matches/{match}/board.png", summary="the board now, as a PNG",
-             response_class=Response, responses={200: {"content": {"image/png": {}}}})
+             response_class=Response, responses={200: {"content": {"image/png": {}}}, **_errors(*_BOARD_ERRORS)})
     async def board_png(match: str, viewer: int | None = None):
         try:
             png = await run(server.match_board, match, viewer, "png")
@@ -216,14 +329,15 @@ def create_app(server: Server, workers: int = 4) -> FastAPI:
         return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
 
     @app.get("/v1/matches/{match}/board.json", summary="where the client's legal actions are on board.png "
-             "(hexes, circles or boxes in its pixels)")
+             "(hexes, circles or boxes in its pixels)", responses=_errors(*_BOARD_ERRORS))
     async def board_json(match: str):
         try:
             return await run(server.match_board_map, match)
         except ProtocolError as exc:
             return _reply_response(error_reply(exc))
 
-    @app.get("/v1/matches/{match}/board.txt", summary="the board now, as text", response_class=PlainTextResponse)
+    @app.get("/v1/matches/{match}/board.txt", summary="the board now, as text", response_class=PlainTextResponse,
+             responses=_errors(*_BOARD_ERRORS))
     async def board_txt(match: str, viewer: int | None = None):
         try:
             text = await run(server.match_board, match, viewer, "ansi")
@@ -232,7 +346,8 @@ def create_app(server: Server, workers: int = 4) -> FastAPI:
         return PlainTextResponse(text)
 
     @app.get("/v1/matches/{match}/save", summary="the match as a save file (env.load reads it)",
-             response_class=Response, responses={200: {"content": {"application/octet-stream": {}}}})
+             response_class=Response,
+             responses={200: {"content": {"application/octet-stream": {}}}, **_errors(*_BOARD_ERRORS)})
     async def save(match: str):
         try:
             name, data = await run(server.match_file, match)
@@ -245,7 +360,7 @@ def create_app(server: Server, workers: int = 4) -> FastAPI:
 
 
 def run(server: Server, host: str = "127.0.0.1", port: int = 8765, workers: int = 4,
-        log_level: str = "warning") -> int:
+        log_level: str = "warning", allow_origins=(), body_timeout_s: float = BODY_TIMEOUT_S) -> int:
     """Serve until interrupted; port 0 takes a free port.  The address goes to stderr once listening."""
     import uvicorn
 
@@ -253,7 +368,7 @@ def run(server: Server, host: str = "127.0.0.1", port: int = 8765, workers: int 
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     bound = sock.getsockname()[1]
-    app = create_app(server, workers)
+    app = create_app(server, workers, host, allow_origins, body_timeout_s)
     # frames a little over the message limit still reach the server, which answers message_too_large
     # no per-message compression: replies are a few hundred bytes to a few KB; zlib held ~56 KB a
     # connection (144 -> 88 KB a match in benchmarks/serve_load.py) and cost CPU on every frame

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 import numpy as np
 
@@ -43,8 +44,13 @@ ERROR_STATUS = {
     "busy": 409,                # another request for the same match is being answered
     "too_many_matches": 429,
     "timeout": 504,             # the bot did not move within time_limit_ms and the client asked for an error
+    "forbidden_origin": 403,    # HTTP: a Host or Origin that is not the operator's (serve/PROTOCOL.md, Security)
+    "bad_content_type": 415,    # HTTP: a POST body that is not declared application/json
+    "body_timeout": 408,        # HTTP: a request body that did not arrive in time
     "internal": 500,
 }
+
+MAX_JSON_DEPTH = 32  # nesting of arrays and objects in one request (the deepest real request is ~6)
 
 
 class ProtocolError(Exception):
@@ -76,10 +82,41 @@ def error_reply(exc: ProtocolError, request_id=None) -> dict:
     return reply
 
 
+def parse_json(data: bytes, max_depth: int = MAX_JSON_DEPTH):
+    """One request's bytes -> its JSON value; ``bad_json`` for anything else, nested deeper than
+    ``max_depth`` included (checked before parsing: Python's parser recurses, and ~1000 levels in a
+    2 KB line would raise RecursionError)."""
+    if data.count(b"[") + data.count(b"{") > max_depth and _depth(data) > max_depth:
+        raise ProtocolError("bad_json", f"JSON nested deeper than {max_depth} levels")
+    try:
+        return json.loads(data)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise ProtocolError("bad_json", f"not JSON: {exc}") from None
+
+
+_JSON_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _depth(data: bytes) -> int:
+    """The deepest nesting of brackets outside strings (strings are skipped whole)."""
+    depth = deepest = 0
+    for token in _JSON_TOKEN.finditer(data):
+        c = token.group()[:1]
+        if c in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in (b"]", b"}"):
+            depth -= 1
+    return deepest
+
+
 # -- schema ---------------------------------------------------------------------------
 _ACTION = {"description": "an action id (integer) or the action's name as the game prints it",
            "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "minLength": 1, "maxLength": 200}]}
-_SEED = {"type": "integer", "minimum": 0, "maximum": 2 ** 63 - 1}
+# at most 2^53 - 1: every JSON client and schema validator holds such an integer exactly (a validator
+# that compares as floats would take 2^63 + 191 for 2^63 - 1)
+MAX_SEED = 2 ** 53 - 1
+_SEED = {"type": "integer", "minimum": 0, "maximum": MAX_SEED}
 _BOT = {"description": "a bot name from the server's list (info), or {name, level}: level 10 (default) always "
                        "plays the bot's move, level k plays it with probability k/10 and otherwise a random "
                        "legal move (not for the random bot)",
@@ -138,7 +175,7 @@ REQUESTS = {
         state=_STATE,
         bots={"type": "object", "description": "seat (as a string) -> bot; the other seats are the client's. "
                                                "Default: {\"1\": \"scripted\", ...} every seat but 0",
-              "additionalProperties": _BOT},
+              "propertyNames": {"pattern": "^(0|[1-9][0-9]{0,2})$"}, "additionalProperties": _BOT},
         bot_moves={"enum": ["all", "one"], "description": "after the client's move, play every bot decision up to "
                                                         "the client's next (default) or one (then 'advance')"},
         **_BOT_CLOCK, **_REPLY_OPTS),
@@ -171,12 +208,14 @@ def _check(value, schema: dict, path: str) -> str | None:
         if any(r is None for r in reasons):
             return None
         return reasons[0] if len(reasons) == 1 else " / ".join(sorted(set(reasons)))
-    if "const" in schema and value != schema["const"]:
-        return f"{path or 'message'} must be {schema['const']!r}, got {value!r}"
+    if "const" in schema and (value != schema["const"] or isinstance(value, bool) != isinstance(schema["const"], bool)):
+        return f"{path or 'message'} must be {schema['const']!r}, got {_short(value)}"
     if "enum" in schema and value not in schema["enum"]:
-        return f"{path} must be one of {schema['enum']}, got {value!r}"
+        return f"{path} must be one of {schema['enum']}, got {_short(value)}"
     t = schema.get("type")
     if t == "integer":
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)  # JSON Schema counts 40.0 as an integer (validate() stores it as 40)
         if not _is_int(value):
             return f"{path} must be an integer, got {type(value).__name__}"
         if value < schema.get("minimum", value) or value > schema.get("maximum", value):
@@ -196,7 +235,10 @@ def _check(value, schema: dict, path: str) -> str | None:
                 return f"{_join(path, key)} is missing"
         props = schema.get("properties", {})
         extra = schema.get("additionalProperties", True)
+        names = schema.get("propertyNames")
         for key, item in value.items():
+            if names is not None and not re.fullmatch(names["pattern"], key):
+                return f"{_join(path, key)} is not a valid name here (names match {names['pattern']})"
             sub = props.get(key, extra if isinstance(extra, dict) else None)
             if sub is None:
                 if extra is False:
@@ -216,20 +258,44 @@ def _field_of(reason: str) -> str:
     return reason.split(" ", 1)[0]
 
 
+def _integers(value, schema: dict):
+    """``value`` with the integral floats its schema types as integers made ints (40.0 -> 40), so
+    the code behind validate() sees Python ints only; ``value`` already passed ``_check``."""
+    if "oneOf" in schema:
+        fits = [s for s in schema["oneOf"] if _check(value, s, "") is None]
+        return _integers(value, fits[0]) if fits else value
+    t = schema.get("type")
+    if t == "integer" and isinstance(value, float):
+        return int(value)
+    if t == "array" and isinstance(value, list):
+        return [_integers(v, schema["items"]) for v in value]
+    if t == "object" and isinstance(value, dict):
+        props, extra = schema.get("properties", {}), schema.get("additionalProperties", True)
+        return {k: _integers(v, props.get(k, extra if isinstance(extra, dict) else {})) for k, v in value.items()}
+    return value
+
+
 def validate(msg) -> dict:
     """The request, checked against its schema; a ``ProtocolError`` naming the field otherwise."""
     if not isinstance(msg, dict):
         raise ProtocolError("bad_json", f"a request is one JSON object, got {type(msg).__name__}")
-    if msg.get("v") != VERSION:
+    if isinstance(msg.get("v"), bool) or msg.get("v") != VERSION:  # (true == 1 in Python, not in JSON)
         raise ProtocolError("bad_version", f"this server speaks protocol version {VERSION}; the request has "
-                                           f"v={msg.get('v')!r}", field="v", supported=[VERSION])
+                                           f"v={_short(msg.get('v'))}", field="v", supported=[VERSION])
     kind = msg.get("type")
-    if kind not in REQUESTS:
-        raise ProtocolError("bad_request", f"type must be one of {sorted(REQUESTS)}, got {kind!r}", field="type")
+    if not isinstance(kind, str) or kind not in REQUESTS:
+        raise ProtocolError("bad_request", f"type must be one of {sorted(REQUESTS)}, got {_short(kind)}",
+                            field="type")
     why = _check(msg, REQUESTS[kind], "")
     if why:
         raise ProtocolError("bad_request", why, field=_field_of(why))
-    return msg
+    return _integers(msg, REQUESTS[kind])
+
+
+def _short(value, limit: int = 80) -> str:
+    """A client's value in an error message, cut short (a reply never grows with the request)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 # -- state hash ----------------------------------------------------------------------------

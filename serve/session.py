@@ -39,11 +39,14 @@ from pathlib import Path
 import numpy as np
 
 from ..registration import every_version
-from .protocol import VERSION, ProtocolError, error_reply, state_hash, validate
+from .protocol import MAX_SEED, VERSION, ProtocolError, error_reply, parse_json, state_hash, validate
 
 # every version of every game: the current ones and the earlier ones still registered (talon_v0, ...)
 GAMES = every_version()
-FILE_OPTION_SUFFIXES = ("_file", "_path", "_dir")  # options that name files on the server: refused
+# options that name files or folders on the server: refused from clients, whatever their value
+FILE_OPTION_SUFFIXES = ("_file", "_files", "_path", "_paths", "_dir", "_dirs")
+# errors a game's option parsing or table building raises for options it cannot use
+OPTION_ERRORS = (ValueError, TypeError, KeyError, IndexError, OverflowError, AttributeError)
 TEST_BOT_SLOW = "test:slow"
 MODEL_PREFIX = "model:"
 MAX_BOT_RUN = 100_000  # bot decisions in one reply: a guard against a game that never reaches the client
@@ -65,6 +68,13 @@ class Limits:
         if self.test_bots:
             out["slow_bot_ms"] = self.slow_bot_ms
         return out
+
+
+def _clipped(exc: Exception, limit: int = 600) -> str:
+    """An error's text for a reply, cut short: it may quote what the client sent (a save's header,
+    its options), and a reply never grows with the request."""
+    text = str(exc)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def plain(x):
@@ -95,17 +105,34 @@ class GameEntry:
         self.policies = dict(self.game.bot.POLICIES)
         self.about = GAMES[module_name][2]
 
+    def shipped(self) -> dict:
+        """{option: the names of the data the game ships for it} (a Planetoids map, a UnionWars
+        table): the only values a client may give those options as a name (``game.NAMED_DATA``)."""
+        return {key: list(names()) for key, names in getattr(self.game, "NAMED_DATA", {}).items()}
+
     def parse_options(self, options) -> dict:
         options = options or {}
         for key, value in options.items():
-            if key.endswith(FILE_OPTION_SUFFIXES) and value is not None:
-                raise ProtocolError("bad_options", f"option {key} names a file on the server; the server does not "
-                                                   "read files a client names", field=f"options.{key}")
+            self._check_not_a_file(key, value)
         try:
             parsed = self.game.parse_options(dict(options))
-        except (ValueError, TypeError, KeyError) as exc:
-            raise ProtocolError("bad_options", str(exc), field="options") from None
+        except OPTION_ERRORS as exc:
+            raise ProtocolError("bad_options", _clipped(exc), field="options") from None
         return parsed
+
+    def _check_not_a_file(self, key: str, value) -> None:
+        """A client never names a file: no option of a file kind, no path, and a named piece of data
+        only from the game's shipped list (the message names no file and tells nothing of one)."""
+        if key.endswith(FILE_OPTION_SUFFIXES):
+            raise ProtocolError("bad_options", f"option {key} names files on the server; the server does not read "
+                                               "files a client names", field=f"options.{key}")
+        shipped = self.shipped().get(key)
+        if shipped is not None and isinstance(value, str) and value not in shipped:
+            raise ProtocolError("bad_options", f"option {key}: the server offers {shipped} by name",
+                                field=f"options.{key}", choices=shipped)
+        if isinstance(value, str) and (any(c in value for c in "/\\\0") or value.startswith((".", "~"))):
+            raise ProtocolError("bad_options", f"option {key} looks like a path; the server does not read files a "
+                                               "client names", field=f"options.{key}")
 
     def fallback_policy(self) -> int:
         """The bot move played past a time limit: the scripted bot (else any non-random one)."""
@@ -126,6 +153,7 @@ class _Slot:
         self.ids = {n: a for a, n in enumerate(self.names)}
         self.num_players = self.core.num_players
         self._warm(entry)
+        self.nbytes = _arrays_nbytes(self.core)   # (what it costs the worker's cache, _EnvSlots)
 
     def _warm(self, entry: GameEntry) -> None:
         """Every kernel a request runs, called once now: Numba loads a kernel from its cache on its
@@ -142,9 +170,32 @@ class _Slot:
         env.set_state(saved)
 
 
+def _arrays_nbytes(obj, depth: int = 0, seen: set | None = None) -> int:
+    """The bytes of the numpy arrays an env's core holds (its state, buffers and tables), found
+    through its attributes, tuples and dicts a few levels deep (each array counted once)."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen or depth > 4:
+        return 0
+    seen.add(id(obj))
+    if isinstance(obj, np.ndarray):
+        return obj.nbytes
+    if isinstance(obj, dict):
+        children = obj.values()
+    elif isinstance(obj, (list, tuple)):
+        children = obj
+    elif hasattr(obj, "__dict__") and not isinstance(obj, type):
+        children = vars(obj).values()
+    else:
+        return 0
+    return sum(_arrays_nbytes(c, depth + 1, seen) for c in children)
+
+
 class _EnvSlots(threading.local):
-    """Per thread: the scratch envs last used, by game and options (least recently used dropped)."""
+    """Per thread: the scratch envs last used, by game and options (least recently used dropped),
+    at most SIZE of them and MAX_BYTES of their arrays: a client that sends many distinct
+    large options costs each worker a bounded amount of memory."""
     SIZE = 8
+    MAX_BYTES = 128 << 20
 
     def __init__(self):
         self.slots: OrderedDict = OrderedDict()
@@ -154,10 +205,11 @@ class _EnvSlots(threading.local):
         if slot is None:
             try:
                 slot = _Slot(entry, options)
-            except (ValueError, TypeError) as exc:  # options the game accepts one by one but not together
-                raise ProtocolError("bad_options", str(exc), field="options") from None
+            except OPTION_ERRORS as exc:  # options the game accepts one by one but not together
+                raise ProtocolError("bad_options", _clipped(exc), field="options") from None
         self.slots[(entry.name, key)] = slot
-        while len(self.slots) > self.SIZE:
+        while len(self.slots) > 1 and (len(self.slots) > self.SIZE
+                                       or sum(s.nbytes for s in self.slots.values()) > self.MAX_BYTES):
             self.slots.popitem(last=False)
         return slot
 
@@ -362,9 +414,9 @@ class Server:
             return error_reply(ProtocolError("message_too_large", f"message of {len(data)} bytes; the limit is "
                                                                   f"{self.limits.max_message_bytes}"))
         try:
-            msg = json.loads(data)
-        except (ValueError, UnicodeDecodeError) as exc:
-            return error_reply(ProtocolError("bad_json", f"not JSON: {exc}"))
+            msg = parse_json(data)
+        except ProtocolError as exc:
+            return error_reply(exc)
         return self.handle(msg, client, received)
 
     def handle(self, msg, client: str = "local", received: float | None = None) -> dict:
@@ -404,7 +456,7 @@ class Server:
                 games.append({"game": name, "about": about, "available": False, "error": exc.message})
                 continue
             games.append({"game": name, "about": about, "available": True, "bots": self.bots.names(entry),
-                          "options": plain(getattr(entry.game, "DEFAULT_OPTIONS", {}))})
+                          "options": plain(getattr(entry.game, "DEFAULT_OPTIONS", {})), "shipped": entry.shipped()})
         return {"server": "wargym serve", "protocol": VERSION, "games": games, "limits": self.limits.to_json(),
                 "open_matches": self.open_matches()}
 
@@ -451,7 +503,7 @@ class Server:
             start = {"seed": state["seed"]} if "seed" in state else {"save": True}
             history = self._actions_of(slot, state.get("actions", []), "state.actions") if "seed" in state else []
         else:
-            seed = msg["seed"] if "seed" in msg else secrets.randbelow(2 ** 63)
+            seed = msg["seed"] if "seed" in msg else secrets.randbelow(MAX_SEED + 1)
             slot.env.reset(seed=seed)
             start, history = {"seed": seed}, []
         with self._lock:
@@ -565,7 +617,7 @@ class Server:
             spec = {str(s): default for s in range(1, n)}
         bots = {}
         for key, value in spec.items():
-            if not key.isdigit() or not 0 <= int(key) < n:
+            if not (key.isascii() and key.isdigit()) or str(int(key)) != key or not 0 <= int(key) < n:
                 raise ProtocolError("bad_request", f"bots: seat {key!r} does not exist (seats 0..{n - 1})",
                                     field=f"bots.{key}")
             bots[int(key)] = self.bots.resolve(entry, value, f"bots.{key}")
@@ -667,10 +719,9 @@ class Server:
                 loaded, _meta = BatchState.from_bytes(core.spec, data)
                 if loaded.batch_size != 1:
                     raise ValueError(f"save file holds {loaded.batch_size} games; send one")
-                core.game.validate_state(core.cfg, loaded)
-            except (ValueError, KeyError, TypeError) as exc:
-                raise ProtocolError("bad_save", str(exc), field="state.save") from None
-            env.set_state(loaded)
+                env.set_state(loaded)  # (which checks the state completely first, and changes nothing if not)
+            except (ValueError, KeyError, TypeError, IndexError, OverflowError) as exc:
+                raise ProtocolError("bad_save", _clipped(exc), field="state.save") from None
             return None
         actions = state.get("actions", [])
         if len(actions) > self.limits.max_history:

@@ -178,7 +178,7 @@ def test_corrupt_or_foreign_save_file_is_rejected_and_changes_nothing(tmp_path):
     st, _ = BatchState.load(core.spec, good)
     st.pc[0, 0, 0, PC_STATUS] = 9
     st.save(tmp_path / "evil.npz", meta={"options": core.options})
-    with pytest.raises(ValueError, match="corrupt Planetoids state"):
+    with pytest.raises(ValueError, match="planetoids state holds impossible values"):
         core.load(tmp_path / "evil.npz")
     for k in before.arrays:
         np.testing.assert_array_equal(before.arrays[k], core.state.arrays[k])

@@ -99,7 +99,8 @@ def test_whole_game_over_stateless_http_equals_in_process_env(base, game, option
 def test_errors_carry_codes_fields_and_http_statuses(base):
     with httpx.Client(base_url=base, timeout=RECV_TIMEOUT) as client:
         def post(path, body):
-            r = client.post(path, content=body if isinstance(body, bytes) else json.dumps(body).encode())
+            r = client.post(path, content=body if isinstance(body, bytes) else json.dumps(body).encode(),
+                            headers={"content-type": "application/json"})
             return r.status_code, r.json()["error"]["code"], r.json()["error"].get("field")
         assert post("/v1/bot_move", b"{oops") == (400, "bad_json", None)
         assert post("/v1/bot_move", b'{"v": 1, "pad": "' + b"x" * 70000 + b'"}') == (413, "message_too_large", None)

@@ -17,6 +17,7 @@ from ..core.rng import DICE_SCRIPT_LEN
 from ..core.results import NO_WINNER, result_info
 from ..core.structs import WargymStruct
 from . import rules as R
+from .validate import validate_state  # noqa: F401  (a state from outside, checked before any kernel sees it)
 
 NAME = "battle_force"
 VERSION = 0
@@ -643,45 +644,6 @@ def apply_scenario(cfg, state, b: int, sc: dict) -> None:
            any((st.sh[b, :, R.SH_LOC] == R.SL_FLEET) & (st.sh[b, :, R.SH_OWNER] == p))) < 2:
         raise ValueError("a scenario needs at least two players with ships in play")
     R.start_scenario(view, s1, b, active, PHASES[phase], rnd)
-
-
-def validate_state(cfg, state) -> None:
-    """Reject a loaded state whose values no rule can produce (corrupt save file)."""
-    g, cd, sh, pl = state.g, state.cd, state.sh, state.pl
-    NC, NS, P = (int(cfg.k[x]) for x in (R.K_NC, R.K_NS, R.K_P))
-    problems = []
-    if ((g[:, R.G_STAGE] < 0) | (g[:, R.G_STAGE] >= R.N_STAGES)).any():
-        problems.append("stage")
-    if ((g[:, R.G_DECIDER] < 0) | (g[:, R.G_DECIDER] >= P)).any() or (
-            (g[:, R.G_ACTIVE] < 0) | (g[:, R.G_ACTIVE] >= P)).any():
-        problems.append("player to move")
-    if ((cd[..., R.CD_LOC] < 0) | (cd[..., R.CD_LOC] > R.CL_SHIP)).any():
-        problems.append("card location")
-    held = (cd[..., R.CD_LOC] == R.CL_HAND) | (cd[..., R.CD_LOC] == R.CL_RES)
-    if (held & ((cd[..., R.CD_WHO] < 0) | (cd[..., R.CD_WHO] >= P))).any():
-        problems.append("card holder")
-    for b in range(state.batch_size):
-        for p in range(P):
-            if pl[b, p, R.PL_HAND] != int(((cd[b, :, R.CD_LOC] == R.CL_HAND) & (cd[b, :, R.CD_WHO] == p)).sum()):
-                problems.append("hand count")
-                break
-        deck = state.deck[b, :g[b, R.G_DECK_N]]
-        disc = state.disc[b, :g[b, R.G_DISC_N]]
-        if not (0 <= g[b, R.G_DECK_N] <= NC and 0 <= g[b, R.G_DISC_N] <= NC) or (
-                (cd[b, deck, R.CD_LOC] != R.CL_DECK).any() or (cd[b, disc, R.CD_LOC] != R.CL_DISC).any()):
-            problems.append("deck / discard pile")
-        if len(deck) + len(disc) != int(((cd[b, :, R.CD_LOC] == R.CL_DECK) | (cd[b, :, R.CD_LOC] == R.CL_DISC)).sum()):
-            problems.append("deck / discard pile")
-    if ((sh[..., R.SH_LOC] < 0) | (sh[..., R.SH_LOC] > R.SL_VP)).any():
-        problems.append("ship location")
-    cov = sh[..., R.SH_COV:R.SH_COV + R.N_KIND]
-    if (cov < 0).any() or (cov > cfg.ship[None, :, R.SC_N:R.SC_N + R.N_KIND]).any():
-        problems.append("damage markers")
-    fleet = sh[..., R.SH_LOC] == R.SL_FLEET
-    if (fleet & ((sh[..., R.SH_OWNER] < 0) | (sh[..., R.SH_OWNER] >= P))).any():
-        problems.append("ship owner")
-    if problems:
-        raise ValueError(f"save file holds impossible values ({', '.join(sorted(set(problems)))}); refusing to load it")
 
 
 # -- results -------------------------------------------------------------------------------------

@@ -18,12 +18,30 @@ import functools
 import hashlib
 import io
 import json
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 SAVE_FORMAT = 1
+MAX_HEADER_BYTES = 1 << 20   # a save's JSON header (options and meta) unpacked
+MAX_SAVED_GAMES = 1 << 20    # games in one save file
+NPY_HEADER_BYTES = 4096      # room for a .npy member's own header beside its data
+
+
+def _check_unpacked_size(data: bytes, limits: dict) -> None:
+    """Refuse a save whose zip members would unpack past their limits ({member: bytes}), before
+    unpacking any (a zip member's size is read from its directory; reading stops there)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            for info in z.infolist():
+                limit = limits.get(info.filename)
+                if limit is not None and info.file_size > limit:
+                    raise ValueError(f"save file member {info.filename[:40]!r} unpacks to {info.file_size} bytes; "
+                                     f"at most {limit} expected")
+    except zipfile.BadZipFile as exc:
+        raise ValueError(f"not a readable wargym save file: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -120,6 +138,7 @@ class BatchState:
     @staticmethod
     def read_header(data: bytes) -> dict:
         """The header of a saved state (format, game, schema, batch size, meta), checked for format."""
+        _check_unpacked_size(data, {"__header__.npy": MAX_HEADER_BYTES})
         try:
             npz = np.load(io.BytesIO(data), allow_pickle=False)
             header = json.loads(bytes(npz["__header__"]).decode())
@@ -137,6 +156,14 @@ class BatchState:
         header = cls.read_header(data)
         if header.get("game") != spec.game:
             raise ValueError(f"save file holds game {header.get('game')!r}, not {spec.game!r}")
+        n = header.get("batch_size")
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_SAVED_GAMES:
+            raise ValueError(f"save file's batch_size must be an integer 1..{MAX_SAVED_GAMES}, got {n!r}")
+        # a member may say it unpacks to no more than its field's bytes: a small file that inflates to
+        # gigabytes is refused before a byte of it is unpacked
+        _check_unpacked_size(data, {f"{name}.npy": n * int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+                                    + NPY_HEADER_BYTES for name, shape, dtype in spec.fields}
+                             | {"__truncated__.npy": n + NPY_HEADER_BYTES})
         try:
             npz = np.load(io.BytesIO(data), allow_pickle=False)
             arrays = {name: npz[name] for name, _, _ in spec.fields}
@@ -146,7 +173,6 @@ class BatchState:
             raise ValueError(f"not a readable wargym save file: {exc}") from exc
         if header.get("schema") != spec.fingerprint():
             raise ValueError("save file was written by a different state schema (another wargym version)")
-        n = int(header["batch_size"])
         for name, shape, dtype in spec.fields:
             a = arrays[name]
             if a.shape != (n, *shape) or a.dtype != np.dtype(dtype):

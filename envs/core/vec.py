@@ -17,12 +17,14 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from .actions import as_action
 from .batch import BatchState
 from .rng import DICE_SCRIPT_LEN
 from .pickling import RebuiltOnUnpickle
 from .seeding import SeedStream
 from .structs import Outputs
 from .threads import PARALLEL_FROM, configure_thread_pool
+from .validate import check_state
 
 
 def game_seeds(seed: int, index: np.ndarray) -> np.ndarray:
@@ -165,6 +167,7 @@ class VecGame(RebuiltOnUnpickle):
     def why_illegal(self, b: int, action: int) -> str | None:
         """``None`` if ``action`` is legal in game ``b`` now, else the reason in words."""
         self._check_game(b)
+        action = as_action(action, "why_illegal", self.num_actions)  # 1.5 or "3": a clear TypeError
         if not 0 <= action < self.num_actions:
             return f"action {action} is outside the action space 0..{self.num_actions - 1}"
         if self.truncated[b] and not self.auto_reset:
@@ -178,6 +181,9 @@ class VecGame(RebuiltOnUnpickle):
         return f"action {action} ({name}) is illegal: {self.game.REASONS[code]}"
 
     def action_name(self, action: int) -> str:
+        action = as_action(action, "action_name", self.num_actions)
+        if not 0 <= action < self.num_actions:
+            raise ValueError(f"action_name: action {action} is outside the action space 0..{self.num_actions - 1}")
         return self.game.action_name(self.cfg, action)
 
     # -- state management --------------------------------------------------
@@ -195,8 +201,18 @@ class VecGame(RebuiltOnUnpickle):
         if not isinstance(state, BatchState):
             raise TypeError(f"set_state takes a state from clone_state() (a BatchState), got {type(state).__name__}")
         idx = self._index(index)
+        self.state._check_same_spec(state)
+        check_state(self.game, self.cfg, state)  # its fields, dtypes, shapes and ranges: nothing is cast
+        before = self.state.select(idx)
         self.state.assign(idx, state)
         self.refresh(idx)
+        # the last invariant needs the rules (run on a state already checked for ranges): a game that
+        # is not over has a legal action
+        stuck = [int(b) for b in idx if not (self.terminated[b] or self.truncated[b]) and not self.mask[b].any()]
+        if stuck:
+            self.state.assign(idx, before)
+            self.refresh(idx)
+            raise ValueError(f"corrupt state: game {stuck[0]} is not over but leaves the player to move no legal action")
         self.has_games = True
 
     def save(self, path, index=None) -> None:
@@ -208,8 +224,7 @@ class VecGame(RebuiltOnUnpickle):
         # game and options before the schema: a file of another game or player count says so
         self._check_save_header(BatchState.read_header(data))
         state, _meta = BatchState.from_bytes(self.spec, data)
-        self.game.validate_state(self.cfg, state)
-        self.set_state(state, index)
+        self.set_state(state, index)  # (which checks the state completely first)
 
     def _check_save_header(self, header: dict) -> None:
         game = header.get("game")

@@ -18,8 +18,9 @@ from ..core.structs import WargymStruct
 from numba.experimental import structref
 from . import bot, rules  # noqa: F401  (game.bot: the compiled opponents, used by the wrappers)
 from .rules import BASE, CRUISER, FIGHTER, TRANSPORT
-from .rules import (C_BLOCKED, FX_HITS, FX_OWNER, G_CURRENT, G_DONE, G_PHASE, G_TURN, G_ACTIVE,
+from .rules import (C_BLOCKED, FX_HITS, FX_OWNER, G_CURRENT, G_DONE, G_TURN,
                     G_SETUP_COUNT, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS)
+from .validate import validate_state  # noqa: F401  (a state from outside, checked before any kernel sees it)
 
 NAME = "planetoids"
 VERSION = 1         # planetoids_v1: the action table (option relations); planetoids_v0 is the same game without it
@@ -143,13 +144,71 @@ def parse_options(options: dict) -> dict:
     return out
 
 
+def shipped_maps() -> list[str]:
+    """The maps in data/ by name (the values ``wargym serve`` lets a client give the map option)."""
+    return sorted(p.name[: -len("_map.json")] for p in DATA.glob("*_map.json"))
+
+
+# option -> the names of the data shipped for it (wargym serve offers these and no file)
+NAMED_DATA = {"map": shipped_maps}
+
+
 def load_map(spec) -> dict:
     if isinstance(spec, dict):
+        check_map(spec)
         return spec
+    if not isinstance(spec, str):
+        raise ValueError(f"option map must be a map name or a map dict, got {type(spec).__name__}")
     path = DATA / f"{spec}_map.json"
     if not path.exists():
         raise ValueError(f"no Planetoids map named {spec!r} (looked for {path})")
-    return json.loads(path.read_text())
+    m = json.loads(path.read_text())
+    check_map(m)
+    return m
+
+
+def check_map(m) -> None:
+    """A map dict's fields, types and size, checked before any table is built (the tables grow
+    with the square of the hexes); a clear ValueError naming the field otherwise."""
+    if not isinstance(m, dict):
+        raise ValueError("a Planetoids map is an object")
+    for key in ("rows", "cols"):
+        if not _is_int(m.get(key)) or not 1 <= m[key] <= rules.MAX_CELLS:
+            raise ValueError(f"map {key} must be an integer 1..{rules.MAX_CELLS}, got {m.get(key)!r:.40}")
+    rows, cols = m["rows"], m["cols"]
+    if rows * cols > rules.MAX_CELLS:
+        raise ValueError(f"map: {rows}x{cols} hexes, more than the kernels' {rules.MAX_CELLS}")
+    if not isinstance(m.get("odd_rows_short", False), bool):
+        raise ValueError("map odd_rows_short must be true or false")
+
+    size = rows * cols
+    _check_hexes(m.get("asteroids"), "asteroids", 0, size, rows, cols)
+    _check_hexes(m.get("home_planets"), "home_planets", 2, 2, rows, cols)
+    _check_hexes(m.get("planetoids"), "planetoids", 0, size, rows, cols, COLOURS)
+    for key, n, extra in (("ramps", 3, DIRECTION_NAMES), ("base_start", 2, None)):
+        if key == "base_start" and key not in m:
+            continue
+        per_player = m.get(key)
+        if not isinstance(per_player, list) or len(per_player) != 2:
+            raise ValueError(f"map {key} must be two lists, one per player")
+        for p in range(2):
+            _check_hexes(per_player[p], f"{key}[{p}]", n, n, rows, cols, extra)
+
+
+def _check_hexes(value, key: str, n_min: int, n_max: int, rows: int, cols: int, extra=None) -> None:
+    """``value`` is a list of n_min..n_max hexes [row, col] on the map (with a third item from
+    ``extra`` if given: a colour, a direction)."""
+    width = 2 if extra is None else 3
+    if not isinstance(value, list) or not n_min <= len(value) <= n_max or any(
+            not isinstance(item, list) or len(item) != width or not all(_is_int(v) for v in item[:2])
+            or not (0 <= item[0] < rows and 0 <= item[1] < cols) or (extra is not None and item[2] not in extra)
+            for item in value):
+        what = "[row, col]" if extra is None else f"[row, col, one of {list(extra)}]"
+        raise ValueError(f"map {key} must be a list of {n_min}..{n_max} entries {what} on the {rows}x{cols} map")
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def colour_sequence(kind: str, turns: int) -> np.ndarray:
@@ -592,31 +651,6 @@ def _check_positions(cfg, s, b):
                 r, c = divmod(int(s.pc[b, p, i, PC_POS]), cfg_int(cfg, 'cols'))
                 raise ValueError(f"scenario: player {p}'s {KIND_KEYS[cfg.slot_kind[i]]} at [{r}, {c}] "
                                  f"cannot stand there: {REASONS[code]}")
-
-
-def validate_state(cfg, state) -> None:
-    """Reject a loaded state whose values break the core's invariants."""
-    P = len(cfg.slot_kind)
-    N = len(cfg.cell)
-    status = state.pc[..., PC_STATUS]
-    pos = state.pc[..., PC_POS][status == rules.ON_MAP]
-    g = state.g
-    checks = (
-        ((status >= 0) & (status <= 3)).all(), "piece status out of range",
-        ((g[:, G_PHASE] >= 0) & (g[:, G_PHASE] <= rules.OVER)).all(), "phase out of range",
-        np.isin(g[:, G_CURRENT], (0, 1)).all(), "player to move out of range",
-        ((g[:, G_TURN] >= 0) & (g[:, G_TURN] <= len(cfg.colour_seq))).all(), "turn out of range",
-        ((pos >= 0) & (pos < N)).all() and cfg.cell[pos, rules.CI_VALID].all(), "piece position off the map",
-        # a piece destroyed by its 5th hit keeps that 5th damage
-        ((state.pc[..., PC_DAMAGE] >= 0) & (state.pc[..., PC_DAMAGE] <= rules.MAX_HITS + (status == rules.DESTROYED))).all(),
-        "damage out of range",
-        ((g[:, G_ACTIVE] >= -1) & (g[:, G_ACTIVE] < P)).all(), "active piece out of range",
-        ((state.fx[..., FX_OWNER] >= -1) & (state.fx[..., FX_OWNER] <= 1)).all(), "fixed base owner out of range",
-        ((state.dice[:, 1] >= 0) & (state.dice[:, 0] <= DICE_SCRIPT_LEN)).all(), "dice script out of range",
-    )
-    for ok, what in zip(checks[::2], checks[1::2]):
-        if not ok:
-            raise ValueError(f"corrupt Planetoids state: {what}")
 
 
 def scores(state, b: int) -> list[int]:

@@ -22,6 +22,7 @@ from ..core.results import NO_WINNER, result_info
 from ..core.structs import WargymStruct
 from . import bot, rules  # noqa: F401  (game.bot: the compiled opponents, used by the wrappers)
 from . import layout as L
+from .validate import validate_state  # noqa: F401  (a state from outside, checked before any kernel sees it)
 
 NAME = "union_wars"
 VERSION = 0
@@ -282,6 +283,15 @@ def _profile_row(m, weapon_index) -> np.ndarray:
     for k, w in enumerate(melee):
         row[L.PF_M0 + k] = weapon_index[w][0]
     return row
+
+
+def shipped_tables() -> list[str]:
+    """The table option's values: the seeded generator and the tables in data/tables/ by name."""
+    return ["random", *sorted(p.stem for p in (DATA / "tables").glob("*.json"))]
+
+
+# option -> the names of the data shipped for it (wargym serve offers these and no file)
+NAMED_DATA = {"table": shipped_tables}
 
 
 def load_table(name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -625,21 +635,6 @@ def _check_positions(cfg, s, b):
                 if math.hypot(x - qx, y - qy) < r + qr - 0.01:
                     raise ValueError(f"scenario: player {p} model {i} overlaps player {q} model {j}")
             bases.append((p, i, x, y, r))
-
-
-def validate_state(cfg, state) -> None:
-    g, md = state.g, state.md
-    checks = (
-        ((g[:, L.G_STAGE] >= 0) & (g[:, L.G_STAGE] < L.N_STAGES)).all(), "stage out of range",
-        np.isin(g[:, L.G_DECIDER], (0, 1)).all(), "decider out of range",
-        ((md[..., L.MD_STATUS] >= 0) & (md[..., L.MD_STATUS] <= L.REMOVED)).all(), "model status out of range",
-        (md[..., L.MD_CAR] >= 0).all(), "negative charisma",
-        ((md[..., L.MD_PROFILE] >= 0) & (md[..., L.MD_PROFILE] < len(cfg.pf))).all(), "profile out of range",
-        ((state.dice[:, 1] >= 0) & (state.dice[:, 0] <= DICE_SCRIPT_LEN)).all(), "dice script out of range",
-    )
-    for ok, what in zip(checks[::2], checks[1::2]):
-        if not ok:
-            raise ValueError(f"corrupt UnionWars state: {what}")
 
 
 def scores(state, b: int) -> list[int]:
