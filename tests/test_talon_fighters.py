@@ -160,6 +160,25 @@ def test_squadron_more_than_six_hexes_away_or_in_asteroids_gets_no_ap():
     assert "asteroids" in core.why_illegal(0, A(core, "FTR_AP", 0, 3, 0))
 
 
+@pytest.mark.parametrize("kind", ["asteroids", "nebula"])
+def test_asteroids_or_a_nebula_on_the_line_from_the_carrier_block_the_ap(kind):
+    # Talon 12.2.3 with 17.5 "Asteroidi e nebulose bloccano la trasmissione di potenza tra un trasporto
+    # o una base e gli squadroni di caccia nello stesso modo in cui un pianeta blocca il fuoco": the
+    # line from the Hornet to the Black Sheep crosses the tile's hex (the line of fire's function);
+    # the Cougar's line does not.  With the Hornet itself in the tile's hex every line runs through it.
+    squadrons = [squadron("Black Sheep", (9, 6), charge=[[1, 0]]), squadron("Cougar", (7, 2), charge=[[1, 0]])]
+    talon = [ship("talon_ca", "Justice", (8, 14), "W")]
+    core = fighter_game([hornet((9, 2))] + squadrons, talon, terrain=[{"kind": kind, "hex": [9, 4]}])
+    assert "17.5" in core.why_illegal(0, A(core, "FTR_AP", 0, 1, 0))
+    assert not any(legal(core, "FTR_AP", 0, 1, i) for i in range(3))
+    assert legal(core, "FTR_AP", 0, 2, 0)
+    core = fighter_game([hornet((9, 2))] + squadrons, talon, terrain=[{"kind": kind, "hex": [9, 2]}])
+    assert not legal(core, "FTR_AP", 0, 1, 0) and not legal(core, "FTR_AP", 0, 2, 0)
+    core = fighter_game([hornet((9, 2))] + squadrons, talon, terrain=[{"kind": "planet", "hex": [9, 4]}])
+    assert "17.2.2" in core.why_illegal(0, A(core, "FTR_AP", 0, 1, 0))   # a planet, as before
+    assert legal(core, "FTR_AP", 0, 2, 0)
+
+
 def test_squadrons_are_carried_at_most_four_to_a_carrier():
     # Talon 12.1.1 fighters enter the battle only carried by a carrier or a base; 12.2.1 four each
     talon = [ship("talon_ca", "Justice", (8, 14), "W")]

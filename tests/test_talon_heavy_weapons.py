@@ -129,6 +129,27 @@ def test_fusion_cannon_hits_every_ship_in_its_cone_with_a_die_each():
     assert [sh(core, 0, 1, R.SH_SHIELD + a) for a in range(4)] == [6, 5, 5, 4]
 
 
+def test_fusion_cannon_hits_the_missiles_in_its_cone_with_a_die_each():
+    # 15.2.1 "colpendo *tutti* i bersagli nel suo arco di fuoco. Va lanciato un dado per ogni
+    # obiettivo"; the 15.2 example: "I missili 14 e 15 prendono 2 danni ciascuno e vengono girati dalla
+    # parte danneggiata".  The Eviscerator fires at the Patton (a 4 at range 2: 6 on its front
+    # shield); then the missiles in the cone, the firer's own first: its own at range 3 rolls 3 (2
+    # damage: flipped); the Terran ones roll 4: 2 at range 3 (flipped, as in the example), 6 at
+    # range 2 (13.6: 3 or more destroy it).  A missile behind the Eviscerator is not hit.
+    core = duel([ship("terran_ca", "Patton", (8, 6), "E"), ship("terran_ca", "Napoleon", (8, 10), "W")],
+                [ship("talon_bb", "Eviscerator", (8, 8), "W")], [4, 3, 4, 4], initiative=1, missiles=True)
+    for m, owner, rc in ((0, 0, (8, 5)), (1, 0, (8, 6)), (2, 0, (8, 9)), (3, 1, (8, 5))):
+        core.state.ms[0, m] = (R.MI_INTACT, owner, core.cfg.grid.cell(*rc), 3 if owner == 0 else 0, 0, 0)
+    core.refresh()
+    act(core, "FIRE_SHIP", 0)
+    act(core, "GROUP", FUSION)
+    act(core, "TARGET", 0)
+    assert sh(core, 0, 0, R.SH_SHIELD + R.ARC_FRONT) == 6 - 6
+    status = [int(core.state.ms[0, m, R.MS_STATUS]) for m in range(4)]
+    assert status == [R.MI_DAMAGED, R.MI_NONE, R.MI_INTACT, R.MI_DAMAGED]
+    assert tuple(core.state.dice[0]) == (4, 4)          # a die for each of the four hit, none for the last
+
+
 # -- the option and the ready scenario -------------------------------------------------------------
 def test_heavy_weapons_option_gates_the_classes_and_adds_only_the_push_actions():
     basic = VecGame(game, 1, {})

@@ -497,6 +497,7 @@ def test_rough_terrain_d6_moved_by_either_bank(bank, asked, spend, y):
                 bank=bank)
     act(env, 2, L.AK_MOVE)
     env.step(A(env, "A_MOVE") + move_choice(4, 4))
+    env.step(A(env, "A_MOVE") + move_choice(4, 0))       # stage facing: north (option facing="choose")
     assert bank_obs(env) == asked
     answer(env, amount(spend))
     assert float(env.core.state.pos[0, 0, 2, 1]) == pytest.approx(y, abs=1e-4)
@@ -507,6 +508,7 @@ def test_fatigue_d6_lowered_by_the_movers_bank():
     env = start(new_env(), [model(0, 2, 20, 10, fatigue=1), model(1, 2, 100, 100, car=0)], dice=[4], bank=(5, 0))
     act(env, 2, L.AK_MOVE)
     env.step(A(env, "A_MOVE") + move_choice(4, 4))
+    env.step(A(env, "A_MOVE") + move_choice(4, 0))       # stage facing: north (option facing="choose")
     assert bank_obs(env) == (1, 1, L.TK_FATIGUE, 2, 4, 4)      # never below 0 cm: at most 4
     answer(env, amount(4))
     assert float(env.core.state.pos[0, 0, 2, 1]) == pytest.approx(22.0, abs=1e-4) and g(env, L.G_BANK0) == 1
@@ -536,6 +538,7 @@ def test_consolidation_2d6_raised_by_the_winners_bank():
     answer(env, amount(3))
     assert g(env, L.G_STAGE) == L.ST_CONSOLIDATE and g(env, L.G_CONSOL) == 10
     env.step(A(env, "A_MOVE") + move_choice(4, 4))
+    env.step(A(env, "A_MOVE") + move_choice(4, 0))       # stage facing: north (option facing="choose")
     assert float(env.core.state.pos[0, 0, 2, 1]) == pytest.approx(32.25 + 10, abs=1e-3)
 
 

@@ -49,6 +49,12 @@ def move_choice(direction, quarters):
     return direction * (L.N_DIST + 1) + quarters
 
 
+def face(env, direction):
+    """Stage *facing* (option facing="choose", the default): the move ends facing ``direction``."""
+    assert g(env, L.G_STAGE) == L.ST_FACING
+    env.step(A(env, "A_MOVE") + move_choice(direction, 0))
+
+
 # -- FUOCO, tiri protezione, LE FERITE -------------------------------------------------------
 def test_fire_hits_on_adt_armour_fails_wound_and_morale_marker():
     # FUOCO: 2 dice (CADENZA 2) vs ADT 4: 4 hits, 3 misses; the guerriero's armour 4+: 2 fails
@@ -116,6 +122,7 @@ def test_rough_terrain_takes_a_d6_from_m():
     env = start(new_env(), [model(0, 2, 20, 10, 0), model(1, 2, 100, 100, car=0)], dice=[5], terrain=[rough])
     act(env, 2, L.AK_MOVE)
     env.step(A(env, "A_MOVE") + move_choice(4, 4))   # north, the whole allowance
+    face(env, 4)
     assert env.core.state.pos[0, 0, 2, 1] == pytest.approx(17.0, abs=1e-4)
     assert env.core.state.pos[0, 0, 2, 2] == pytest.approx(1.5708, abs=1e-3)   # facing the way it moved
 
@@ -148,6 +155,7 @@ def test_repeating_an_action_gives_a_fatigue_marker():
     for _ in range(2):
         act(env, 2, L.AK_MOVE)
         env.step(A(env, "A_MOVE") + move_choice(0, 1))
+        face(env, 0)
     assert md(env, 0, 2, L.MD_FATIGUE) == 1
     assert md(env, 0, 2, L.MD_CAR) == 0
 
@@ -223,6 +231,7 @@ def test_suppressed_model_pays_double_charisma():
     env = start(new_env(), [model(0, 2, 60, 20, flags=["suppressed"]), model(1, 2, 100, 100, car=0)])
     act(env, 2, L.AK_MOVE)
     env.step(A(env, "A_MOVE") + move_choice(0, 1))
+    face(env, 0)
     assert md(env, 0, 2, L.MD_CAR) == 0   # 2 points for a 1-point action
 
 
@@ -248,6 +257,7 @@ def test_controllo_lets_the_player_make_the_enemy_model_act():
     env.step(A(env, "A_THEIR") + 2)
     env.step(A(env, "A_ACT") + L.AK_MOVE)
     env.step(A(env, "A_MOVE") + move_choice(0, 1))
+    face(env, 0)
     assert g(env, L.G_CONTROLLED) == -2                 # its one free action is used
     assert md(env, 1, 2, L.MD_CAR) == 2                 # and it cost the owner nothing
 
@@ -488,6 +498,7 @@ def test_melee_winner_may_consolidate_2d6():
     assert g(env, L.G_STAGE) == L.ST_CONSOLIDATE and env.agent_selection == "player_0"
     assert g(env, L.G_CONSOL) == 7
     env.step(A(env, "A_MOVE") + move_choice(4, 4))
+    face(env, 4)
     assert env.core.state.pos[0, 0, 2, 1] == pytest.approx(32.25 + 7, abs=1e-3)
     assert g(env, L.G_STAGE) == L.ST_SELECT and g(env, L.G_ACTIVE) == 1
 
@@ -581,3 +592,240 @@ def test_melee_choices_auto_option_chooses_as_before():
     env.step(A(env, "A_PASS"))
     assert md(env, 1, 2, L.MD_WOUNDS) == 1 and md(env, 1, 3, L.MD_WOUNDS) == 0
     assert g(env, L.G_STAGE) == L.ST_CONSOLIDATE
+
+
+# -- issue 26: RIPIEGARE / CONTROMOSSA from base contact, LA FATICA, NASCOSTO, IN ALLERTA, IMMOBILE --
+def _charge_at_reacting_guerriero(env, rk, dice, **kw):
+    """The fante charges the guerriero 15 cm away (as the CARICA test: 12 + 1 + 1 >= 12.25 cm, the
+    D3 die 6); the guerriero, inside whose control area the charge passes (a free reaction),
+    declares reaction ``rk`` against it."""
+    env = start(env, [model(0, 2, 60, 20), model(1, 2, 60, 35, 270, **kw), model(1, 3, 100, 100, car=0)],
+                dice=dice)
+    act(env, 2, L.AK_CHARGE, 2)
+    assert g(env, L.G_STAGE) == L.ST_REACT and env.agent_selection == "player_1"
+    env.step(A(env, "A_MODEL") + 2)
+    env.step(A(env, "A_REACT") + rk)
+    return env
+
+
+def test_ripiegare_moves_away_after_a_charge_that_reaches():
+    # RIPIEGARE: "i modelli che subiscono un assalto si spostano dopo che l'avversario ha portato a
+    # contatto il modello": the charge reaches (contact at y 32.25 / 35), then the guerriero falls back
+    # M x 2 = 28 cm toward its edge (y = 120), goes down and is no longer engaged.  MOVIMENTO's 1 cm
+    # forbids coming nearer an enemy, not leaving base contact.
+    env = _charge_at_reacting_guerriero(new_env(), L.RK_FALLBACK, [1, 1, 6])
+    assert g(env, L.G_CHARGE_OK) == 1
+    assert env.core.state.pos[0, 0, 2, 1] == pytest.approx(32.25, abs=1e-3)   # the charger reached
+    assert env.core.state.pos[0, 1, 2, 1] == pytest.approx(35.0 + 28.0, abs=1e-3)
+    assert md(env, 1, 2, L.MD_FLAGS) & L.F_PRONE
+    assert not md(env, 1, 2, L.MD_FLAGS) & L.F_ENGAGED and not md(env, 0, 2, L.MD_FLAGS) & L.F_ENGAGED
+
+
+def test_contromossa_may_leave_base_contact_after_a_charge_that_reaches():
+    # CONTROMOSSA: "al termine dell'azione avversaria il modello può muovere del valore di M/2 ...
+    # applica le regole dell'azione movimento": after the charge reached it, the guerriero may move
+    # away (M/2 = 7 cm), never nearer (MOVIMENTO's 1 cm)
+    env = _charge_at_reacting_guerriero(new_env(), L.RK_COUNTERMOVE, [1, 1, 6])
+    assert g(env, L.G_STAGE) == L.ST_COUNTERMOVE and env.agent_selection == "player_1"
+    assert md(env, 1, 2, L.MD_FLAGS) & L.F_ENGAGED
+    legal = set(env.legal_actions().tolist())
+    assert A(env, "A_MOVE") + move_choice(4, 4) in legal            # straight away from the charger
+    assert A(env, "A_MOVE") + move_choice(0, 4) in legal            # sideways: the gap only grows
+    assert A(env, "A_MOVE") + move_choice(12, 1) not in legal       # toward it
+    assert A(env, "A_MOVE") + move_choice(9, 1) not in legal
+    env.step(A(env, "A_MOVE") + move_choice(4, 4))
+    face(env, 12)                                                    # backing away facing the charger
+    assert env.core.state.pos[0, 1, 2, 1] == pytest.approx(42.0, abs=1e-3)
+    assert env.core.state.pos[0, 1, 2, 2] == pytest.approx(-math.pi / 2, abs=1e-3) or \
+        env.core.state.pos[0, 1, 2, 2] == pytest.approx(3 * math.pi / 2, abs=1e-3)
+    assert not md(env, 1, 2, L.MD_FLAGS) & L.F_ENGAGED and not md(env, 0, 2, L.MD_FLAGS) & L.F_ENGAGED
+    assert g(env, L.G_STAGE) == L.ST_SELECT
+
+
+def test_in_allerta_ends_when_the_model_is_engaged():
+    # IN ALLERTA: "rimane in allerta fintanto che non si muove o viene ingaggiato in mischia"
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 35, 270, car=0, flags=["alert"]),
+                            model(1, 3, 100, 100, car=0)], dice=[1, 1, 6])
+    assert md(env, 1, 2, L.MD_FLAGS) & L.F_ALERT
+    act(env, 2, L.AK_CHARGE, 2)
+    if g(env, L.G_STAGE) == L.ST_REACT:
+        env.step(A(env, "A_PASS"))
+    assert md(env, 1, 2, L.MD_FLAGS) & L.F_ENGAGED
+    assert not md(env, 1, 2, L.MD_FLAGS) & L.F_ALERT
+
+
+def test_fuoco_di_reazione_with_either_weapon_is_one_reaction_for_la_fatica():
+    # LA FATICA: a marker for "una reazione già utilizzata durante il turno": the capitano's FUOCO DI
+    # REAZIONE with the fucile d'assalto (arma 1, 2 dice: 1, 1), then with the pistola (arma 2, 1
+    # die: 1) is the same reaction declared twice.  Both are free (the guerriero acts inside its
+    # control area, SN 3 x 2 = 6 cm).
+    env = start(new_env(), [model(0, 0, 60, 20), model(1, 2, 60, 24, 270), model(1, 3, 100, 100, car=0)],
+                dice=[1, 1, 1], active=1)
+    act(env, 2, L.AK_AIM)                                   # MIRA (no dice)
+    env.step(A(env, "A_MODEL") + 0)
+    env.step(A(env, "A_REACT") + L.RK_FIRE0)
+    assert md(env, 0, 0, L.MD_FATIGUE) == 0
+    act(env, 2, L.AK_MOVE)
+    env.step(A(env, "A_MOVE") + move_choice(12, 0))          # rotate only (no dice)
+    env.step(A(env, "A_MODEL") + 0)
+    env.step(A(env, "A_REACT") + L.RK_FIRE1)
+    assert md(env, 0, 0, L.MD_FATIGUE) == 1
+    assert md(env, 0, 0, L.MD_CAR) == 3                     # both free
+
+
+def test_abilita_with_another_ability_is_the_same_action_for_la_fatica():
+    # LA FATICA with ABILITA' ("il modello utilizza una delle abilità in suo possesso"): the psionico's
+    # CONTROLLO (test 1 + 1 and the commander's repeat 1 + 1: failed), then RICHIAMO (6 + 6) on the
+    # suppressed fante: ABILITA' declared twice in a turn gives a fatigue marker
+    env = start(new_env(), [model(0, 1, 60, 20), model(0, 2, 70, 20, flags=["suppressed"]),
+                            model(1, 2, 60, 40, 270, car=0)], dice=[1, 1, 1, 1, 6, 6])
+    act(env, 1, L.AK_CONTROLLO, 2)
+    assert g(env, L.G_CONTROLLED) == -1 and md(env, 0, 1, L.MD_FATIGUE) == 0
+    act(env, 1, L.AK_RICHIAMO, 2, mine=True)
+    assert not md(env, 0, 2, L.MD_FLAGS) & L.F_SUPPRESSED
+    assert md(env, 0, 1, L.MD_FATIGUE) == 1
+
+
+def test_nascosto_ends_when_the_model_declares_a_reaction():
+    # NASCOSTO: "fuori vista fintanto che non dichiara un'azione o una reazione"; the reaction fire
+    # is made from hidden: -1 reaction, +1 from hidden: the spara-spine's 4 hits (ADT 4), 1, 1 miss;
+    # the fante's armour (5+) rolls 2: a wound.  Then the fante can shoot the guerriero.
+    models = [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, flags=["hidden"]), model(1, 3, 80, 60, car=0)]
+    env = start(new_env(), models)
+    act(env, 2, L.AK_FIRE0)
+    assert A(env, "A_THEIR") + 2 not in set(env.legal_actions().tolist())   # hidden: not a target
+    env = start(new_env(), models, dice=[4, 1, 1, 2])
+    act(env, 2, L.AK_AIM)
+    env.step(A(env, "A_MODEL") + 2)
+    env.step(A(env, "A_REACT") + L.RK_FIRE0)
+    assert md(env, 0, 2, L.MD_WOUNDS) == 1
+    assert not md(env, 1, 2, L.MD_FLAGS) & (L.F_HIDDEN | L.F_FROM_HIDDEN)
+    act(env, 2, L.AK_FIRE0)
+    assert A(env, "A_THEIR") + 2 in set(env.legal_actions().tolist())
+
+
+def test_a_charge_from_hidden_that_falls_short_gives_no_bonus_to_the_next_fire():
+    # NASCOSTO's +1 is for the melee of a charge from hidden; the charge falls short (12 + 1 + 1 <
+    # 22.25 cm) and the model, no longer hidden, then fires without it: 3 and 1 miss ADT 4
+    env = start(new_env(), [model(0, 2, 60, 20, flags=["hidden"]), model(1, 2, 60, 45, 270, car=0),
+                            model(1, 3, 100, 100, car=0)], dice=[1, 1, 3, 1, 1])
+    act(env, 2, L.AK_CHARGE, 2)
+    if g(env, L.G_STAGE) == L.ST_REACT:
+        env.step(A(env, "A_PASS"))
+    assert g(env, L.G_CHARGE_OK) == 0 and env.core.state.pos[0, 0, 2, 1] == pytest.approx(32.0, abs=1e-3)
+    assert not md(env, 0, 2, L.MD_FLAGS) & (L.F_HIDDEN | L.F_FROM_HIDDEN)
+    act(env, 2, L.AK_FIRE0, 2)
+    assert md(env, 1, 2, L.MD_WOUNDS) == 0 and md(env, 1, 2, L.MD_MORALE) == 0
+
+
+def test_la_fatica_reduces_m_of_a_charge_that_falls_short():
+    # LA FATICA: "riduce di 1D6 il valore di M": M = 12 - 4 (the fatigue die); the reach
+    # 8 + 1 + 1 < 22.25 cm; the charge then moves "del solo valore di M": 8 cm, not 12
+    env = start(new_env(), [model(0, 2, 60, 20, fatigue=1), model(1, 2, 60, 45, 270, car=0),
+                            model(1, 3, 100, 100, car=0)], dice=[1, 1, 4])
+    act(env, 2, L.AK_CHARGE, 2)
+    if g(env, L.G_STAGE) == L.ST_REACT:
+        env.step(A(env, "A_PASS"))
+    assert g(env, L.G_CHARGE_OK) == 0
+    assert env.core.state.pos[0, 0, 2, 1] == pytest.approx(28.0, abs=1e-3)
+
+
+def _aim_and_react(env, rk, dice, guerriero=(), terrain=None):
+    """The fante aims (MIRA, no dice); the guerriero 30 cm away reacts with ``rk``."""
+    sc = {} if terrain is None else {"terrain": terrain}
+    env = start(env, [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, **dict(guerriero)),
+                      model(1, 3, 100, 100, car=0)], dice=dice, **sc)
+    act(env, 2, L.AK_AIM)
+    env.step(A(env, "A_MODEL") + 2)
+    env.step(A(env, "A_REACT") + rk)
+    return env
+
+
+def test_la_fatica_reduces_m_of_ripiegare():
+    # RIPIEGARE "del valore di Mx2" with LA FATICA's M - 1D6: (14 - 4) x 2 = 20 cm, to y = 70
+    env = _aim_and_react(new_env(), L.RK_FALLBACK, [4], {"fatigue": 1})
+    assert env.core.state.pos[0, 1, 2, 1] == pytest.approx(70.0, abs=1e-3)
+    assert md(env, 1, 2, L.MD_FLAGS) & L.F_PRONE
+
+
+def test_rough_terrain_reduces_m_of_ripiegare():
+    # TERRENI: entering rough terrain takes 1D6 off M (as MOVIMENTO): (14 - 4) x 2 = 20 cm
+    rough = {"kind": "rough", "vertices": [[50, 60], [70, 60], [70, 66], [50, 66]]}
+    env = _aim_and_react(new_env(), L.RK_FALLBACK, [4], terrain=[rough])
+    assert env.core.state.pos[0, 1, 2, 1] == pytest.approx(70.0, abs=1e-3)
+
+
+def test_la_fatica_reduces_m_before_contromossa_halves_it():
+    # CONTROMOSSA "del valore di M/2" of the M that LA FATICA leaves: (14 - 4) / 2 = 5 cm, not 7 - 4
+    env = _aim_and_react(new_env(), L.RK_COUNTERMOVE, [4], {"fatigue": 1})
+    assert g(env, L.G_STAGE) == L.ST_COUNTERMOVE
+    env.step(A(env, "A_MOVE") + move_choice(4, 4))
+    face(env, 4)
+    assert env.core.state.pos[0, 1, 2, 1] == pytest.approx(55.0, abs=1e-3)
+
+
+def _immobile_guerriero(tmp_path):
+    import json
+    data = json.loads((game.DATA / "armylist_xeno.json").read_text())
+    for m in data["models"]:
+        if m["name"] == "guerriero":
+            m["special_rules"] = ["IMMOBILE"]
+    path = tmp_path / "xeno.json"
+    path.write_text(json.dumps(data))
+    return new_env(army_files={"xeno": str(path)})
+
+
+def test_immobile_winner_does_not_consolidate(tmp_path):
+    # IMMOBILE: "non può muovere": a winner of a melee that is IMMOBILE is offered no consolidation.
+    # The fante (AT 1) rolls 1; the guerriero (AT 2) 5, 5: two hits, armour 5+ rolls 2, 2: the fante
+    # is out of combat, loses and is removed; the turn goes on to player 1 with no 2D6 rolled.
+    env = start(_immobile_guerriero(tmp_path), [model(0, 2, 60, 20), model(0, 3, 10, 10, car=0),
+                                                 model(1, 2, 60, 22.75, 270, car=0)], dice=[1, 5, 5, 2, 2])
+    env.step(A(env, "A_PASS"))
+    assert md(env, 0, 2, L.MD_STATUS) == L.REMOVED
+    assert g(env, L.G_STAGE) == L.ST_SELECT and g(env, L.G_ACTIVE) == 1
+    assert not md(env, 1, 2, L.MD_FLAGS) & L.F_WON
+    assert env.core.state.pos[0, 1, 2, 1] == pytest.approx(22.75)
+
+
+# -- MOVIMENTO "muovere ... e/o ruotare": the facing at the end of a move (option facing) ----------
+def test_the_mover_chooses_the_facing_at_the_end_of_a_move():
+    # MOVIMENTO: "il modello può muovere del valore di M (o meno) e/o ruotare": the fante backs
+    # away 12 cm south (direction 12) and ends facing north, toward the guerriero
+    env = start(new_env(), [model(0, 2, 60, 30), model(1, 2, 60, 60, 270, car=0)])
+    act(env, 2, L.AK_MOVE)
+    env.step(A(env, "A_MOVE") + move_choice(12, 4))
+    assert g(env, L.G_STAGE) == L.ST_FACING and env.agent_selection == "player_0"
+    assert md(env, 0, 2, L.MD_CAR) == 2                                   # not declared yet
+    legal = set(env.legal_actions().tolist())
+    assert legal == {A(env, "A_MOVE") + move_choice(d, 0) for d in range(L.N_DIRS)}
+    assert "facing" in env.why_illegal(A(env, "A_MOVE") + move_choice(4, 1))
+    assert "stage facing" in game.action_name(env.core.cfg, A(env, "A_MOVE") + move_choice(4, 0))
+    obs = game.split_obs(env.core.cfg, env.observe("player_0")["observation"])
+    assert obs["globals"][3] == L.ST_FACING and obs["globals"][10] == move_choice(12, 4)
+    env.step(A(env, "A_MOVE") + move_choice(4, 0))
+    assert env.core.state.pos[0, 0, 2, 1] == pytest.approx(18.0, abs=1e-4)
+    assert env.core.state.pos[0, 0, 2, 2] == pytest.approx(math.pi / 2, abs=1e-4)
+    assert md(env, 0, 2, L.MD_CAR) == 1 and g(env, L.G_STAGE) == L.ST_SELECT
+
+
+def test_facing_travel_option_faces_the_direction_of_travel():
+    # option facing="travel" (the behaviour before the choice, kept for the shipped agents): no
+    # facing stage, the model faces the way it moved; a rotation still faces its direction
+    env = start(new_env(facing="travel"), [model(0, 2, 60, 30), model(1, 2, 60, 60, 270, car=0)])
+    act(env, 2, L.AK_MOVE)
+    env.step(A(env, "A_MOVE") + move_choice(12, 4))
+    assert g(env, L.G_STAGE) == L.ST_SELECT
+    assert env.core.state.pos[0, 0, 2, 1] == pytest.approx(18.0, abs=1e-4)
+    assert env.core.state.pos[0, 0, 2, 2] == pytest.approx(3 * math.pi / 2, abs=1e-4)
+
+
+def test_consolidation_ends_facing_the_winners_choice():
+    # LA MISCHIA's consolidation is a move: 7 cm north (as the consolidation test), facing east
+    env = charged_to_a_won_melee(new_env())
+    env.step(A(env, "A_PASS"))
+    env.step(A(env, "A_MOVE") + move_choice(4, 4))
+    face(env, 0)
+    assert env.core.state.pos[0, 0, 2, 1] == pytest.approx(32.25 + 7, abs=1e-3)
+    assert env.core.state.pos[0, 0, 2, 2] == pytest.approx(0.0, abs=1e-4)
+    assert g(env, L.G_STAGE) == L.ST_SELECT and g(env, L.G_ACTIVE) == 1

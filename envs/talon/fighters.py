@@ -20,20 +20,22 @@ e missili non prendono *mai* danni dagli asteroidi", movement.enter_hex).
 AP (12.2): a friendly carrier or base with an AP to spend may spend it on a squadron instead of
 itself (action family ``FTR_AP``: carrier x squadron x use): charge a yellow box of the squadron's
 weapon group, bring its turn marker one hex closer, or place its side-slip marker (6.1); one AP per
-squadron per impulse (12.2.3); the squadron within 6 hexes of the carrier, not in an asteroid or
-nebula hex, and with the line from the carrier not blocked by a planet or black hole (12.2.3 "queste
-bloccano la ricezione degli AP così come bloccano o interferiscono con il fuoco", 17.2.2).
+squadron per impulse (12.2.3); the squadron within 6 hexes of the carrier, and the line from the
+carrier to it (the line of fire's, ``terrain.line_reason``) crossing no planet or black hole hex
+(17.2.2) and no asteroid or nebula hex, the squadron's and the carrier's own included (12.2.3
+"queste bloccano la ricezione degli AP così come bloccano o interferiscono con il fuoco"; 17.5
+"Asteroidi e nebulose bloccano la trasmissione di potenza ... nello stesso modo in cui un pianeta
+blocca il fuoco").
 """
 from __future__ import annotations
 
 import numba as nb
 
 from ..core.structs import borrow
-from .layout import (G_TILES, OK, R_FIGHTER_FAR, R_FIGHTER_TERRAIN, R_NOT_CARRIER, R_NOT_SQUADRON,
-                     R_SQUADRON_POWERED, SH_AP_SPENT, SH_BATTERY, SH_CELL, TK_ASTEROID, TK_NEBULA, U_CHARGE, U_SLIP,
-                     U_TURN, config_view, state_view)
+from .layout import (OK, R_FIGHTER_FAR, R_NOT_CARRIER, R_NOT_SQUADRON, R_SQUADRON_POWERED, SH_AP_SPENT,
+                     SH_BATTERY, SH_CELL, U_CHARGE, U_SLIP, U_TURN, config_view, state_view)
 from .ships import active, is_carrier, is_squadron
-from .terrain import line_reason, tile_at
+from .terrain import line_reason
 from .power import ap_ship_reason, ap_source, ap_use_reason, apply_ap
 
 FIGHTER_RANGE = 6           # Talon 12.2.3 "a non più di sei esagoni"
@@ -66,12 +68,9 @@ def fighter_link_reason(s, cfg, b, p, k, j):
     tc = sh[b, p, j, SH_CELL]
     if borrow(cfg.dist)[fc, tc] > FIGHTER_RANGE:
         return R_FIGHTER_FAR
-    if borrow(s.g)[b, G_TILES] > 0:
-        kind = tile_at(s, b, tc)
-        if kind == TK_ASTEROID or kind == TK_NEBULA:
-            return R_FIGHTER_TERRAIN
-        return line_reason(s, cfg, b, fc, tc)
-    return OK
+    # 12.2.3 with 17.5: asteroids and nebulae, in the squadron's hex or on the line from the
+    # carrier, block the AP as planets and black holes block fire (the same line function)
+    return line_reason(s, cfg, b, fc, tc, True)
 
 
 @nb.njit(cache=True)

@@ -163,7 +163,8 @@ REASONS = (
     "that is not a fighter squadron of yours in play (Talon 12.2.2)",
     "that squadron has already received an AP this impulse (Talon 12.2.3)",
     "that squadron is more than 6 hexes from the carrier or base (Talon 12.2.3)",
-    "that squadron is in asteroids or a nebula: it cannot receive AP (Talon 12.2.3)",
+    "asteroids or a nebula in that squadron's hex, the carrier's or on the line between them block the AP "
+    "(Talon 12.2.3, 17.5)",
     # --- Talon 16 docking ---
     "that move enters no hex to dock or land in: a friendly carrier or base (fighters; other ships only "
     "if the scenario allows docking), or a planet if the scenario allows landing (Talon 16.1-16.3)",

@@ -1,6 +1,7 @@
 """Talon heavy weapons (rulebook section 15): the Terran wave cannon (15.1: a hit pushes the
 target one hex away from the firer, its 10 damage waits for the end of the turn) and the
-Talon fusion cannon (15.2: every ship in the cone, friendly ones too, a die each).
+Talon fusion cannon (15.2: every ship and missile in the cone, friendly ones too, a die each;
+fighters are immune).
 
 Both are on only with option ``heavy_weapons`` (config ``K_HEAVY``); the basic game never
 calls this module's kernels except ``wave_damage_due``'s quick test at the end of a turn."""
@@ -13,11 +14,11 @@ from .layout import (G_PUSH_DIR_A, G_PUSH_DIR_B, G_PUSH_SHIP, G_PULL_A, G_PULL_B
                      GR_ARCS, GR_WEAPON, K_COLS, K_ROWS, OK, SH_CELL, SH_CLASS, SH_FACING, SH_STATUS, SH_WAVE,
                      SS_ACTIVE, ST_FIRE_TARGET, ST_PUSH, other)
 from .ships import DQ, DR, active, from_axial, is_squadron, to_axial
-from .fire import damage, reach_reason, roll_weapon_damage
+from .fire import damage, hit_missile, reach_reason, roll_weapon_damage
 from .movement import enter_hex, queue_collisions, step_one_hex
 from .terrain import line_reason
 # --- Talon 13 missiles ---
-from .layout import K_MISSILES
+from .layout import K_MISSILES, MI_NONE, MS_CELL, MS_OWNER, MS_STATUS
 from .missiles import ship_entered
 
 
@@ -156,7 +157,8 @@ def fire_fusion(s, cfg, b, p, k, gi):
     fusion cannon table by range (15.2.1); damage on the shield arc facing the firer.  The
     firer's own ships are resolved first (15.2.2 "il giocatore che ha sparato risolve per
     primo"), each side's in slot order: the damage to each ship is independent and the
-    explosions wait in the queue (8.6.3), so the order decides only which die each roll uses."""
+    explosions wait in the queue (8.6.3), so the order decides only which die each roll uses.
+    Then the missiles in the cone, a die each (13.6's damage to a missile)."""
     sh = s.sh
     c = sh[b, p, k, SH_CLASS]
     w = cfg.grp[c, gi, GR_WEAPON]
@@ -174,3 +176,18 @@ def fire_fusion(s, cfg, b, p, k, gi):
             n = roll_weapon_damage(s, cfg, b, w, fc, tc)
             if n > 0:
                 damage(s, cfg, b, q, j, cfg.arc_of[tc, fc, sh[b, q, j, SH_FACING]], n)
+    if cfg.k[K_MISSILES]:
+        # missiles in the cone are hit too, a die each (15.2.1 "tutti i bersagli"; the 15.2 example:
+        # "I missili 14 e 15 prendono 2 danni ciascuno e vengono girati"), as a shot at a missile
+        # (13.6): 3 or more destroy an intact one, less flips it.  Both sides' (friendly ships are hit
+        # too), the firer's first, each side in counter slot order
+        ms = s.ms
+        for i in range(2):
+            q = p if i == 0 else other(p)
+            for m in range(ms.shape[1]):
+                if ms[b, m, MS_STATUS] == MI_NONE or ms[b, m, MS_OWNER] != q:
+                    continue
+                mc = ms[b, m, MS_CELL]
+                if reach_reason(cfg, w, arcs, fc, facing, mc) != OK or line_reason(s, cfg, b, fc, mc) != OK:
+                    continue
+                hit_missile(s, b, m, roll_weapon_damage(s, cfg, b, w, fc, mc))

@@ -382,7 +382,7 @@ R_NOT_CARRIER = 52      # only carriers and bases send AP to fighters (Talon 12.
 R_NOT_SQUADRON = 53     # not a friendly squadron in play (Talon 12.2.2)
 R_SQUADRON_POWERED = 54 # one AP per squadron per impulse (Talon 12.2.3)
 R_FIGHTER_FAR = 55      # squadron more than 6 hexes away (Talon 12.2.3)
-R_FIGHTER_TERRAIN = 56  # squadron in asteroids or a nebula (Talon 12.2.3)
+R_FIGHTER_TERRAIN = 56  # asteroids or a nebula in the squadron's or carrier's hex or between (Talon 12.2.3, 17.5)
 # --- Talon 16 docking ---
 R_NO_DOCK = 57          # nothing to dock at or land on in the hex that move enters (Talon 16.1-16.2)
 R_DOCK_SPEED = 58       # a carrier docks or lands only at speed 1 (Talon 16.2)

@@ -18,7 +18,8 @@ from __future__ import annotations
 import numba as nb
 
 from ..core.structs import borrow
-from .layout import (G_TILES, K_COLS, K_HEXSIDE, K_ROWS, OK, R_BLOCKED, R_FTL_TERRAIN, R_IN_NEBULA, SH_CELL,
+from .layout import (G_TILES, K_COLS, K_HEXSIDE, K_ROWS, OK, R_BLOCKED, R_FIGHTER_TERRAIN, R_FTL_TERRAIN,
+                     R_IN_NEBULA, SH_CELL,
                      TK_ASTEROID, TK_BLACK_HOLE, TK_NEBULA, TK_NONE, TK_PLANET, TR_CELL, TR_KIND)
 from .ships import active, axial_distance, from_axial, to_axial
 
@@ -104,25 +105,36 @@ def slows_aim(kind):
 
 
 @nb.njit(cache=True, inline="always")
-def line_reason(s, cfg, b, fc, tc):
+def line_reason(s, cfg, b, fc, tc, ap=False):
     """Is the line of fire from hex ``fc`` to hex ``tc`` blocked (Talon 17.2.2, 18.1, 8.2.3)?
 
     It is when it passes through a planet or black hole hex; a line along the tile's
-    hexside is not blocked ("Il fuoco non è bloccato se la linea passa sul lato")."""
+    hexside is not blocked ("Il fuoco non è bloccato se la linea passa sul lato").
+
+    ``ap``: the line that carries a carrier's or base's AP to a squadron (12.2.3), which
+    asteroids and nebulae block too, "nello stesso modo in cui un pianeta blocca il fuoco"
+    (17.5): crossing their hex blocks it (R_FIGHTER_TERRAIN), the carrier's and the
+    squadron's own hexes included (the line runs through them; RULES.md), a hexside does not."""
     g = borrow(s.g)
     if g[b, G_TILES] == 0:
         return OK
     tr = borrow(s.tr)
     for i in range(g[b, G_TILES]):
-        if not blocks_fire(tr[b, i, TR_KIND]):
+        kind = tr[b, i, TR_KIND]
+        ap_block = ap and slows_aim(kind)
+        if not blocks_fire(kind) and not ap_block:
             continue
         x = tr[b, i, TR_CELL]
         step = on_line(cfg, fc, tc, x)
-        if step <= 0:
+        if step < 0:
+            continue
+        if step == 0:
+            if ap_block:
+                return R_FIGHTER_TERRAIN      # the carrier's own hex (no ship is ever in a planet's)
             continue
         ha, hb = line_step(cfg, fc, tc, step)
         if ha == x and hb == x:
-            return R_BLOCKED
+            return R_FIGHTER_TERRAIN if ap_block else R_BLOCKED
     return OK
 
 

@@ -19,7 +19,7 @@ from .layout import (AB_CONTROLLO, AB_COORDINATE, AB_GENIO, AB_RICHIAMO, AB_SEGN
                      AK_GENIO, AK_HIDE, AK_MOVE, AK_RECOVER, AK_RICHIAMO, AK_SEGNALATORE, AK_SUPP0, AK_SUPP1,
                      AK_UNJAM, ACTIVE, EQ_AMPLIFIER, EQ_COMMS, EQ_MEDKIT, EX_MEDICINE, EX_MIND, F_AIMED, F_ALERT,
                      F_CHARGER, F_CONCENTRATED, F_COVER, F_ENGAGED, F_FROM_HIDDEN, F_HIDDEN, F_PRONE, F_RECOVERED,
-                     F_SUPPRESSED, G_ACTIVE, G_BONUS0, G_CHARGE_OK, G_CMD0, G_CONTROLLED, G_COORD0, G_FIRST,
+                     F_SUPPRESSED, G_ACTIVE, G_BONUS0, G_CHARGE_OK, G_CMD0, G_CONTROLLED, G_COORD0, G_FACE_DIR, G_FIRST,
                      G_NIGHT, G_SEGN0, G_TURN, K_JAM, MD_CAR, MD_CHARGE_AT, MD_CMD_BONUS, MD_CONTROLLED, MD_FATIGUE,
                      MD_FLAGS, MD_JAMMED, MD_MORALE, MD_STATUS, MD_USED, MD_WOUNDS, N_SLOTS, OK, OOC, PF_ABIL,
                      PF_CAR, PF_COS, PF_EQUIP, PF_EXPERT, PF_FS, PF_M, PF_R0, PF_RULES, PF_SN, R_CANNOT_ACT,
@@ -33,8 +33,10 @@ from .shooting import night_spotted, fire_reason, point_fire_reason, resolve_fir
 from .sight import SEEN, can_see_any, sight, touching_any_terrain
 
 ACTION_COST = np.array([1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1], np.int64)
-# LA FATICA: actions of the same group repeated in a turn tire the model (bit in MD_USED)
-FATIGUE_GROUP = np.array([0, 1, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, -1, 0], np.int64)
+# LA FATICA: actions of the same group repeated in a turn tire the model (bit in MD_USED).  One
+# action, one group whatever its variant: MOVIMENTO on foot or in flight, FUOCO (and FUOCO
+# SOPPRESSIVO) with weapon 1 or 2, ABILITA' whichever ability ("il modello utilizza una delle abilità")
+FATIGUE_GROUP = np.array([0, 1, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 11, 11, 11, 11, -1, 0], np.int64)
 SCOUT_SECOND_MOVE = 1 << 23     # ESPLORATORE: the second move of a turn does not tire
 ABILITY_FAILED = 24             # MD_USED bits 24..28: an ability whose test failed this turn
 TARGET_NONE, TARGET_THEIRS, TARGET_MINE, TARGET_MOVE = 0, 1, 2, 3
@@ -380,9 +382,9 @@ def execute_action(s, cfg, b, side, i, ak, ts, tj, move):
     if not is_active(s, b, side, i):
         return
     if ak == AK_MOVE:
-        execute_move(s, cfg, b, side, i, move, False, False)
+        execute_move(s, cfg, b, side, i, move, False, False, s.g[b, G_FACE_DIR] - 1)
     elif ak == AK_FLY:
-        execute_move(s, cfg, b, side, i, move, True, False)
+        execute_move(s, cfg, b, side, i, move, True, False, s.g[b, G_FACE_DIR] - 1)
     elif (ak == AK_FIRE0 or ak == AK_FIRE1) and tj < 0:
         resolve_point_fire(s, cfg, b, side, i, 0 if ak == AK_FIRE0 else 1, move)   # DA LANCIO at a point
     elif ak == AK_FIRE0 or ak == AK_FIRE1:

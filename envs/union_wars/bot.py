@@ -40,7 +40,8 @@ from .layout import (AK_AID, AK_CHARGE, AK_FIRE0, AK_FIRE1, AK_GENIO, AK_HIDE, A
                      ST_MELEE_WEAPON, T_MAX, T_NONE, TI_EXPLORED, TI_KIND,
                      TI_NVERT, WP_RANGE, WP_RATE, WP_RULES, WR_FRAG, WR_THROWN, G_NREACT, ST_BANK, BK_KIND,
                      BK_ROLLER, BK_SLOT, TK_ABILITY, TK_ARMOUR, TK_COMMAND, TK_FLIGHT, TK_PINNING, TK_SHIELD,
-                     TK_SUPPRESSION, TK_CHARGE, TK_DUEL, BK_WOUNDS, ROLLER_NONE)
+                     TK_SUPPRESSION, TK_CHARGE, TK_DUEL, BK_WOUNDS, ROLLER_NONE, ST_FACING, G_FACE, G_FACE_MOVE,
+                     G_CONSOL, FACE_ACTION, FACE_COUNTERMOVE)
 from .rules import step_game
 from .layout import config_ref, state_ref
 
@@ -124,6 +125,27 @@ def best_move(s, cfg, b, side, i, mask, base, half, flying):
         if v < best_v:
             best, best_v = base + c, v
     return best
+
+
+@nb.njit(cache=True)
+def best_facing(s, cfg, b, me):
+    """Option facing="choose" (stage ST_FACING): end the move facing the goal it walks toward
+    (goal_point: the nearest enemy, an objective, ...), seen from where the move ends."""
+    kind, mv = s.g[b, G_FACE], s.g[b, G_FACE_MOVE]
+    if kind == FACE_ACTION:
+        side, i = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
+        allow = _movement.move_allowance(s, cfg, b, side, i, s.g[b, G_ACT] == AK_FLY, False)
+    elif kind == FACE_COUNTERMOVE:
+        side, i = me, s.g[b, G_RSLOT]
+        allow = _movement.move_allowance(s, cfg, b, side, i, False, True)
+    else:
+        side, i = me, s.g[b, G_RSLOT]
+        allow = float(s.g[b, G_CONSOL])
+    x, y, _a, _d = _movement.move_target(s, b, side, i, mv, allow)
+    gx, gy, _enemy = goal_point(s, cfg, b, side, i)
+    if math.hypot(gx - x, gy - y) < 1e-6:
+        return mv // (N_DIST + 1)
+    return int(round(math.atan2(gy - y, gx - x) / (2.0 * math.pi / N_DIRS))) % N_DIRS
 
 
 @nb.njit(cache=True)
@@ -336,6 +358,8 @@ def scripted_action(s0, cfg0, b, mask):
         return best_move(s, cfg, b, me, s.g[b, G_RSLOT], mask, k[K_A_MOVE], True, False)
     if st == ST_CONSOLIDATE:
         return k[K_A_PASS]     # winners hold their ground
+    if st == ST_FACING:
+        return k[K_A_MOVE] + best_facing(s, cfg, b, me) * (N_DIST + 1)
     if st == ST_MELEE_TARGET:
         # LA MISCHIA: the enemy in contact with the fewest wounds left
         j = _melee.best_melee_target(s, cfg, b, s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR])

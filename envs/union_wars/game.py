@@ -45,6 +45,8 @@ DEFAULT_OPTIONS = {
                                  # spent automatically on one's own failed tests ("own_tests"), or unused ("off")
     "reactions_per_model": "one",      # reactions one model may declare against one action: "one" or "any"
     "melee_choices": "player",         # LA MISCHIA: target and weapon chosen by the owner ("player") or as the bot would ("auto")
+    "facing": "choose",          # MOVIMENTO "e/o ruotare": the mover chooses the facing at the end of a move ("choose")
+                                 # or the model faces its direction of travel ("travel", the behaviour before)
     "weight": False, "ammo": False, "jamming": False, "reserves": False, "time": False,  # REGOLE OPZIONALI
     "night": "off",              # LA NOTTE: "off", "on", or "choose" (the initiative winner decides)
     "reward": "win",             # "win": +1/-1/0 at the end; "kills": also (enemy - own losses)/army each step
@@ -58,6 +60,7 @@ _CHOICES = {
     "exploration_bank": ("ask", "own_tests", "off"),
     "reactions_per_model": ("one", "any"),
     "melee_choices": ("player", "auto"),
+    "facing": ("choose", "travel"),
     "weight": (False, True), "ammo": (False, True), "jamming": (False, True), "reserves": (False, True),
     "time": (False, True),
     "night": ("off", "on", "choose"),
@@ -107,6 +110,7 @@ REASONS = (
     "only a thrown weapon with FRAMMENTAZIONE or FUMOGENO is thrown at a point (DA LANCIO, RULES.md)",
     "the exploration bank's question is answered with pass (keep the points), choice 0 (spend the points "
     "shown) or, for an amount roll, choice c (spend c + 1 points, at most the points shown) (ESPLORAZIONE)",
+    "the facing at the end of a move is a direction's rotate-only choice (d x 5 + 0; option facing, RULES.md)",
 )
 assert len(REASONS) == L.N_REASONS
 
@@ -370,6 +374,7 @@ def build_config(opts: dict):
     k[L.K_N_FIXED] = int((fixed_info[:, L.TI_KIND] != 0).sum())
     k[L.K_REACT_ONCE] = opts["reactions_per_model"] == "one"
     k[L.K_MELEE_AUTO] = opts["melee_choices"] == "auto"
+    k[L.K_FACING_TRAVEL] = opts["facing"] == "travel"
     for key, value in a.items():
         k[getattr(L, "K_" + key.upper())] = value
     return Tables(k=k, pf=pf, wp=wp, army=army, spots=spots, fixed_terr=fixed_terr, fixed_tinfo=fixed_info,
@@ -498,7 +503,7 @@ def action_name(cfg, a: int) -> str:
         c = a - k["a_move"]
         d, q = divmod(c, L.N_DIST + 1)
         what = "rotate to face" if q == 0 else f"move {q}/{L.N_DIST} of the allowance toward"
-        return f"{what} {d * 360 / L.N_DIRS:.1f} degrees"
+        return f"{what} {d * 360 / L.N_DIRS:.1f} degrees" + (" (stage facing: end the move facing it)" if q == 0 else "")
     if a >= k["a_mine"]:
         return f"own model {a - k['a_mine']} as target"
     if a >= k["a_their"]:

@@ -32,8 +32,12 @@ N_MOVES = N_DIRS * (N_DIST + 1)
  G_OBJ_PLACED, G_BONUS0, G_BONUS1, G_AMMO0, G_AMMO1, G_CONTROLLED, G_NIGHT, G_CMD0, G_CMD1, G_MAX_TURNS,
  G_START0, G_START1, G_BASE0, G_BASE1, G_PLACER, G_CHARGE_OK, G_RESERVE_PLACING, G_ASSASSIN0,
  G_ASSASSIN1, G_EXPLORE_WINNER, G_CM_PTR, G_SEGN0, G_SEGN1, G_COORD0, G_COORD1, G_CONSOL,
- G_MELEE_ROUND) = range(48)
-N_G = 48  # G_CONSOL: the 2D6 cm of the consolidation being decided; G_MELEE_ROUND: the current group's round
+ G_MELEE_ROUND, G_FACE, G_FACE_MOVE, G_FACE_DIR) = range(51)
+N_G = 51  # G_CONSOL: the 2D6 cm of the consolidation being decided; G_MELEE_ROUND: the current group's round
+# option facing="choose" (MOVIMENTO "muovere ... e/o ruotare"): G_FACE, the move whose end facing is
+# asked in stage ST_FACING (FACE_* below); G_FACE_MOVE, its move choice; G_FACE_DIR, the direction + 1
+# the declared MOVIMENTO ends facing (0: its direction of travel)
+FACE_NONE, FACE_ACTION, FACE_COUNTERMOVE, FACE_CONSOLIDATION = range(4)
 
 # -- per model: s.md[b, side, slot, MD_*] ----------------------------------------
 (MD_PROFILE, MD_STATUS, MD_WOUNDS, MD_MORALE, MD_FATIGUE, MD_CAR, MD_FLAGS, MD_USED, MD_PRONE_UNTIL,
@@ -88,12 +92,12 @@ REACTION_NAMES = ("CONTROMOSSA", "RIPIEGARE", "FUOCO DI REAZIONE (arma 1)", "FUO
 # -- decision stages ----------------------------------------------------------------
 (ST_MISSION, ST_SIDE, ST_DEPLOY_ORDER, ST_OBJECTIVE, ST_BASE, ST_DEPLOY, ST_INITIATIVE, ST_NIGHT, ST_SELECT,
  ST_ACTION, ST_TARGET, ST_REACT, ST_REACT_KIND, ST_COUNTERMOVE, ST_OVER, ST_CONSOLIDATE, ST_MELEE_TARGET,
- ST_MELEE_WEAPON, ST_BANK) = range(19)
-N_STAGES = 19
+ ST_MELEE_WEAPON, ST_BANK, ST_FACING) = range(20)
+N_STAGES = 20
 STAGE_NAMES = ("mission choice", "deployment side", "deployment order", "objective placement", "base choice",
                "deployment", "initiative", "day or night", "choose a model", "declare an action",
                "choose a target", "declare reactions", "choose a reaction", "counter-move", "over",
-               "consolidation", "melee target", "melee weapon", "exploration bank")
+               "consolidation", "melee target", "melee weapon", "exploration bank", "facing")
 
 # -- ESPLORAZIONE bank (bank.py): option exploration_bank in cfg.k[K_BANK] ------------------------
 BANK_OFF, BANK_OWN_TESTS, BANK_ASK = 0, 1, 2
@@ -184,8 +188,8 @@ WEAPON_RULE_BITS = {"MANI NUDE": WR_BARE, "BIANCA": WR_BLADE, "MONOMOLECOLARE": 
 (K_MISSION, K_TURNS, K_TIME, K_NIGHT, K_AMMO, K_JAM, K_RESERVES, K_WEIGHT, K_CAR_REFRESH, K_MORALE_EACH,
  K_BANK, K_REWARD_KILLS, K_MAX_DECISIONS, K_FIXED_TABLE, K_N_FIXED, K_REACT_ONCE, K_TURNS_TOTAL,
  K_A_MODEL, K_A_ACT, K_A_THEIR, K_A_MINE, K_A_MOVE, K_A_SPOT, K_A_PIECE, K_A_CHOICE, K_A_REACT, K_A_PASS,
- K_N_ACTIONS, K_MELEE_AUTO) = range(29)
-N_K = 29
+ K_N_ACTIONS, K_MELEE_AUTO, K_FACING_TRAVEL) = range(30)
+N_K = 30
 N_CHOICES = 5
 
 # -- reasons an action is illegal (index into game.REASONS) --------------------------------
@@ -194,8 +198,8 @@ N_CHOICES = 5
  R_NOT_IN_CONTACT_TERRAIN, R_NO_WOUND, R_NOT_SUPPRESSED, R_TOO_FAR, R_OFF_TABLE, R_IMPASSABLE, R_BASES_CROSS,
  R_NEAR_ENEMY, R_IMMOBILE, R_NOT_PSIONIC, R_DEPLOY_ZONE, R_DEPLOY_ENEMY, R_RESERVE_LIMIT, R_PIECE,
  R_ALREADY_REACTED, R_NO_REACTION_TARGET, R_NOT_COMMANDER, R_NO_SUCH_ACTION, R_RECOVERED, R_OBJ_SPOT,
- R_NOT_FLYER, R_SAME_ACTOR, R_NOT_IN_CONTACT, R_NOT_AREA_WEAPON, R_BANK_ANSWER) = range(41)
-N_REASONS = 41
+ R_NOT_FLYER, R_SAME_ACTOR, R_NOT_IN_CONTACT, R_NOT_AREA_WEAPON, R_BANK_ANSWER, R_FACING) = range(42)
+N_REASONS = 42
 
 # -- observation ---------------------------------------------------------------------------------
 N_MF = 28      # features per model row

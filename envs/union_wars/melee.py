@@ -21,7 +21,7 @@ from ..core.structs import local_i32
 from .general import d6, has_flag, is_active, on_table, radius, stat
 from .layout import (TK_HIT, K_MELEE_AUTO, MELEE_BARE_HANDS, MELEE_NO_TARGET, MELEE_UNCHOSEN, MD_MELEE_TGT, MD_MELEE_WPN, OK,
                      R_NOT_IN_CONTACT, R_NO_WEAPON, F_MELEE_DONE, F_MELEE_GROUP, G_ACTIVE, G_MELEE_ROUND,
-                     EX_MARTIAL, F_WON, F_CHARGER, F_COUNTERCHARGER, F_COVER, F_ENGAGED, F_FROM_HIDDEN, F_PRONE,
+                     EX_MARTIAL, F_ALERT, F_WON, F_CHARGER, F_COUNTERCHARGER, F_COVER, F_ENGAGED, F_FROM_HIDDEN, F_PRONE,
                      F_SATURATED, G_TURN, MD_CHARGE_AT, MD_FATIGUE, MD_FLAGS, MD_FLASH_UNTIL, MD_MELEE_DEALT,
                      MD_STATUS, MD_WOUNDS, N_SLOTS, OOC, PF_ADM, PF_AT, PF_EXPERT, PF_FS, PF_M0, PF_R0, REMOVED,
                      WP_MELEE, WP_RULES, WR_BARE, WR_BLADE, WR_MONO, WR_PISTOL, WR_POWER)
@@ -52,8 +52,9 @@ def update_engagement(s, cfg, b):
             if not (is_active(s, b, 0, i) or is_active(s, b, 1, j)):
                 continue
             if in_contact(s, cfg, b, 0, i, 1, j):
-                s.md[b, 0, i, MD_FLAGS] |= F_ENGAGED
-                s.md[b, 1, j, MD_FLAGS] |= F_ENGAGED
+                # IN ALLERTA lasts "fintanto che non si muove o viene ingaggiato in mischia"
+                s.md[b, 0, i, MD_FLAGS] = (s.md[b, 0, i, MD_FLAGS] | F_ENGAGED) & ~F_ALERT
+                s.md[b, 1, j, MD_FLAGS] = (s.md[b, 1, j, MD_FLAGS] | F_ENGAGED) & ~F_ALERT
 
 
 @nb.njit(cache=True)

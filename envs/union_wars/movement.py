@@ -80,7 +80,11 @@ def path_reason(s, cfg, b, side, i, x0, y0, x1, y1, flying, ignore_side, ignore_
             if gap < -TOUCH:
                 return R_BASES_CROSS
             if os != side and is_active(s, b, os, j) and gap < ENEMY_GAP - 1e-4:
-                return R_NEAR_ENEMY
+                # "non può muovere a meno di 1 cm da un modello avversario": a model that starts
+                # nearer (in base contact after a charge, RIPIEGARE; CONTROMOSSA) may leave it, never
+                # come nearer: the path's nearest point to that enemy must be its start (RULES.md)
+                if gap < math.hypot(cx - x0, cy - y0) - r - cr - 1e-4:
+                    return R_NEAR_ENEMY
     return OK
 
 
@@ -200,24 +204,30 @@ def place(s, cfg, b, side, i, x, y, facing):
 
 
 @nb.njit(cache=True)
-def execute_move(s, cfg, b, side, i, choice, flying, half):
+def execute_move(s, cfg, b, side, i, choice, flying, half, face=-1):
     """MOVIMENTO (and CONTROMOSSA with half=True): move toward the chosen destination; rough
     terrain on the way takes 1D6 from M ("muovi comunque del valore ottenuto"), fatigue 1D6
     per marker.  VOLANTE: flying ignores rough terrain; taking off from or landing in rough
-    terrain needs a discipline test, failed = the model crashes and is removed."""
+    terrain needs a discipline test, failed = the model crashes and is removed.  ``face``: the
+    direction (0..15) the model ends facing ("muovere ... e/o ruotare", option facing="choose");
+    -1: its direction of travel."""
     nominal = move_allowance(s, cfg, b, side, i, flying, half)
     x1, y1, a, dist = move_target(s, b, side, i, choice, nominal)
     x0, y0 = s.pos[b, side, i, 0], s.pos[b, side, i, 1]
     if dist == 0.0:
         s.pos[b, side, i, 2] = a
         return
-    allow = nominal - fatigue_malus_cm(s, cfg, b, side, i)
+    # LA FATICA and TERRENI take their dice off M itself ("riduce di 1D6 il valore di M", "sottrai
+    # il risultato al valore di M"): CONTROMOSSA moves half of what is left, (M - dice) / 2
+    allow = move_allowance(s, cfg, b, side, i, flying, False) - fatigue_malus_cm(s, cfg, b, side, i)
     fast = (stat(s, cfg, b, side, i, PF_RULES) & SR_FAST) != 0
     took_off_rough = flying and in_rough(s, cfg, b, side, i)
     if not flying and not fast and touches_rough(s, cfg, b, side, i, x0, y0, x1, y1):
         allow -= bank_amount(s, cfg, b, side, i, TK_ROUGH, d6(s, b), False, 0)
+    if half:
+        allow /= 2.0
     go = max(0.0, min(dist, allow))
-    place(s, cfg, b, side, i, x0 + go * math.cos(a), y0 + go * math.sin(a), a)
+    place(s, cfg, b, side, i, x0 + go * math.cos(a), y0 + go * math.sin(a), a if face < 0 else direction_angle(face))
     if flying and (took_off_rough or in_rough(s, cfg, b, side, i)):
         if not discipline_test(s, cfg, b, side, i, 0, TK_FLIGHT):
             s.md[b, side, i, MD_STATUS] = REMOVED
@@ -248,18 +258,21 @@ def charge_move(s, cfg, b, side, i, ts, ti):
     centre = math.hypot(tx - x0, ty - y0)
     need = max(0.0, centre - r - tr)
     flyer = (stat(s, cfg, b, side, i, PF_RULES) & SR_FLY) != 0
-    m = float(stat(s, cfg, b, side, i, PF_M))
-    allow = m + d6(s, b) + d6(s, b) - fatigue_malus_cm(s, cfg, b, side, i)
+    two_d6 = d6(s, b) + d6(s, b)
+    # LA FATICA and TERRENI reduce M itself: the reach is (M - dice) + 2D6, and a charge that falls
+    # short moves that reduced M ("muovi il modello del solo valore di M"), not the profile's
+    m = float(stat(s, cfg, b, side, i, PF_M)) - fatigue_malus_cm(s, cfg, b, side, i)
     cx, cy = x0 + need * math.cos(a), y0 + need * math.sin(a)
     fast = (stat(s, cfg, b, side, i, PF_RULES) & SR_FAST) != 0
     if not flyer and not fast and touches_rough(s, cfg, b, side, i, x0, y0, cx, cy):
-        allow -= bank_amount(s, cfg, b, side, i, TK_ROUGH, d6(s, b), False, 0)
+        m -= bank_amount(s, cfg, b, side, i, TK_ROUGH, d6(s, b), False, 0)
+    allow = m + two_d6
     # the charge roll reaches or not: the ESPLORAZIONE bank may turn it (when the path is clear)
     if path_reason(s, cfg, b, side, i, x0, y0, cx, cy, flyer, ts, ti) == OK and \
             bank_reach(s, cfg, b, side, i, TK_CHARGE, allow, need):
         place(s, cfg, b, side, i, cx, cy, a)
         return True
-    go = longest_legal(s, cfg, b, side, i, a, min(m, max(0.0, need - ENEMY_GAP)), flyer, -1, -1)
+    go = longest_legal(s, cfg, b, side, i, a, min(max(0.0, m), max(0.0, need - ENEMY_GAP)), flyer, -1, -1)
     place(s, cfg, b, side, i, x0 + go * math.cos(a), y0 + go * math.sin(a), a)
     return False
 
@@ -270,10 +283,18 @@ def fall_back(s, cfg, b, side, i):
     removes the model as a casualty.  Returns True if it left the table."""
     edge_low = (s.g[b, G_EDGE0] == 0) == (side == 0)   # this side deployed along y = 0
     a = -math.pi / 2 if edge_low else math.pi / 2
-    want = 2.0 * stat(s, cfg, b, side, i, PF_M)
+    x = s.pos[b, side, i, 0]
     y = s.pos[b, side, i, 1]
     r = radius(s, cfg, b, side, i)
     to_edge = (y - r) if edge_low else (TABLE_CM - r - y)
+    # M x 2 of the M that LA FATICA ("riduce di 1D6 il valore di M") and rough terrain on the way
+    # (TERRENI, as MOVIMENTO: the path of the full M x 2, "muovi comunque del valore ottenuto") leave
+    m = float(stat(s, cfg, b, side, i, PF_M)) - fatigue_malus_cm(s, cfg, b, side, i)
+    full = min(2.0 * stat(s, cfg, b, side, i, PF_M), to_edge)
+    if not (stat(s, cfg, b, side, i, PF_RULES) & SR_FAST) and \
+            touches_rough(s, cfg, b, side, i, x, y, x, y + (-full if edge_low else full)):
+        m -= bank_amount(s, cfg, b, side, i, TK_ROUGH, d6(s, b), False, 0)
+    want = max(0.0, 2.0 * m)
     if want >= to_edge:
         # it reaches the edge only if nothing stops it first
         go = longest_legal(s, cfg, b, side, i, a, to_edge, False, -1, -1)
@@ -282,5 +303,5 @@ def fall_back(s, cfg, b, side, i):
             return True
         want = go
     go = longest_legal(s, cfg, b, side, i, a, want, False, -1, -1)
-    place(s, cfg, b, side, i, s.pos[b, side, i, 0], y + (-go if edge_low else go), s.pos[b, side, i, 2])
+    place(s, cfg, b, side, i, x, y + (-go if edge_low else go), s.pos[b, side, i, 2])
     return False

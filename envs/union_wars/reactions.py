@@ -16,7 +16,8 @@ import numba as nb
 from ..core.geometry import point_segment_distance
 from .actions import do_charge, is_controlled, mental_duel, tire
 from .general import has_flag, in_control_area, is_active, control_range, model_distance, radius, stat
-from .layout import (AK_CHARGE, AK_CONTROLLO, AK_FLY, AK_MOVE, F_ENGAGED, F_PRONE, F_SUPPRESSED, G_ACT, G_ACTOR,
+from .layout import (AK_CHARGE, AK_CONTROLLO, AK_FLY, AK_MOVE, F_CHARGER, F_ENGAGED, F_FROM_HIDDEN, F_HIDDEN, F_PRONE,
+                     F_SUPPRESSED, G_ACT, G_ACTOR,
                      G_ACTOR_SIDE, G_CHARGE_OK, G_MOVE, G_TGT, K_REACT_ONCE, MD_CAR, MD_FATIGUE, MD_REACTED, N_SLOTS,
                      OK, PF_COS, PF_M, PF_RULES, R_ALREADY_REACTED, R_CANNOT_ACT, R_ENGAGED, R_FATIGUED, R_IMMOBILE,
                      R_NO_CHARISMA, R_NO_REACTION_TARGET, R_NOT_IN_SIGHT, R_NOT_PSIONIC, R_TOO_FAR, RK_COUNTERCHARGE,
@@ -29,6 +30,14 @@ from .sight import can_see_any
 
 REACTION_COST = 2
 REACTION_GROUP0 = 16   # MD_USED bits 16..22: reactions used this turn (LA FATICA)
+
+
+@nb.njit(cache=True, inline="always")
+def reaction_group(rk):
+    """LA FATICA's memory bit of reaction ``rk``: "una reazione già utilizzata durante il turno" is
+    the reaction, not the weapon: FUOCO DI REAZIONE with weapon 1 or 2 is one reaction (as FUOCO
+    arma 1 / arma 2 are one action)."""
+    return REACTION_GROUP0 + (RK_FIRE0 if rk == RK_FIRE1 else rk)
 
 
 @nb.njit(cache=True)
@@ -131,6 +140,12 @@ def declare_reaction(s, cfg, b, rs, j, rk, slot):
     cost = reaction_cost(s, cfg, b, rs, j)
     s.md[b, rs, j, MD_CAR] -= cost
     s.md[b, rs, j, MD_REACTED] = 1
+    if s.md[b, rs, j, MD_FLAGS] & F_HIDDEN:
+        # NASCOSTO: out of sight "fintanto che non dichiara un'azione o una reazione"; a reaction
+        # fire or counter-charge is made from hidden (+1 to hit, as the action's)
+        s.md[b, rs, j, MD_FLAGS] &= ~F_HIDDEN
+        if rk == RK_FIRE0 or rk == RK_FIRE1 or rk == RK_COUNTERCHARGE:
+            s.md[b, rs, j, MD_FLAGS] |= F_FROM_HIDDEN
     s.rq[b, slot, 0] = j
     s.rq[b, slot, 1] = rk
     s.rq[b, slot, 2] = 1 if cost == 0 else 0
@@ -141,7 +156,7 @@ def apply_prone(s, cfg, b, rs, j):
     """A TERRA: "la reazione si esegue prima che l'avversario esegua la propria azione"."""
     if is_active(s, b, rs, j):
         go_prone(s, b, rs, j)
-        tire(s, cfg, b, rs, j, REACTION_GROUP0 + RK_PRONE)
+        tire(s, cfg, b, rs, j, reaction_group(RK_PRONE))
 
 
 @nb.njit(cache=True)
@@ -164,4 +179,6 @@ def execute_reaction(s, cfg, b, rs, j, rk):
             return   # "sposta il modello solo se il tuo nemico non ti raggiunge"
         if not has_flag(s, b, rs, j, F_ENGAGED) and is_active(s, b, a_side, a):
             do_charge(s, cfg, b, rs, j, a_side, a, True)
-    tire(s, cfg, b, rs, j, REACTION_GROUP0 + rk)
+    if not has_flag(s, b, rs, j, F_CHARGER):
+        s.md[b, rs, j, MD_FLAGS] &= ~F_FROM_HIDDEN   # the bonus from hidden is for this reaction only
+    tire(s, cfg, b, rs, j, reaction_group(rk))

@@ -47,7 +47,7 @@ def ansi(core, b, viewer=0) -> str:
     if g[L.G_DONE]:
         w = int(g[L.G_WINNER])
         head += f" — over: {'draw' if w == 2 else f'player {w} wins'}"
-    if g[L.G_STAGE] in (L.ST_TARGET, L.ST_REACT, L.ST_REACT_KIND, L.ST_COUNTERMOVE):
+    if g[L.G_STAGE] in (L.ST_TARGET, L.ST_REACT, L.ST_REACT_KIND, L.ST_COUNTERMOVE, L.ST_FACING):
         head += f"\n  declared: {L.ACTION_NAMES[int(g[L.G_ACT])]} by p{int(g[L.G_ACTOR_SIDE])} #{int(g[L.G_ACTOR])}"
         if g[L.G_TGT] >= 0:
             head += f" at #{int(g[L.G_TGT])}"

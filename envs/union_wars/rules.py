@@ -26,10 +26,10 @@ from .general import (banked_roll_off, d6, game_test_d6, has_flag, is_active, on
 from .layout import *  # noqa: F401,F403  (the named columns and codes)
 from .layout import (config_ref, outputs_ref, state_ref)
 from .melee import melee_continue, melee_start, melee_target_reason, melee_weapon_reason, update_engagement
-from .movement import (consolidate_reason, execute_move, move_allowance, move_reason, move_target, pieces_in_reach,
-                       place)
+from .movement import (consolidate_reason, direction_angle, execute_move, move_allowance, move_reason, move_target,
+                       pieces_in_reach, place)
 from .psychology import choose_commander, command_test, command_test_needed, control_phase, losses
-from .reactions import (REACTION_GROUP0, apply_prone, declare_reaction, execute_reaction, reaction_kind_reason,
+from .reactions import (reaction_group, apply_prone, declare_reaction, execute_reaction, reaction_kind_reason,
                         reaction_reason, reactor_can, reactor_reason)
 from .sight import forget_sight, reveal_hidden, sight_cache_mismatches
 from .shooting import point_fire_reason
@@ -331,6 +331,9 @@ def next_consolidation(s, cfg, b):
     for k in range(2):
         side = s.g[b, G_ACTIVE] if k == 0 else 1 - s.g[b, G_ACTIVE]
         for i in range(N_SLOTS):
+            if (s.md[b, side, i, MD_FLAGS] & F_WON) and (stat(s, cfg, b, side, i, PF_RULES) & SR_IMMOBILE):
+                s.md[b, side, i, MD_FLAGS] &= ~F_WON   # IMMOBILE: "non può muovere" (no consolidation)
+                continue
             if s.md[b, side, i, MD_FLAGS] & F_WON:
                 # 2D6 cm, an amount roll the ESPLORAZIONE bank may move
                 s.g[b, G_CONSOL] = bank_amount(s, cfg, b, side, i, TK_CONSOLIDATION, d6(s, b) + d6(s, b), True, 0)
@@ -422,7 +425,9 @@ def run_action(s, cfg, b):
         s.md[b, side, i, MD_FLAGS] &= ~F_CONCENTRATED
     else:
         execute_action(s, cfg, b, side, i, ak, ts, tj, s.g[b, G_MOVE])
-    if ak != AK_CHARGE:
+    if ak != AK_CHARGE or not s.g[b, G_CHARGE_OK]:
+        # "carica da nascosto": +1 in the melee that follows; a charge that falls short has none,
+        # and the model's next action is not from hidden
         s.md[b, side, i, MD_FLAGS] &= ~F_FROM_HIDDEN
     if is_active(s, b, side, i) or s.md[b, side, i, MD_STATUS] == OOC:
         tire(s, cfg, b, side, i, FATIGUE_GROUP[ak])
@@ -443,10 +448,12 @@ def resolve(s, cfg, b, first):
         j, rk = s.rq[b, k, 0], s.rq[b, k, 1]
         if rk == RK_PRONE or rk == RK_DUEL:
             if rk == RK_DUEL:
-                tire(s, cfg, b, rs, j, REACTION_GROUP0 + rk)
+                tire(s, cfg, b, rs, j, reaction_group(rk))
             continue
         if rk == RK_COUNTERMOVE:
-            if is_active(s, b, rs, j) and not has_flag(s, b, rs, j, F_ENGAGED) and not has_flag(s, b, rs, j, F_PRONE):
+            # "al termine dell'azione avversaria": after a charge that reached, in base contact too
+            # (declared before it; MOVIMENTO's 1 cm lets it leave the contact, RULES.md)
+            if is_active(s, b, rs, j) and not has_flag(s, b, rs, j, F_PRONE):
                 s.g[b, G_STAGE] = ST_COUNTERMOVE
                 s.g[b, G_DECIDER] = rs
                 s.g[b, G_RSLOT] = j
@@ -586,6 +593,7 @@ def _action_kind(s, cfg, b, st, me, ak, apply):
     s.g[b, G_ACT] = ak
     s.g[b, G_TGT] = -1
     s.g[b, G_MOVE] = 0
+    s.g[b, G_FACE_DIR] = 0
     if ACTION_TARGET[ak] == TARGET_NONE:
         declare_action(s, cfg, b)
     else:
@@ -630,6 +638,9 @@ def _move(s, cfg, b, st, me, choice, apply):
         if code != OK or not apply:
             return code
         s.g[b, G_MOVE] = choice
+        if facing_asked(cfg, choice):
+            ask_facing(s, b, FACE_ACTION, choice)
+            return OK
         declare_action(s, cfg, b)
         return OK
     if st == ST_CONSOLIDATE:
@@ -637,23 +648,73 @@ def _move(s, cfg, b, st, me, choice, apply):
         code = consolidate_reason(s, cfg, b, me, j, choice, float(s.g[b, G_CONSOL]))
         if code != OK or not apply:
             return code
-        x1, y1, f, _d = move_target(s, b, me, j, choice, float(s.g[b, G_CONSOL]))
-        place(s, cfg, b, me, j, x1, y1, f)
-        s.md[b, me, j, MD_FLAGS] &= ~F_WON
-        next_consolidation(s, cfg, b)
+        if facing_asked(cfg, choice):
+            ask_facing(s, b, FACE_CONSOLIDATION, choice)
+            return OK
+        consolidate(s, cfg, b, me, j, choice, -1)
         return OK
     if st == ST_COUNTERMOVE:
         j = s.g[b, G_RSLOT]
         code = move_reason(s, cfg, b, me, j, choice, False, True)
         if code != OK or not apply:
             return code
-        # CONTROMOSSA: M/2 or a rotation, otherwise as MOVIMENTO
-        execute_move(s, cfg, b, me, j, choice, False, True)
-        tire(s, cfg, b, me, j, REACTION_GROUP0 + RK_COUNTERMOVE)
-        update_engagement(s, cfg, b)
-        resolve(s, cfg, b, False)
+        if facing_asked(cfg, choice):
+            ask_facing(s, b, FACE_COUNTERMOVE, choice)
+            return OK
+        counter_move(s, cfg, b, me, j, choice, -1)
+        return OK
+    if st == ST_FACING:
+        # MOVIMENTO "muovere ... e/o ruotare": the facing at the end of the move, a rotate-only choice
+        if choice % (N_DIST + 1) != 0:
+            return R_FACING
+        if not apply:
+            return OK
+        d = choice // (N_DIST + 1)
+        kind = s.g[b, G_FACE]
+        s.g[b, G_FACE] = FACE_NONE
+        if kind == FACE_ACTION:
+            s.g[b, G_FACE_DIR] = d + 1
+            declare_action(s, cfg, b)
+        elif kind == FACE_COUNTERMOVE:
+            counter_move(s, cfg, b, me, s.g[b, G_RSLOT], s.g[b, G_FACE_MOVE], d)
+        else:
+            consolidate(s, cfg, b, me, s.g[b, G_RSLOT], s.g[b, G_FACE_MOVE], d)
         return OK
     return R_WRONG_STAGE
+
+
+@nb.njit(cache=True, inline="always")
+def facing_asked(cfg, choice):
+    """Option facing="choose": a move that goes somewhere (not a rotation) asks the mover for the
+    facing it ends with; "travel": it faces the way it went."""
+    return not cfg.k[K_FACING_TRAVEL] and choice % (N_DIST + 1) != 0
+
+
+@nb.njit(cache=True)
+def ask_facing(s, b, kind, choice):
+    """Stage ST_FACING: the same decider chooses the direction the model ends facing."""
+    s.g[b, G_FACE] = kind
+    s.g[b, G_FACE_MOVE] = choice
+    s.g[b, G_STAGE] = ST_FACING
+
+
+@nb.njit(cache=True)
+def consolidate(s, cfg, b, side, j, choice, face):
+    """LA MISCHIA: the winner (side, j) consolidates with move ``choice`` of the 2D6 cm, ending
+    facing direction ``face`` (-1: the way it went); then the next winner."""
+    x1, y1, f, _d = move_target(s, b, side, j, choice, float(s.g[b, G_CONSOL]))
+    place(s, cfg, b, side, j, x1, y1, f if face < 0 else direction_angle(face))
+    s.md[b, side, j, MD_FLAGS] &= ~F_WON
+    next_consolidation(s, cfg, b)
+
+
+@nb.njit(cache=True)
+def counter_move(s, cfg, b, side, j, choice, face):
+    """CONTROMOSSA: M/2 or a rotation, otherwise as MOVIMENTO; then the action's other reactions."""
+    execute_move(s, cfg, b, side, j, choice, False, True, face)
+    tire(s, cfg, b, side, j, reaction_group(RK_COUNTERMOVE))
+    update_engagement(s, cfg, b)
+    resolve(s, cfg, b, False)
 
 
 @nb.njit(cache=True)
@@ -891,6 +952,9 @@ def write_mask(s, cfg, b, mask):
     elif st == ST_MELEE_TARGET:
         lo[0], hi[0] = k[K_A_THEIR], k[K_A_THEIR] + N_SLOTS
         n = 1
+    elif st == ST_FACING:
+        lo[0], hi[0] = k[K_A_MOVE], k[K_A_MOVE] + N_MOVES
+        n = 1
     elif st == ST_COUNTERMOVE:
         lo[0], hi[0] = k[K_A_MOVE], k[K_A_MOVE] + N_MOVES
         n = 1
@@ -1047,7 +1111,8 @@ def write_obs(s, cfg, b, me, obs):
     v[7] = g[b, G_ACTOR]
     v[8] = g[b, G_ACTOR_SIDE] == me
     v[9] = g[b, G_TGT]
-    v[10] = g[b, G_CONSOL] if g[b, G_STAGE] == ST_CONSOLIDATE else g[b, G_MOVE]
+    v[10] = g[b, G_CONSOL] if g[b, G_STAGE] == ST_CONSOLIDATE else (
+        g[b, G_FACE_MOVE] if g[b, G_STAGE] == ST_FACING else g[b, G_MOVE])
     v[11] = g[b, G_BANK0 + me]
     v[12] = g[b, G_BANK0 + 1 - me]
     if g[b, G_STAGE] == ST_BANK:
