@@ -259,11 +259,12 @@ def earlier_version(raw_env_class, name: str, defaults: dict):
     class raw_env(raw_env_class):  # noqa: N801
         metadata = {**raw_env_class.metadata, "name": name}
 
-        def __init__(self, render_mode=None, options=None, **option_kwargs):
-            merged = {**defaults, **(options or {}), **option_kwargs}
-            super().__init__(render_mode=render_mode, options=merged)
+        def __init__(self, render_mode=None, options=None, **kwargs):
+            super().__init__(render_mode=render_mode, options={**defaults, **(options or {})}, **kwargs)
 
-    raw_env.__qualname__ = raw_env.__name__ = f"raw_env_{name}"
+    # found by pickle where the game's env module binds it: ``raw_env_v<N>`` beside ``raw_env``
+    raw_env.__qualname__ = raw_env.__name__ = f"raw_env_v{name.rsplit('_v', 1)[1]}"
+    raw_env.__module__ = raw_env_class.__module__
 
     def env(**kwargs):
         return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
