@@ -431,7 +431,8 @@ def test_terrain_needs_the_terrain_option():
     with pytest.raises(ValueError, match="option terrain=True"):
         core.load_scenario(scenario([ship("terran_ca", "Patton", (8, 4), "E")],
                                     [ship("talon_ca", "Justice", (8, 9), "W")], [tile("planet", (3, 3))]), seed=0)
-    assert core.obs.shape[1] == game.obs_size(core.cfg) == 16 * 18 * 16 + 2 * 8 * R.N_SF + R.N_GLOBAL
+    assert core.obs.shape[1] == game.obs_size(core.cfg) == (16 * 18 * 16 + 2 * 8 * R.N_SF + R.N_GLOBAL
+                                                            + game.relations_size(core.cfg))
 
 
 def test_observation_terrain_planes():

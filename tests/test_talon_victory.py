@@ -179,9 +179,12 @@ def test_victory_needs_the_option():
 
 
 def test_basic_game_observation_is_unchanged():
-    # the victory block exists only with the option: the shipped agents' 5,675-byte inputs stay as they were
-    core = VecGame(game, 1, {})
+    # the victory block exists only with the option: talon_v0's inputs (the shipped ppo-dagger's) stay as they
+    # were, and talon_v1 adds only its relational block (RULES.md "Relations")
+    core = VecGame(game, 1, {"relations": False})
     assert core.cfg.k[R.K_VICTORY] == 0 and game.obs_size(core.cfg) == 16 * 18 * 16 + 2 * 8 * R.N_SF + R.N_GLOBAL
+    v1 = VecGame(game, 1, {})
+    assert game.obs_size(v1.cfg) == game.obs_size(core.cfg) + 8 * 8 * R.N_PF + 203 * R.N_AF
 
 
 def test_starbase_assault_loads_its_conditions():
