@@ -81,12 +81,14 @@ def test_network_reads_every_part_of_the_observation(game, options):
     parts = observation_parts(g, cfg)
     n = int(np.prod(g.obs_shape(cfg)))
     # the parts never overlap and cover the flat observation, except that Planetoids'
-    # scalar planes (one value filling a plane) are read at one hex each
+    # scalar planes (one value filling a plane) are read at one hex each, and its action table
+    # (planetoids_v1) leaves the rest of its last channel unread (zero padding)
     covered = np.concatenate([np.arange(n)[w].reshape(-1) if isinstance(w, slice) else w for _, _, w in parts])
     assert len(np.unique(covered)) == len(covered)
     if game == "planetoids":
-        scalars = dict((name, shape) for name, shape, _ in parts)["scalars"][0]
-        assert len(covered) == n - scalars * (9 * 21 - 1)
+        shapes = dict((name, shape) for name, shape, _ in parts)
+        padding = g.action_channels(cfg) * 9 * 21 - int(np.prod(shapes["action_features"]))
+        assert len(covered) == n - shapes["scalars"][0] * (9 * 21 - 1) - padding
     else:
         assert len(covered) == n
     extractor = WargymExtractor(spaces.Box(-128, 127, (n,), np.int8), game=game, options=options)
