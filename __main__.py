@@ -51,7 +51,7 @@ def summary() -> str:
         "  from wargym.envs import planetoids_v1",
         '  env = planetoids_v1.env(render_mode="ansi"); env.reset(seed=0); print(env.render())',
         '  import wargym, pettingzoo; env = pettingzoo.make("aec", "wargym/planetoids_v1")',
-        '  import wargym, gymnasium; env = gymnasium.make("wargym/Planetoids-v0", opponent="random")'
+        '  import wargym, gymnasium; env = gymnasium.make("wargym/Planetoids-v1", opponent="random")'
         "  (needs the train extra)",
         "  The first env of each game compiles its kernels (about a minute); later runs load them from the cache.",
         "",
