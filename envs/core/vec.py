@@ -246,6 +246,7 @@ class VecGame(RebuiltOnUnpickle):
         """Set up games from a scenario dict (see the game's rules document)."""
         idx = self._index(index)
         saved = self.clone_state(idx)
+        had_games = getattr(self, "has_games", False)
         outputs = [a[idx].copy() for a in (self.rewards, self.terminated, self.truncated)]
         self.reset(seed, idx)
         trial = self.state.select(idx)
@@ -253,7 +254,11 @@ class VecGame(RebuiltOnUnpickle):
             for j in range(len(idx)):
                 self.game.apply_scenario(self.cfg, trial, j, scenario)
         except Exception:
-            self.set_state(saved, idx)  # a bad scenario changes nothing
+            # a bad scenario changes nothing: our own copy goes back as it was, unchecked (a core never
+            # reset holds a blank state that set_state's checks would rightly refuse from outside)
+            self.state.assign(idx, saved)
+            self.refresh(idx)
+            self.has_games = had_games
             for a, old in zip((self.rewards, self.terminated, self.truncated), outputs):
                 a[idx] = old
             raise
