@@ -27,6 +27,12 @@ from .threads import PARALLEL_FROM, configure_thread_pool
 from .validate import check_state
 
 
+def _env_module_of(game_key: str) -> str:
+    """The current env module of a game key (``talon`` -> ``talon_v1``), from the registry."""
+    from ...registration import GAMES
+    return next((module for module, (_gym, key, _about) in GAMES.items() if key == game_key), f"{game_key}_v0")
+
+
 def game_seeds(seed: int, index: np.ndarray) -> np.ndarray:
     """Per-game seeds that depend on (seed, game index) only, never on B."""
     out = np.empty(len(index), dtype=np.uint64)
@@ -229,7 +235,7 @@ class VecGame(RebuiltOnUnpickle):
     def _check_save_header(self, header: dict) -> None:
         game = header.get("game")
         if game != self.spec.game:
-            hint = f": load it into a {game}_v0 env" if isinstance(game, str) else ""
+            hint = f": load it into a {_env_module_of(game)} env" if isinstance(game, str) else ""
             raise ValueError(f"save file holds game {game!r}, not {self.spec.game!r}{hint}")
         saved = (header.get("meta") or {}).get("options")
         if saved != self.options:
