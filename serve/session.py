@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..registration import every_version
+from ..registration import LEGACY_VERSIONS, every_version
 from .protocol import MAX_SEED, VERSION, ProtocolError, error_reply, parse_json, state_hash, validate
 
 # every version of every game: the current ones and the earlier ones still registered (talon_v0, ...)
@@ -104,6 +104,8 @@ class GameEntry:
         self.game = self.module.game
         self.policies = dict(self.game.bot.POLICIES)
         self.about = GAMES[module_name][2]
+        # an earlier version is the same game with its own option defaults (talon_v0: relations=False)
+        self.version_defaults = dict(LEGACY_VERSIONS.get(module_name, ("", "", {}))[2])
 
     def shipped(self) -> dict:
         """{option: the names of the data the game ships for it} (a Planetoids map, a UnionWars
@@ -115,7 +117,7 @@ class GameEntry:
         for key, value in options.items():
             self._check_not_a_file(key, value)
         try:
-            parsed = self.game.parse_options(dict(options))
+            parsed = self.game.parse_options({**self.version_defaults, **options})
         except OPTION_ERRORS as exc:
             raise ProtocolError("bad_options", _clipped(exc), field="options") from None
         return parsed

@@ -12,7 +12,7 @@ from wargym.serve import session
 from wargym.serve.session import Limits, Server
 
 
-TALON_OBS, TALON_ACTIONS = 5472, 203   # Talon's default options
+TALON_OBS, TALON_ACTIONS = 8120, 203   # talon_v1 with its default options
 
 
 class StubModel:
@@ -41,39 +41,39 @@ def stub_baselines(monkeypatch):
         if name == "broken":
             raise RuntimeError("damaged zip")
         return model
-    lib = types.SimpleNamespace(available=lambda game: ["tiny", "broken"] if game == "talon_v0" else [], load=load)
+    lib = types.SimpleNamespace(available=lambda game: ["tiny", "broken"] if game == "talon_v1" else [], load=load)
     monkeypatch.setattr(session, "_baselines", lambda: lib)
     return model, loaded
 
 
 def ask(server, **msg):
-    return server.handle({"v": 1, "type": "bot_move", "game": "talon_v0", "state": {"seed": 2}, **msg})
+    return server.handle({"v": 1, "type": "bot_move", "game": "talon_v1", "state": {"seed": 2}, **msg})
 
 
 def test_checkpoints_are_served_by_name_from_the_server_list(stub_baselines):
     model, loaded = stub_baselines
     server = Server()
     info = {g["game"]: g for g in server.handle({"v": 1, "type": "info"})["games"]}
-    assert info["talon_v0"]["bots"] == ["random", "scripted", "model:tiny", "model:broken"]
+    assert info["talon_v1"]["bots"] == ["random", "scripted", "model:tiny", "model:broken"]
     reply = ask(server, bot="model:tiny", legal=True)
     assert reply["ok"], reply
     legal_before = ask(server, bot="random", legal=True)  # (the legal list after one move differs)
     assert legal_before["ok"]
     assert model.seen[0] == ((1, TALON_OBS), np.dtype(bool), True)  # a flat observation batch, a boolean mask
-    assert loaded == [("talon_v0", "tiny")]
+    assert loaded == [("talon_v1", "tiny")]
     ask(server, bot="model:tiny")
-    assert loaded == [("talon_v0", "tiny")]  # loaded once
+    assert loaded == [("talon_v1", "tiny")]  # loaded once
     for name in ("/tmp/evil.zip", "model:../../evil", "model:tiny.zip"):
         assert ask(server, bot=name)["error"]["code"] == "unknown_bot"
     assert ask(server, bot="model:broken")["error"]["code"] == "bot_unavailable"
-    assert server.handle({"v": 1, "type": "bot_move", "game": "planetoids_v0", "state": {"seed": 2},
+    assert server.handle({"v": 1, "type": "bot_move", "game": "planetoids_v1", "state": {"seed": 2},
                           "bot": "model:tiny"})["error"]["code"] == "unknown_bot"
 
 
 def test_a_checkpoint_trained_with_other_options_is_refused(stub_baselines):
     server = Server()
     reply = ask(server, bot="model:tiny", options={"map_cols": 20})   # another map: another observation size
-    assert reply["error"]["code"] == "bot_unavailable" and "trained on observations (5472,)" in \
+    assert reply["error"]["code"] == "bot_unavailable" and "trained on observations (8120,)" in \
         reply["error"]["message"]
 
 
@@ -85,11 +85,11 @@ def test_a_real_maskable_ppo_checkpoint_plays_a_whole_match(tmp_path, monkeypatc
     from wargym.wrappers.sb3 import WargymVecEnv
     model = MaskablePPO("MlpPolicy", WargymVecEnv("talon", n_envs=1), n_steps=8, policy_kwargs={"net_arch": [8]})
     model.save(tmp_path / "tiny.zip")
-    lib = types.SimpleNamespace(available=lambda game: ["tiny"] if game == "talon_v0" else [],
+    lib = types.SimpleNamespace(available=lambda game: ["tiny"] if game == "talon_v1" else [],
                                 load=lambda game, name: MaskablePPO.load(tmp_path / f"{name}.zip", device="cpu"))
     monkeypatch.setattr(session, "_baselines", lambda: lib)
     server = Server()
-    reply = server.handle({"v": 1, "type": "new_match", "game": "talon_v0", "seed": 3, "bots": {"1": "model:tiny"},
+    reply = server.handle({"v": 1, "type": "new_match", "game": "talon_v1", "seed": 3, "bots": {"1": "model:tiny"},
                            "options": {"max_decisions": 60}, "time_limit_ms": 120_000, "legal": True})
     bot_moves = 0
     while reply["ok"] and not reply["over"]:
@@ -111,18 +111,18 @@ def test_the_operator_serves_its_own_checkpoint_by_name(tmp_path, capsys):
     from wargym.wrappers.sb3 import WargymVecEnv
     model = MaskablePPO("MlpPolicy", WargymVecEnv("talon", n_envs=1), n_steps=8, policy_kwargs={"net_arch": [8]})
     model.save(tmp_path / "mine.zip")
-    server = Server(models={"talon_v0": {"mine": str(tmp_path / "mine.zip")}})
+    server = Server(models={"talon_v1": {"mine": str(tmp_path / "mine.zip")}})
     info = {g["game"]: g for g in server.handle({"v": 1, "type": "info"})["games"]}
-    assert "model:mine" in info["talon_v0"]["bots"] and "model:mine" not in info["planetoids_v0"]["bots"]
+    assert "model:mine" in info["talon_v1"]["bots"] and "model:mine" not in info["planetoids_v1"]["bots"]
     reply = ask(server, bot="model:mine", legal=True, time_limit_ms=120_000)
     assert reply["ok"] and not reply["actions"][0].get("fallback"), reply
     assert ask(server, bot=str(tmp_path / "mine.zip"))["error"]["code"] == "unknown_bot"
     for models, says in (({"chess": {"x": str(tmp_path / "mine.zip")}}, "unknown game 'chess'"),
-                         ({"talon_v0": {"x": str(tmp_path / "none.zip")}}, "no checkpoint at"),
-                         ({"talon_v0": {"a/b": str(tmp_path / "mine.zip")}}, "a name is letters")):
+                         ({"talon_v1": {"x": str(tmp_path / "none.zip")}}, "no checkpoint at"),
+                         ({"talon_v1": {"a/b": str(tmp_path / "mine.zip")}}, "a name is letters")):
         with pytest.raises(ValueError, match=says):
             Server(models=models)
-    for bad in ("talon_v0=mine", "talon_v0:mine", f"talon_v0:x={tmp_path / 'none.zip'}"):
+    for bad in ("talon_v1=mine", "talon_v1:mine", f"talon_v1:x={tmp_path / 'none.zip'}"):
         with pytest.raises(SystemExit) as exit_:
             main(["serve", "--stdio", "--model", bad])
         assert "--model" in str(exit_.value.code)
@@ -156,25 +156,26 @@ def test_strength_levels_are_reproducible_and_weaker():
 
 def test_options_naming_server_files_are_refused():
     server = Server()
-    for game, key in (("talon_v0", "ships_file"), ("battle_force_v0", "ships_file"), ("battle_force_v0", "cards_file")):
+    for game, key in (("talon_v1", "ships_file"), ("battle_force_v0", "ships_file"), ("battle_force_v0", "cards_file")):
         reply = server.handle({"v": 1, "type": "new_match", "game": game, "options": {key: "/etc/passwd"}})
         assert reply["error"] == {**reply["error"], "code": "bad_options", "field": f"options.{key}"}
-    # the default (no file) is fine
-    assert server.handle({"v": 1, "type": "new_match", "game": "talon_v0", "options": {"ships_file": None}})["ok"]
+    # a file-kind option is refused whatever its value, the default included (PROTOCOL.md "Security")
+    assert server.handle({"v": 1, "type": "new_match", "game": "talon_v1",
+                          "options": {"ships_file": None}})["error"]["code"] == "bad_options"
 
 
 def test_total_match_limit_and_closing():
     server = Server(Limits(max_matches=2, max_matches_per_client=5))
-    ids = [server.handle({"v": 1, "type": "new_match", "game": "talon_v0"}, client=c)["match"] for c in "ab"]
-    assert server.handle({"v": 1, "type": "new_match", "game": "talon_v0"}, client="c")["error"]["code"] == \
+    ids = [server.handle({"v": 1, "type": "new_match", "game": "talon_v1"}, client=c)["match"] for c in "ab"]
+    assert server.handle({"v": 1, "type": "new_match", "game": "talon_v1"}, client="c")["error"]["code"] == \
         "too_many_matches"
     assert server.handle({"v": 1, "type": "close", "match": ids[0]})["closed"]
-    assert server.handle({"v": 1, "type": "new_match", "game": "talon_v0"}, client="c")["ok"]
+    assert server.handle({"v": 1, "type": "new_match", "game": "talon_v1"}, client="c")["ok"]
 
 
 def test_a_second_request_for_a_busy_match_is_refused_at_once():
     server = Server()
-    match = server.handle({"v": 1, "type": "new_match", "game": "talon_v0", "seed": 1, "legal": True})
+    match = server.handle({"v": 1, "type": "new_match", "game": "talon_v1", "seed": 1, "legal": True})
     held = server._matches[match["match"]].lock
     move = {"v": 1, "type": "move", "match": match["match"], "seq": match["seq"],
             "action": match["legal"][0]["action"]}
@@ -203,7 +204,7 @@ def test_replies_encode_to_the_same_json_with_or_without_orjson(monkeypatch):
 
     from wargym.serve import protocol
     server = Server()
-    reply = server.handle({"v": 1, "type": "new_match", "game": "talon_v0", "seed": 5, "legal": True,
+    reply = server.handle({"v": 1, "type": "new_match", "game": "talon_v1", "seed": 5, "legal": True,
                            "id": 2 ** 70})
     assert reply["ok"] and reply["id"] == 2 ** 70
     small = {**reply, "id": 7}
