@@ -4088,7 +4088,8 @@ def reset_games(states, cfgs, seeds, idx, outs):
     n = len(states)
     for c in nb.prange(n):
         t = nb.get_thread_id()
-        reset_range(states[t], cfgs[t], seeds, idx, outs[t], c * N // n, (c + 1) * N // n)
+        c64 = np.int64(c)  # prange's index is unsigned: one signature for every caller (compile once)
+        reset_range(states[t], cfgs[t], seeds, idx, outs[t], c64 * N // n, (c64 + 1) * N // n)
 
 
 @nb.njit(cache=True)
@@ -4183,7 +4184,8 @@ def step_games(states, cfgs, actions, active_, outs, auto_reset):
     n = len(states)
     for c in nb.prange(n):
         t = nb.get_thread_id()
-        step_range(states[t], cfgs[t], actions, active_, outs[t], auto_reset, c * B // n, (c + 1) * B // n)
+        c64 = np.int64(c)  # prange's index is unsigned: one signature for every caller (compile once)
+        step_range(states[t], cfgs[t], actions, active_, outs[t], auto_reset, c64 * B // n, (c64 + 1) * B // n)
 
 
 @nb.njit(cache=True)

@@ -84,7 +84,8 @@ def _play_turns(states, cfgs, actions, seats, opponents, outs, acc, auto_reset, 
         for b in range(actions.shape[0]):
             PLAY_TURN(states[0], cfgs[0], b, actions[b], seats, opponents, outs[0], acc, auto_reset, rotate)
         return
-    for b in nb.prange(actions.shape[0]):
+    for b_ in nb.prange(actions.shape[0]):
+        b = np.int64(b_)  # prange's index is unsigned: one signature of the game's kernels for every caller
         t = nb.get_thread_id()
         PLAY_TURN(states[t], cfgs[t], b, actions[b], seats, opponents, outs[t], acc, auto_reset, rotate)
 
@@ -96,7 +97,8 @@ def _play_games(states, cfgs, policies, outs, results):
         for b in range(policies.shape[0]):
             PLAY_GAME(states[0], cfgs[0], b, policies, outs[0], results)
         return
-    for b in nb.prange(policies.shape[0]):
+    for b_ in nb.prange(policies.shape[0]):
+        b = np.int64(b_)  # prange's index is unsigned: one signature of the game's kernels for every caller
         t = nb.get_thread_id()
         PLAY_GAME(states[t], cfgs[t], b, policies, outs[t], results)
 
@@ -122,7 +124,8 @@ def _policy_actions(states, cfgs, masks, policy, actions):
         for b in range(actions.shape[0]):
             actions[b] = GAME_POLICY(states[0], cfgs[0], b, masks[b], policy)
         return
-    for b in nb.prange(actions.shape[0]):
+    for b_ in nb.prange(actions.shape[0]):
+        b = np.int64(b_)  # prange's index is unsigned: one signature of the game's kernels for every caller
         t = nb.get_thread_id()
         actions[b] = GAME_POLICY(states[t], cfgs[t], b, masks[b], policy)
 

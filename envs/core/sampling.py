@@ -68,7 +68,7 @@ def sample_legal(mask, state, out):
             sample_one(mask, state, out, b)
         return
     for b in nb.prange(mask.shape[0]):
-        sample_one(mask, state, out, b)
+        sample_one(mask, state, out, np.int64(b))  # prange's index is unsigned: one signature (compile once)
 
 
 def new_streams(n: int, seed: int = 0) -> np.ndarray:

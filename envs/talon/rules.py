@@ -87,7 +87,8 @@ def reset_games(states, cfgs, seeds, idx, outs):
     for c in nb.prange(n):
         t = nb.get_thread_id()
         s, cfg, out = states[t], cfgs[t], outs[t]
-        for j in range(c * m // n, (c + 1) * m // n):
+        c64 = np.int64(c)  # prange's index is unsigned: one signature for every caller (compile once)
+        for j in range(c64 * m // n, (c64 + 1) * m // n):
             reset_one(s, cfg, idx[j], seeds[j], out)
 
 
@@ -156,7 +157,8 @@ def step_games(states, cfgs, actions, active_, outs, auto_reset):
     n = len(states)
     for c in nb.prange(n):
         t = nb.get_thread_id()
-        step_range(states[t], cfgs[t], actions, active_, outs[t], auto_reset, c * B // n, (c + 1) * B // n)
+        c64 = np.int64(c)  # prange's index is unsigned: one signature for every caller (compile once)
+        step_range(states[t], cfgs[t], actions, active_, outs[t], auto_reset, c64 * B // n, (c64 + 1) * B // n)
 
 
 @nb.njit(cache=True)

@@ -1231,8 +1231,9 @@ def step_games(states, cfgs, actions, active, outs, auto_reset):
     n = len(states)
     for c in nb.prange(n):
         t = nb.get_thread_id()
-        _step_range(states[t], cfgs[t], actions, active, np.int64(0), outs[t], auto_reset, c * B // n,
-                     (c + 1) * B // n)
+        c64 = np.int64(c)  # prange's index is unsigned: one signature for every caller (compile once)
+        _step_range(states[t], cfgs[t], actions, active, np.int64(0), outs[t], auto_reset, c64 * B // n,
+                    (c64 + 1) * B // n)
 
 
 @nb.njit(cache=True)
