@@ -62,6 +62,7 @@ def summary() -> str:
         *_other_commands(),
         "  python -m wargym.benchmarks.bench --quick   throughput on this machine (needs the test extra)",
         "  wargym serve --stdio | --http   bots for other programs and a page to play them (serve/PROTOCOL.md)",
+        "  wargym compile [GAME...]   compile the kernels now, one process per core (else the first use does)",
         "",
         "Rules and the agent interface of each game: envs/<game>/RULES.md; overview: README.md",
     ]
@@ -133,14 +134,36 @@ def serve(args) -> int:
                     allow_origins=args.allow_origin, body_timeout_s=args.body_timeout)
 
 
+def _compile_parser(sub) -> None:
+    from .registration import GAME_KEYS
+    p = sub.add_parser("compile", help="compile the games' kernels into Numba's cache now, one process per core",
+                       description="Compile every kernel a first run meets (the AEC env, the batched core, the "
+                                   "learner loops, the bots) into Numba's on-disk cache, games in parallel "
+                                   "processes, naming each function as it compiles.  Later runs load the cache.")
+    p.add_argument("games", nargs="*", choices=[[], *GAME_KEYS], metavar="GAME",
+                   help=f"games to compile (default all: {', '.join(GAME_KEYS)})")
+    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
+    p.add_argument("--quiet", action="store_true", help="only a line per game, not each function")
+
+
+def compile_command(args) -> int:
+    from .envs.core.warmup import compile_games
+    from .registration import GAME_KEYS
+    compile_games(args.games or GAME_KEYS, jobs=args.jobs, verbose=not args.quiet)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="wargym", description="wargym: with no command, what is installed "
                                                                 "and how to start")
     sub = parser.add_subparsers(dest="command")
     _serve_parser(sub)
+    _compile_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "serve":
         return serve(args)
+    if args.command == "compile":
+        return compile_command(args)
     print(summary())
     return 0
 

@@ -174,10 +174,15 @@ def main(argv=None) -> dict:
     torch.set_num_threads(torch_threads(args.threads))
     bars = Bars(not args.no_progress)
     print(f"wargym: training MaskablePPO on {args.game} against {args.opponent} for {args.timesteps:,} decisions "
-          f"({args.n_envs} games at a time); the first run compiles the game's kernels (minutes; later runs load them).",
+          f"({args.n_envs} games at a time); the first run compiles the game's kernels, naming each (minutes; `wargym compile` does it ahead, "
+          "on every core; later runs load them).",
           flush=True)
 
     t0 = time.perf_counter()
+    from ..envs.core.warmup import announce_compiles
+    # a cold cache: name each kernel as Numba compiles it, for the whole run (the env now, the bots' loops
+    # at the warm start and the evaluations), not minutes of silence; a warm cache prints nothing
+    announce_compiles(lambda what: print(f"  {time.perf_counter() - t0:5.0f} s  {what}", flush=True))
     env = WargymVecEnv(args.game, n_envs=args.n_envs, opponent=fixed_opponent(args), options=options, seed=args.seed)
     env.reset()
     compile_s = time.perf_counter() - t0

@@ -1,0 +1,38 @@
+"""What every test file shares: the games' kernels compiled before the first test.
+
+Most of a cold run's time is Numba compiling the games' kernels, and Numba compiles in one
+thread.  So before the first test the kernels of the games this run touches are compiled into
+Numba's on-disk cache by ``wargym compile``'s machinery, one game per process on every core
+(``envs/core/warmup.py``); pytest-xdist's workers (``-n auto`` in pyproject's addopts) then load
+them from the cache and share the tests out file by file.  With a warm cache the step only
+loads, in a few seconds a game.  ``WARGYM_TEST_PRECOMPILE=0`` skips it (each test then compiles
+what it meets, as it did before).
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from wargym.registration import GAME_KEYS
+
+
+def games_touched(args: list[str]) -> list[str]:
+    """The games a run of these pytest arguments touches: those a test file is named after
+    (``test_talon_bot.py`` -> talon), and every game for a folder or any other file."""
+    games: set[str] = set()
+    for arg in args:
+        name = Path(arg.split("::")[0]).name
+        named = [key for key in GAME_KEYS if name.startswith(f"test_{key}")]
+        if not named:
+            return list(GAME_KEYS)
+        games.update(named)
+    return [key for key in GAME_KEYS if key in games]
+
+
+def pytest_sessionstart(session):
+    if os.environ.get("PYTEST_XDIST_WORKER") or os.environ.get("WARGYM_TEST_PRECOMPILE") == "0":
+        return
+    from wargym.envs.core.warmup import compile_games
+    games = games_touched(session.config.args or ["tests"])
+    compile_games(games, out=sys.__stderr__, verbose=False)
