@@ -42,7 +42,7 @@ def test_planetoids_setup_count_out_of_range_is_refused(tmp_path):
 
 def test_union_wars_vertex_count_out_of_range_is_refused(tmp_path):
     from wargym.envs.union_wars import layout
-    env = _env("union_wars_v0")
+    env = _env("union_wars_v1")
     _refused(env, tmp_path, "tinfo", (0, layout.TI_NVERT), 2 ** 31 - 1, r"tinfo\[TI_NVERT\]")
     _refused(env, tmp_path, "tinfo", (0, layout.TI_NVERT), 10 ** 6, r"tinfo\[TI_NVERT\]")
 

@@ -33,9 +33,9 @@ FILE_OPTIONS = [
     (_bot_move("planetoids_v0", {"map": SECRET_PATH}), "bad_options"),
     (_bot_move("planetoids_v0", {"map": "../../../etc/passwd"}), "bad_options"),
     (_bot_move("planetoids_v0", {"map": "no_such_map"}), "bad_options"),
-    (_bot_move("union_wars_v0", {"table": SECRET_PATH}), "bad_options"),
-    (_bot_move("union_wars_v0", {"army_files": {"umanita": SECRET_PATH}}), "bad_options"),
-    (_bot_move("union_wars_v0", {"army_files": {"umanita": "/dev/zero"}}), "bad_options"),
+    (_bot_move("union_wars_v1", {"table": SECRET_PATH}), "bad_options"),
+    (_bot_move("union_wars_v1", {"army_files": {"umanita": SECRET_PATH}}), "bad_options"),
+    (_bot_move("union_wars_v1", {"army_files": {"umanita": "/dev/zero"}}), "bad_options"),
     (_bot_move("battle_force_v0", {"cards_file": SECRET_PATH}), "bad_options"),
     (_bot_move("battle_force_v0", {"ships_file": SECRET_PATH}), "bad_options"),
     (_bot_move("talon_v0", {"ships_file": SECRET_PATH}), "bad_options"),
@@ -57,7 +57,7 @@ MALFORMED = [
     (json.dumps(_new_match("talon_v0", bots={"1\n": "random"})).encode(), "bad_request"),
     (json.dumps(_bot_move("planetoids_v0", {"max_decisions": 10 ** 21})).encode(), "bad_options"),
     (json.dumps(_bot_move("talon_v0", {"max_decisions": 10 ** 21})).encode(), "bad_options"),
-    (json.dumps(_bot_move("union_wars_v0", {"max_decisions": -1})).encode(), "bad_options"),
+    (json.dumps(_bot_move("union_wars_v1", {"max_decisions": -1})).encode(), "bad_options"),
     (json.dumps(_bot_move("planetoids_v0", {"map": {}})).encode(), "bad_options"),
     (json.dumps(_bot_move("planetoids_v0", {"map": {"rows": "9", "cols": 21}})).encode(), "bad_options"),
     (json.dumps(_bot_move("planetoids_v0", {"map": {"rows": 100, "cols": 150}})).encode(), "bad_options"),
@@ -100,7 +100,7 @@ def test_every_malformed_request_gets_a_coded_4xx(server, data, code):
 def test_shipped_data_is_offered_by_name(server):
     info = {g["game"]: g for g in server.handle({"v": 1, "type": "info"})["games"]}
     assert info["planetoids_v0"]["shipped"] == {"map": ["default"]}
-    assert info["union_wars_v0"]["shipped"]["table"][0] == "random"
+    assert info["union_wars_v1"]["shipped"]["table"][0] == "random"
     reply = server.handle(_bot_move("planetoids_v0", {"map": "nope"}))
     assert reply["error"]["choices"] == ["default"]
 

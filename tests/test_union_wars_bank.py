@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wargym.envs import union_wars_v0
+from wargym.envs import union_wars_v1
 from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
 from wargym.envs.union_wars import game, rules
@@ -20,7 +20,7 @@ from test_union_wars_rules import start as start_scenario
 
 
 def new_env(**opts):
-    return union_wars_v0.raw_env(table="open_field", mission=1, **opts)
+    return union_wars_v1.raw_env(table="open_field", mission=1, **opts)
 
 
 def start(env, models, dice=(), active=0, bank=(0, 0), **kw):

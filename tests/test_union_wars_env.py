@@ -1,4 +1,4 @@
-"""union_wars_v0: PettingZoo contract, determinism, state management, renderers, the bot,
+"""union_wars_v1: PettingZoo contract, determinism, state management, renderers, the bot,
 and a random-play fuzz with the game's invariants."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from wargym.envs import union_wars_v0
+from wargym.envs import union_wars_v1
 from wargym.envs.core.geometry import point_polygon_distance
 from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
@@ -17,15 +17,15 @@ from wargym.envs.union_wars import layout as L
 
 
 def test_pettingzoo_api_test():
-    api_test(union_wars_v0.env(), num_cycles=600)
+    api_test(union_wars_v1.env(), num_cycles=600)
 
 
 def test_pettingzoo_seed_test():
-    seed_test(union_wars_v0.env, num_cycles=300)
+    seed_test(union_wars_v1.env, num_cycles=300)
 
 
 def test_render_modes():
-    env = union_wars_v0.env(render_mode="rgb_array")
+    env = union_wars_v1.env(render_mode="rgb_array")
     env.reset(seed=3)
     for _ in range(60):
         obs, *_ = env.last()
@@ -33,7 +33,7 @@ def test_render_modes():
     frame = env.render()
     assert frame.dtype == np.uint8 and frame.shape == (620, 620, 3)
     assert len(np.unique(frame.reshape(-1, 3), axis=0)) > 4
-    text = union_wars_v0.env(render_mode="ansi")
+    text = union_wars_v1.env(render_mode="ansi")
     text.reset(seed=3)
     assert "UnionWars" in text.render()
 
@@ -126,7 +126,7 @@ def test_game_does_not_depend_on_batch_size_or_threads():
 
 
 def test_clone_save_load_round_trip(tmp_path):
-    env = union_wars_v0.raw_env()
+    env = union_wars_v1.raw_env()
     env.reset(seed=2)
     rng = np.random.default_rng(0)
     for _ in range(60):
@@ -140,16 +140,16 @@ def test_clone_save_load_round_trip(tmp_path):
         env.step(int(rng.choice(env.legal_actions())))
     env.set_state(snap)
     assert (env.observe(env.agent_selection)["observation"] == obs).all()
-    env2 = union_wars_v0.raw_env()
+    env2 = union_wars_v1.raw_env()
     env2.reset(seed=9)
     env2.load(tmp_path / "g.npz")
     assert (env2.observe(env2.agent_selection)["observation"] == obs).all()
     with pytest.raises(ValueError, match="options"):
-        union_wars_v0.raw_env(turns=5).load(tmp_path / "g.npz")
+        union_wars_v1.raw_env(turns=5).load(tmp_path / "g.npz")
 
 
 def test_bad_scenario_is_refused_and_changes_nothing():
-    env = union_wars_v0.raw_env(table="open_field", mission=1)
+    env = union_wars_v1.raw_env(table="open_field", mission=1)
     env.reset(seed=0)
     before = env.clone_state()
     bad = [{"models": [{"player": 0, "slot": 0, "x": -3, "y": 10}]},
@@ -164,7 +164,7 @@ def test_bad_scenario_is_refused_and_changes_nothing():
 
 
 def test_illegal_action_error_names_the_rule_and_changes_nothing():
-    env = union_wars_v0.raw_env()
+    env = union_wars_v1.raw_env()
     env.reset(seed=0)
     illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
     snap = env.clone_state()
@@ -176,7 +176,7 @@ def test_illegal_action_error_names_the_rule_and_changes_nothing():
 
 
 def test_hidden_enemy_models_are_not_in_the_observation():
-    env = union_wars_v0.raw_env(table="open_field", mission=1)
+    env = union_wars_v1.raw_env(table="open_field", mission=1)
     env.reset(seed=0, options={"scenario": {"models": [
         {"player": 0, "slot": 2, "x": 60, "y": 20}, {"player": 1, "slot": 6, "x": 60, "y": 80, "flags": ["hidden"]}]}})
     parts = game.split_obs(env.core.cfg, env.observe("player_0")["observation"])
@@ -207,3 +207,17 @@ def test_sb3_adapters_accept_the_game_module():
     for _ in range(50):
         masks = vec.action_masks()
         vec.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
+
+
+def test_union_wars_v1_lets_the_mover_choose_its_facing_and_v0_keeps_the_old_play():
+    """A change of play is a new version (MOVIMENTO "muovere ... e/o ruotare", RULES.md facing):
+    union_wars_v1 asks for the facing after a move, union_wars_v0 (facing="travel") does not."""
+    import pettingzoo
+
+    import wargym  # noqa: F401  (registers the games)
+    from wargym.envs import union_wars_v0
+    new, old = union_wars_v1.raw_env(), union_wars_v0.raw_env()
+    assert new.metadata["name"] == "union_wars_v1" and old.metadata["name"] == "union_wars_v0"
+    assert new.core.options["facing"] == "choose" and old.core.options["facing"] == "travel"
+    assert union_wars_v0.raw_env(options={"facing": "choose"}).core.options["facing"] == "choose"
+    assert pettingzoo.make("aec", "wargym/union_wars_v0").unwrapped.metadata["name"] == "union_wars_v0"

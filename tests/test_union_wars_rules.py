@@ -8,13 +8,13 @@ import math
 
 import pytest
 
-from wargym.envs import union_wars_v0
+from wargym.envs import union_wars_v1
 from wargym.envs.union_wars import game
 from wargym.envs.union_wars import layout as L
 
 
 def new_env(**opts):
-    return union_wars_v0.raw_env(table="open_field", mission=1, **opts)
+    return union_wars_v1.raw_env(table="open_field", mission=1, **opts)
 
 
 def start(env, models, dice=(), active=0, **kw):
@@ -282,20 +282,20 @@ def test_soccorso_heals_on_five_plus_with_medic_bonus():
 # -- COMPOSIZIONE DELL'ARMATA ----------------------------------------------------------------------
 def test_army_builder_refuses_illegal_armies():
     with pytest.raises(ValueError, match="ceiling"):
-        union_wars_v0.raw_env(points=100)
+        union_wars_v1.raw_env(points=100)
     with pytest.raises(ValueError, match="QG"):
-        union_wars_v0.raw_env(armies=[["umanita", ["fante", "fante"]], "xeno:default_250"])
+        union_wars_v1.raw_env(armies=[["umanita", ["fante", "fante"]], "xeno:default_250"])
     with pytest.raises(ValueError, match="stessa armylist"):
-        union_wars_v0.raw_env(armies=[["umanita", ["capitano", "guerriero"]], "xeno:default_250"])
+        union_wars_v1.raw_env(armies=[["umanita", ["capitano", "guerriero"]], "xeno:default_250"])
     with pytest.raises(ValueError, match="no armylist"):
-        union_wars_v0.raw_env(armies=["orchi:default", "xeno:default_250"])
+        union_wars_v1.raw_env(armies=["orchi:default", "xeno:default_250"])
 
 
 def test_bad_armylist_file_is_refused(tmp_path):
     bad = tmp_path / "armylist_x.json"
     bad.write_text('{"faction": "umanita", "models": [{"name": "x"}]}')
     with pytest.raises(ValueError, match="missing field"):
-        union_wars_v0.raw_env(army_files={"umanita": str(bad)})
+        union_wars_v1.raw_env(army_files={"umanita": str(bad)})
 
 
 # -- REGOLE SPECIALI ARSENALE ------------------------------------------------------------------------
@@ -445,7 +445,7 @@ def test_limited_ammunition_is_spent_per_fire_action():
 
 # -- IN BATTAGLIA ----------------------------------------------------------------------------------
 def test_deployment_spots_respect_the_zone_and_the_30_cm_gap():
-    env = union_wars_v0.raw_env(table="open_field", mission=1)
+    env = union_wars_v1.raw_env(table="open_field", mission=1)
     env.reset(seed=5)
     rng_steps = 0
     while g(env, L.G_STAGE) != L.ST_DEPLOY and rng_steps < 20:
