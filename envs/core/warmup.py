@@ -23,6 +23,10 @@ import numpy as np
 
 STAGES = ("aec", "batched", "adapter", "bot")
 
+# CPU seconds of a cold compile per game (benchmarks/cold_start.py, 2026-11-28, 2-core machine):
+# compile_games starts the longest first, so that the last one to finish is a short one
+COLD_CPU_SECONDS = {"union_wars": 672, "talon": 573, "battle_force": 388, "planetoids": 300}
+
 
 def current_module(game_key: str) -> str:
     from ...registration import GAMES
@@ -169,7 +173,7 @@ def compile_games(games, jobs: int | None = None, out=sys.stderr, verbose: bool 
     """Compile ``games`` (keys) into Numba's cache, ``jobs`` worker processes at a time (default: one
     per core).  Worker processes are spawned, so nothing of this process (a thread pool, a fork
     of an OpenMP runtime) reaches them; they write the same cache the caller then reads."""
-    games = list(games)
+    games = sorted(games, key=lambda key: -COLD_CPU_SECONDS.get(key, 0))
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(games)))
     t0 = time.perf_counter()
     print(f"wargym compile: {', '.join(games)} ({jobs} processes; the first run on a machine compiles, "
