@@ -85,6 +85,8 @@ def _serve_parser(sub) -> None:
                    help="open matches per client (stdio: the one client; HTTP: per remote address)")
     p.add_argument("--idle-timeout", type=float, default=600.0, help="seconds before an idle match is closed")
     p.add_argument("--time-limit-ms", type=int, default=5000, help="default time limit of a bot decision")
+    p.add_argument("--request-cpu-ms", type=int, default=10_000,
+                   help="CPU time a request may spend replaying a history (then too_costly, nothing changed)")
     p.add_argument("--workers", type=int, default=4, help="HTTP: threads that run the game kernels")
     p.add_argument("--test-bots", action="store_true",
                    help="also offer the bot 'test:slow', which sleeps --slow-bot-ms before each move "
@@ -93,6 +95,10 @@ def _serve_parser(sub) -> None:
     p.add_argument("--model", action="append", default=[], metavar="GAME:NAME=PATH",
                    help="also serve this checkpoint (a MaskablePPO .zip or an RLlib checkpoint folder of "
                         "wargym-train --backend rllib) as bot model:NAME of GAME (e.g. talon_v1); repeatable")
+    p.add_argument("--data", action="append", default=[], metavar="GAME:OPTION:NAME=PATH",
+                   help="also offer this JSON file as the value NAME of a named-data option (e.g. "
+                        "planetoids:map:arena=maps/arena.json, union_wars:table:ruins=ruins.json); read and "
+                        "checked at start-up, clients give only the name; repeatable")
     p.add_argument("--log-level", default="warning", help="HTTP: uvicorn's log level")
     p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                    help="HTTP: also accept requests from this web origin (e.g. https://example.org:8443) and its "
@@ -113,14 +119,29 @@ def _served_models(specs: list[str]) -> dict:
     return models
 
 
+def _served_data(specs: list[str]) -> dict:
+    """``GAME:OPTION:NAME=PATH`` options -> {game: {option: {name: path}}} (checked by the server)."""
+    data: dict = {}
+    for spec in specs:
+        where, eq, path = spec.partition("=")
+        parts = [part.strip() for part in where.split(":")]
+        if not (eq and path and len(parts) == 3 and all(parts)):
+            raise SystemExit(f"wargym serve: --data {spec!r} is not GAME:OPTION:NAME=PATH "
+                             "(e.g. planetoids:map:arena=maps/arena.json)")
+        game, option, name = parts
+        data.setdefault(game, {}).setdefault(option, {})[name] = path.strip()
+    return data
+
+
 def serve(args) -> int:
     from .serve.session import Limits, Server
     limits = Limits(max_message_bytes=args.max_message_bytes, max_matches=args.max_matches,
                     max_matches_per_client=args.max_matches_per_client, idle_timeout_s=args.idle_timeout,
-                    default_time_limit_ms=args.time_limit_ms, test_bots=args.test_bots,
+                    default_time_limit_ms=args.time_limit_ms, request_cpu_ms=args.request_cpu_ms,
+                    test_bots=args.test_bots,
                     slow_bot_ms=args.slow_bot_ms)
     try:
-        server = Server(limits, models=_served_models(args.model))
+        server = Server(limits, models=_served_models(args.model), data=_served_data(args.data))
     except ValueError as exc:
         raise SystemExit(f"wargym serve: {exc}") from None
     if args.stdio:

@@ -119,7 +119,7 @@ _ERROR_REPLY = {"type": "object", "required": ["v", "type", "ok", "error"],
 _REQUEST_ERRORS = ("bad_json", "message_too_large", "bad_content_type", "body_timeout", "bad_version", "bad_request")
 _GAME_ERRORS = ("unknown_game", "game_unavailable", "bad_options", "unknown_bot", "bot_unavailable", "bad_state",
                 "bad_save", "unknown_action", "illegal_action", "not_your_turn", "game_over", "hash_mismatch",
-                "timeout")
+                "timeout", "too_costly")
 _MATCH_ERRORS = ("unknown_match", "match_closed", "stale_seq", "busy", "too_many_matches")
 _BOARD_ERRORS = ("bad_request", "unknown_match", "match_closed")
 

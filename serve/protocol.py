@@ -44,6 +44,7 @@ ERROR_STATUS = {
     "busy": 409,                # another request for the same match is being answered
     "too_many_matches": 429,
     "timeout": 504,             # the bot did not move within time_limit_ms and the client asked for an error
+    "too_costly": 422,          # a request whose replay took more CPU time than --request-cpu-ms (nothing changed)
     "forbidden_origin": 403,    # HTTP: a Host or Origin that is not the operator's (serve/PROTOCOL.md, Security)
     "bad_content_type": 415,    # HTTP: a POST body that is not declared application/json
     "body_timeout": 408,        # HTTP: a request body that did not arrive in time

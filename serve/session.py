@@ -59,6 +59,9 @@ class Limits:
     max_matches_per_client: int = 100
     idle_timeout_s: float = 600.0
     max_history: int = 100_000
+    # CPU time one request may spend replaying a history (its thread's own CPU, so a busy server does
+    # not count against it): a long history of a slow game is refused, not paid for minutes
+    request_cpu_ms: int = 10_000
     default_time_limit_ms: int = 5000
     test_bots: bool = False   # offer "test:slow", a bot that sleeps slow_bot_ms before it moves
     slow_bot_ms: int = 1000
@@ -94,8 +97,11 @@ def plain(x):
 class GameEntry:
     """One registered game module, imported on first use."""
 
-    def __init__(self, module_name: str):
+    def __init__(self, module_name: str, operator_data: dict | None = None):
+        """``operator_data``: {option: {name: value}} the operator added at start-up for this game
+        (``check_served_data``), offered by name beside the shipped data."""
         self.name = module_name
+        self.operator_data = operator_data or {}
         try:
             self.module = importlib.import_module(f"wargym.envs.{module_name}")
         except Exception as exc:  # a game being written may not import yet: the others still serve
@@ -110,12 +116,16 @@ class GameEntry:
     def shipped(self) -> dict:
         """{option: the names of the data the game ships for it} (a Planetoids map, a UnionWars
         table): the only values a client may give those options as a name (``game.NAMED_DATA``)."""
-        return {key: list(names()) for key, names in getattr(self.game, "NAMED_DATA", {}).items()}
+        return {key: [*names(), *sorted(self.operator_data.get(key, {}))]
+                for key, names in getattr(self.game, "NAMED_DATA", {}).items()}
 
     def parse_options(self, options) -> dict:
         options = options or {}
         for key, value in options.items():
             self._check_not_a_file(key, value)
+        # a name the operator added stands for the data read at start-up (a map dict, a table dict)
+        options = {key: self.operator_data.get(key, {}).get(value, value) if isinstance(value, str) else value
+                   for key, value in options.items()}
         try:
             parsed = self.game.parse_options({**self.version_defaults, **options})
         except OPTION_ERRORS as exc:
@@ -314,6 +324,55 @@ class Bots:
             return self._models[key]
 
 
+MAX_DATA_FILE_BYTES = 1 << 20
+
+
+def check_served_data(data: dict) -> dict:
+    """The operator's added data, read and checked at start-up: {game key: {option: {name: path}}}
+    -> {game key: {option: {name: the file's JSON value}}}.  The option must be one the game offers
+    by name (``game.NAMED_DATA``: a Planetoids map, a UnionWars table), the name new and plain, the
+    file a JSON object of at most 1 MiB that the game builds a configuration from; a bad entry stops
+    the server with the entry named.  Clients then give the name, never the path."""
+    from ..registration import GAME_KEYS, game_module
+    out: dict = {}
+    for key, options in data.items():
+        if key not in GAME_KEYS:
+            raise ValueError(f"--data: unknown game {key!r}; the games are {', '.join(GAME_KEYS)}")
+        game = importlib.import_module(game_module(key))
+        named = getattr(game, "NAMED_DATA", {})
+        for option, entries in options.items():
+            if option not in named:
+                raise ValueError(f"--data {key}:{option}: {key} offers data by name only for "
+                                 f"{sorted(named) or 'no option'}")
+            for name, path in entries.items():
+                what = f"--data {key}:{option}:{name}"
+                if not name or not all(c.isalnum() or c in "-_." for c in name) or name.startswith("."):
+                    raise ValueError(f"{what}: a name is letters, digits, '-', '_' and '.'")
+                if name in named[option]():
+                    raise ValueError(f"{what}: the game ships data of that name already")
+                value = _read_data_file(what, Path(path))
+                try:
+                    game.build_config(game.parse_options({option: value}))
+                except (ValueError, TypeError, KeyError, IndexError) as exc:
+                    raise ValueError(f"{what}: {_clipped(exc)}") from None
+                out.setdefault(key, {}).setdefault(option, {})[name] = value
+    return out
+
+
+def _read_data_file(what: str, path: Path):
+    if not path.is_file():
+        raise ValueError(f"{what}: no file at {str(path)!r}")
+    if path.stat().st_size > MAX_DATA_FILE_BYTES:
+        raise ValueError(f"{what}: the file is over {MAX_DATA_FILE_BYTES} bytes")
+    try:
+        value = json.loads(path.read_bytes())
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{what}: not JSON ({exc})") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{what}: the file must hold a JSON object")
+    return value
+
+
 def check_served_models(models: dict) -> dict:
     """The operator's checkpoint list, checked at start-up: a known game, a plain name, an existing
     zip or RLlib checkpoint folder; a bad entry stops the server with the entry named."""
@@ -396,11 +455,13 @@ class Match:
 class Server:
     """Every request of the protocol; thread-safe (one request per match at a time)."""
 
-    def __init__(self, limits: Limits | None = None, models: dict | None = None):
+    def __init__(self, limits: Limits | None = None, models: dict | None = None, data: dict | None = None):
         """``models``: checkpoints the operator serves besides the shipped ones,
         {game: {name: path of a MaskablePPO zip or an RLlib checkpoint folder}}, offered as
-        ``model:NAME`` (``wargym serve --model GAME:NAME=PATH``)."""
+        ``model:NAME`` (``wargym serve --model GAME:NAME=PATH``).  ``data``: maps and tables the
+        operator adds, {game key: {option: {name: path}}}, offered by name (``--data``)."""
         self.limits = limits or Limits()
+        self._data = check_served_data(data or {})
         self.bots = Bots(self.limits, check_served_models(models or {}))
         self._games: dict = {}
         self._slots = _EnvSlots()
@@ -689,7 +750,7 @@ class Server:
         with self._lock:
             entry = self._games.get(name)
         if entry is None:
-            entry = GameEntry(name)
+            entry = GameEntry(name, self._data.get(GAMES[name][1]))
             with self._lock:
                 entry = self._games.setdefault(name, entry)
         return entry
@@ -735,9 +796,14 @@ class Server:
 
     def _actions_of(self, slot: _Slot, actions, where: str, replay: bool = False) -> list[int]:
         ids = []
+        budget = time.thread_time() + self.limits.request_cpu_ms / 1000.0
         for i, a in enumerate(actions):
             a = self._action_id(slot, a, f"{where}.{i}")
             if replay:
+                if i % 64 == 63 and time.thread_time() > budget:
+                    raise ProtocolError("too_costly", f"replaying {where} took more than {self.limits.request_cpu_ms} "
+                                                      f"ms of CPU by action {i}; send a save instead",
+                                        field=f"{where}.{i}")
                 if self._over(slot.core):
                     raise ProtocolError("bad_state", f"action {i} comes after the end of the game",
                                         field=f"{where}.{i}")

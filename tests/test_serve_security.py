@@ -1,6 +1,6 @@
 """``wargym serve`` against untrusted clients (issue 28): no client-named file, bounded costs,
 a coded 4xx for every malformed request, and the origin rules of HTTP (PROTOCOL.md, Security).
-Every request here is refused before a game kernel runs, so nothing compiles."""
+Every request here is refused before a game kernel runs (but the one match on an operator's map)."""
 from __future__ import annotations
 
 import json
@@ -227,3 +227,75 @@ def test_a_forged_save_header_is_not_echoed(server):
     msg["state"]["save"] = base64.b64encode(bomb.getvalue()).decode()
     reply = server.handle(msg)
     assert reply["error"]["code"] == "bad_save" and "unpacks to" in reply["error"]["message"]
+
+
+# -- data the operator adds at start-up (issue 28: "the operator may add more at start-up") -------------
+def _map_file(tmp_path, name="arena_map.json", **change):
+    from wargym.envs.planetoids import game as planetoids
+    data = json.loads((planetoids.DATA / "default_map.json").read_text())
+    data.update(change)
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_an_operator_map_is_offered_by_name_and_plays(tmp_path):
+    server = Server(data={"planetoids": {"map": {"arena": _map_file(tmp_path)}}})
+    info = {g["game"]: g for g in server.handle({"v": 1, "type": "info"})["games"]}
+    assert info["planetoids_v1"]["shipped"] == {"map": ["default", "arena"]}
+    assert info["planetoids_v0"]["shipped"] == {"map": ["default", "arena"]}
+    reply = server.handle(_new_match("planetoids_v1", options={"map": "arena"}, seed=1))
+    assert reply["ok"], reply
+    # the client names the data, never the operator's file
+    path = _map_file(tmp_path, "other_map.json")
+    refused = server.handle(_new_match("planetoids_v1", options={"map": path}))
+    assert refused["error"]["code"] == "bad_options" and path not in json.dumps(refused)
+
+
+def test_a_table_dict_builds_the_union_wars_table():
+    from wargym.envs.union_wars import game as uw
+    shipped = json.loads((uw.DATA / "tables" / "crossroads.json").read_text())
+    by_name, by_dict = uw.load_table("crossroads"), uw.load_table(shipped)
+    assert all((a == b).all() for a, b in zip(by_name, by_dict))
+    with pytest.raises(ValueError, match="3-4 vertices"):
+        uw.load_table({"pieces": [{"kind": "rough", "vertices": [[1, 2], [3, "x"], [4, 5]]}]})
+    with pytest.raises(ValueError, match="height_cm"):
+        uw.load_table({"pieces": [{"kind": "rough", "vertices": [[1, 2], [3, 4], [4, 5]], "height_cm": True}]})
+
+
+@pytest.mark.parametrize("data,message", [
+    ({"chess": {"map": {"x": "x.json"}}}, "unknown game"),
+    ({"planetoids": {"ships_file": {"x": "x.json"}}}, "offers data by name only for"),
+    ({"planetoids": {"map": {"default": "MAP"}}}, "ships data of that name"),
+    ({"planetoids": {"map": {"../x": "MAP"}}}, "a name is"),
+    ({"planetoids": {"map": {"x": "/no/such/file.json"}}}, "no file at"),
+    ({"planetoids": {"map": {"x": "NOT_JSON"}}}, "not JSON"),
+    ({"planetoids": {"map": {"x": "BAD_MAP"}}}, "--data planetoids:map:x"),
+])
+def test_bad_operator_data_stops_the_server_naming_the_entry(tmp_path, data, message):
+    (tmp_path / "not.json").write_text("{nope")
+    files = {"MAP": _map_file(tmp_path), "NOT_JSON": str(tmp_path / "not.json"),
+             "BAD_MAP": _map_file(tmp_path, "bad_map.json", rows=-3)}
+    data = {g: {o: {n: files.get(p, p) for n, p in e.items()} for o, e in opts.items()} for g, opts in data.items()}
+    with pytest.raises(ValueError, match=message):
+        Server(data=data)
+
+
+def test_a_replay_over_its_cpu_budget_is_refused_as_too_costly():
+    """Issue 28, per-request CPU time: a history whose replay costs more than --request-cpu-ms."""
+    import numpy as np
+
+    from wargym.envs import planetoids_v1
+    from wargym.serve.session import Limits
+    env = planetoids_v1.raw_env()
+    env.reset(seed=1)
+    actions = []
+    for _ in range(100):
+        a = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+        actions.append(a)
+        env.step(a)
+    request = {"v": 1, "type": "bot_move", "game": "planetoids_v1", "state": {"seed": 1, "actions": actions},
+               "bot": "random"}
+    assert Server().handle(request)["ok"]
+    reply = Server(Limits(request_cpu_ms=0)).handle(request)
+    assert reply["error"]["code"] == "too_costly" and reply["error"]["field"] == "state.actions.63"

@@ -36,7 +36,7 @@ DEFAULT_OPTIONS = {
     "army_files": None,          # {faction: path of an armylist JSON} replacing or adding to data/armylist_*.json
     "points": 250,               # PUNTEGGIO: the armies' ceiling (the builder refuses larger armies)
     "mission": "roll",           # MISSIONI: "roll" (D6) or 1..6
-    "table": "random",           # "random" (seeded generator) or the name of a data/tables/*.json
+    "table": "random",           # "random" (seeded generator), the name of a data/tables/*.json, or a table dict
     "turns": 12,                 # "Ogni missione ha una durata di 12 turni"
     "turn_count": "per_player",  # the 12 turns are each player's ("per_player") or player turns in all ("total")
     "charisma_refresh": "every_turn",  # CAR back at the start of every player turn ("every_turn") or of one's own ("own_turn")
@@ -298,20 +298,37 @@ def shipped_tables() -> list[str]:
 NAMED_DATA = {"table": shipped_tables}
 
 
-def load_table(name: str) -> tuple[np.ndarray, np.ndarray]:
-    path = DATA / "tables" / f"{name}.json"
-    if not path.exists():
-        raise ValueError(f"no UnionWars table named {name!r} (looked for {path})")
-    data = json.loads(path.read_text())
+def _is_number(c) -> bool:
+    return isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c)
+
+
+def load_table(spec) -> tuple[np.ndarray, np.ndarray]:
+    """The terrain of a fixed table: the name of a shipped table, or a table dict ({"pieces": [...]},
+    the shipped files' shape: what ``wargym serve --data union_wars:table:NAME=PATH`` passes)."""
+    if isinstance(spec, dict):
+        data, name = spec, "given"
+    elif isinstance(spec, str):
+        path = DATA / "tables" / f"{spec}.json"
+        if not path.exists():
+            raise ValueError(f"no UnionWars table named {spec!r} (looked for {path})")
+        data, name = json.loads(path.read_text()), spec
+    else:
+        raise ValueError(f"option table must be a table name or a table dict, got {type(spec).__name__}")
+    if not isinstance(data.get("pieces", []), list):
+        raise ValueError(f"table {name!r}: pieces must be a list")
     terr = np.zeros((L.T_MAX, 4, 2), np.float32)
     info = np.zeros((L.T_MAX, L.N_TI), np.int32)
     pieces = data.get("pieces", [])
     if len(pieces) > L.T_MAX:
         raise ValueError(f"table {name!r}: at most {L.T_MAX} pieces")
     for t, p in enumerate(pieces):
-        v = p.get("vertices")
-        if p.get("kind") not in ("rough", "impassable") or not isinstance(v, list) or not 3 <= len(v) <= 4:
+        v = p.get("vertices") if isinstance(p, dict) else None
+        if (not isinstance(v, list) or p.get("kind") not in ("rough", "impassable") or not 3 <= len(v) <= 4
+                or not all(isinstance(xy, list) and len(xy) == 2 and all(_is_number(c) for c in xy) for xy in v)):
             raise ValueError(f"table {name!r} piece {t}: kind rough|impassable and 3-4 vertices [x, y] needed")
+        height = p.get("height_cm", 2)
+        if not isinstance(height, int) or isinstance(height, bool) or not 0 <= height <= 100:
+            raise ValueError(f"table {name!r} piece {t}: height_cm must be an integer 0..100")
         for k, (x, y) in enumerate(v):
             if not (0 <= x <= L.TABLE_CM and 0 <= y <= L.TABLE_CM):
                 raise ValueError(f"table {name!r} piece {t}: vertex {[x, y]} is off the 120x120 cm table")
