@@ -1,12 +1,15 @@
 """wargym: tabletop wargames as fast, faithful PettingZoo environments.
 
-    from wargym.envs import planetoids_v0
-    env = planetoids_v0.env(render_mode="ansi")
+    from wargym.envs import planetoids_v1
+    env = planetoids_v1.env(render_mode="ansi")
 """
 __version__ = "0.1.0"
 
-# PettingZoo's and Gymnasium's registries: pettingzoo.make("aec", "wargym/planetoids_v0"),
-# gymnasium.make("wargym/Planetoids-v0") (string entry points: nothing is compiled here)
-from .registration import register_all as _register_all
+# PettingZoo's and Gymnasium's registries: pettingzoo.make("aec", "wargym/planetoids_v1"),
+# gymnasium.make("wargym/Planetoids-v1") (string entry points: nothing is compiled here).
+# Only as a package: pytest imports this file on its own as the checkout's top-level package
+# when it sets up the tests, and a checkout's folder need not be a valid package name.
+if __package__:
+    from .registration import register_all as _register_all
 
-_register_all()
+    _register_all()
