@@ -1,4 +1,4 @@
-"""Numba's on-disk cache for a game whose rules are split over several modules.
+"""Numba's on-disk cache, stamped per package by content.
 
 Numba invalidates a cached function when its own file changes, not when a function it calls
 or inlines from another file does; a game whose rules live in several modules would keep
@@ -16,11 +16,13 @@ import os
 from numba.core import caching
 
 
-# Modules of a game package that hold no kernel and nothing a kernel reads: the checks of a state
-# from outside (plain numpy, run before any kernel sees the state).  Left out of the digest, so that
-# tightening a check does not recompile the game; tests/test_core.py checks that no kernel module
-# imports them and that they import no Numba.
-NOT_KERNEL_MODULES = ("validate.py",)
+# Modules that hold no kernel and nothing a kernel reads: the checks of a state from outside
+# (plain numpy, run before any kernel sees the state), the AEC env and the renderers of a game, and
+# the Python-side machinery of envs/core.  Left out of the digest, so that editing them does not
+# recompile the game; tests/test_core.py checks that they define no kernel and that no module
+# defining kernels imports them.
+NOT_KERNEL_MODULES = ("validate.py", "env.py", "render.py", "aec.py", "pickling.py", "seeding.py", "results.py",
+                      "options.py", "warmup.py")
 
 
 def package_digest(directory: str) -> str:
@@ -51,7 +53,12 @@ def _package_locator(base, directory: str, digest: str, label: str):
 
 def stamp_package(package_file: str, label: str) -> None:
     """Stamp the cache of every function defined in the package of ``package_file`` (its
-    ``__init__.py``) with the package's digest; ``label`` names the locators (once per package)."""
+    ``__init__.py``) with the package's digest; ``label`` names the locators (once per package).
+    The shared kernels of ``envs/core`` (the loops, sampling, dice) are stamped the same way with
+    the first game.  Stamped by content, not by the files' times, the cache also survives
+    reinstalling the same version (pip writes the files anew; their contents are the same)."""
+    if label != "Core":
+        stamp_package(__file__, "Core")
     locators = getattr(caching.CacheImpl, "_locator_classes", None)
     if locators is None or any(c.__name__.startswith(f"{label}Package") for c in locators):
         return
