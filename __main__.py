@@ -53,7 +53,8 @@ def summary() -> str:
         '  import wargym, pettingzoo; env = pettingzoo.make("aec", "wargym/planetoids_v1")',
         '  import wargym, gymnasium; env = gymnasium.make("wargym/Planetoids-v1", opponent="random")'
         "  (needs the train extra)",
-        "  The first env of each game compiles its kernels (about a minute); later runs load them from the cache.",
+        "  The first env of each game compiles its kernels (minutes; `wargym compile` does it ahead, on every core);"
+        " later runs load them from the cache.",
         "",
         f"Commands (train extra: {train_note}):",
         "  wargym-train             train MaskablePPO on Planetoids against a random opponent; --help for the knobs"

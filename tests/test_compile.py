@@ -1,0 +1,43 @@
+"""``wargym compile`` and the compile log (issue 30: a first run that shows what it compiles)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numba as nb
+
+from conftest import games_touched
+from wargym.envs.core.warmup import CompileLog, compile_games
+from wargym.registration import GAME_KEYS
+
+
+def test_wargym_compile_reports_each_game_ready():
+    # the suite compiled every game before the first test, so this loads the cache
+    run = subprocess.run([sys.executable, "-m", "wargym", "compile", "planetoids", "--quiet"],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "planetoids    ready after" in run.stderr and "aec" in run.stderr
+
+
+def test_compile_log_names_each_function_as_it_compiles():
+    @nb.njit
+    def inner(x):
+        return x + 1
+
+    @nb.njit
+    def outer(x):
+        return inner(x) * 2
+
+    heard = []
+    with CompileLog(heard.append) as log:
+        assert outer(3) == 8
+    assert heard == [f"compiling {__name__}.test_compile_log_names_each_function_as_it_compiles.<locals>.outer"]
+    assert {name.rsplit(".", 1)[1] for name in log.seconds} == {"inner", "outer"}
+    assert all(seconds >= 0 for seconds in log.seconds.values())
+
+
+def test_the_suite_compiles_the_games_its_files_name():
+    assert compile_games([], jobs=1) == {}
+    assert games_touched(["tests"]) == list(GAME_KEYS)
+    assert games_touched(["tests/test_talon_bot.py::test_x", "tests/test_planetoids_env.py"]) == ["planetoids", "talon"]
+    assert games_touched(["tests/test_clients.py"]) == list(GAME_KEYS)
