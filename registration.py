@@ -52,6 +52,11 @@ def game_module(key: str) -> str:
     return f"wargym.envs.{key}.game"
 
 
+def current_module(key: str) -> str:
+    """The current env module of a game key (``talon`` -> ``talon_v1``)."""
+    return next((module for module, (_gym, k, _about) in GAMES.items() if k == key), f"{key}_v0")
+
+
 def pettingzoo_id(module: str) -> str:
     return f"{NAMESPACE}/{module}"
 

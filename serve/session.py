@@ -346,8 +346,7 @@ def check_served_data(data: dict) -> dict:
                                  f"{sorted(named) or 'no option'}")
             for name, path in entries.items():
                 what = f"--data {key}:{option}:{name}"
-                if not name or not all(c.isalnum() or c in "-_." for c in name) or name.startswith("."):
-                    raise ValueError(f"{what}: a name is letters, digits, '-', '_' and '.'")
+                _check_plain_name(what, name)
                 if name in named[option]():
                     raise ValueError(f"{what}: the game ships data of that name already")
                 value = _read_data_file(what, Path(path))
@@ -357,6 +356,12 @@ def check_served_data(data: dict) -> dict:
                     raise ValueError(f"{what}: {_clipped(exc)}") from None
                 out.setdefault(key, {}).setdefault(option, {})[name] = value
     return out
+
+
+def _check_plain_name(what: str, name: str) -> None:
+    """An operator's name for a checkpoint or a piece of data: what clients will type."""
+    if not name or not all(c.isalnum() or c in "-_." for c in name) or name.startswith("."):
+        raise ValueError(f"{what}: a name is letters, digits, '-', '_' and '.', not starting with '.'")
 
 
 def _read_data_file(what: str, path: Path):
@@ -381,8 +386,7 @@ def check_served_models(models: dict) -> dict:
         if game not in GAMES:
             raise ValueError(f"--model: unknown game {game!r}; the games are {', '.join(GAMES)}")
         for name, path in named.items():
-            if not name or not all(c.isalnum() or c in "-_." for c in name):
-                raise ValueError(f"--model {game}:{name}: a name is letters, digits, '-', '_' and '.'")
+            _check_plain_name(f"--model {game}:{name}", name)
             if not is_checkpoint_path(Path(path)):
                 raise ValueError(f"--model {game}:{name}: no checkpoint at {str(path)!r} "
                                  f"(a MaskablePPO .zip or an RLlib checkpoint folder)")

@@ -29,8 +29,8 @@ from .validate import check_state
 
 def _env_module_of(game_key: str) -> str:
     """The current env module of a game key (``talon`` -> ``talon_v1``), from the registry."""
-    from ...registration import GAMES
-    return next((module for module, (_gym, key, _about) in GAMES.items() if key == game_key), f"{game_key}_v0")
+    from ...registration import current_module
+    return current_module(game_key)
 
 
 def game_seeds(seed: int, index: np.ndarray) -> np.ndarray:

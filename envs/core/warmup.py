@@ -25,16 +25,12 @@ STAGES = ("aec", "batched", "adapter", "bot")
 
 # CPU seconds of a cold compile per game (benchmarks/cold_start.py, 2026-11-28, 2-core machine):
 # compile_games starts the longest first, so that the last one to finish is a short one
-COLD_CPU_SECONDS = {"union_wars": 672, "talon": 573, "battle_force": 388, "planetoids": 300}
-
-
-def current_module(game_key: str) -> str:
-    from ...registration import GAMES
-    return next(module for module, (_gym, key, _about) in GAMES.items() if key == game_key)
+COLD_CPU_SECONDS = {"union_wars": 672, "talon": 573, "battle_force": 400, "planetoids": 316}
 
 
 def _aec(game_key: str, steps: int = 300) -> None:
     """The PettingZoo env: reset, then random legal moves (a whole game where it is short)."""
+    from ...registration import current_module
     env = importlib.import_module(f"wargym.envs.{current_module(game_key)}").env()
     env.reset(seed=0)
     rng = np.random.default_rng(0)
@@ -43,7 +39,6 @@ def _aec(game_key: str, steps: int = 300) -> None:
             break
         obs, _r, term, trunc, _info = env.last()
         env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    env.render() if env.render_mode else None
 
 
 def _batched(game) -> None:
