@@ -60,6 +60,7 @@ def test_cli_battle_force_with_three_players(tmp_path):
     (["--game", "battle_force", "--players", "7"], "--players must be 2 to 6"),
     (["--opponent", "grandmaster"], "--opponent 'grandmaster': choose from"),
     (["--opponent", "missing/model.zip"], "no such file"),
+    (["--opponent", "random,grandmaster"], "--opponent: a mixture of opponents names two or more"),
     (["--options", "{turns: 3"], "--options is not valid JSON"),
     (["--game", "planetoids", "--options", '{"colour": 3}'], "unknown Planetoids option"),
     (["--timesteps", "0"], "--timesteps must be at least 1"),
@@ -227,6 +228,16 @@ def test_cli_self_play_league(game, tmp_path):
     (run_dir,) = list(tmp_path.glob(f"{game}-ppo-*"))
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["league_opponents"] and "scripted" in summary["evaluation"]
+
+
+def test_cli_mixture_of_opponents_evaluates_against_each(tmp_path):
+    """--opponent random,scripted: half the games against each; the final evaluation against each."""
+    done = run_cli("--game", "planetoids", "--opponent", "random,scripted", "--options", json.dumps(SHORT["planetoids"]),
+                   "--out", str(tmp_path), *TINY, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (run_dir,) = list(tmp_path.glob("planetoids-ppo-*"))
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert sorted(summary["evaluation"]) == ["random", "scripted"]
 
 
 def test_league_snapshots_and_draws():

@@ -63,6 +63,22 @@ def test_scripted_opponent_beats_random_clearly():
     assert result["win_rate"] >= 0.9, result
 
 
+def test_mixture_of_builtin_opponents_one_per_game_every_seat():
+    env = WargymVecEnv(n_envs=8, opponent="random, scripted", options={"turns": 2}, seed=0)
+    bot = env.loop.game.bot
+    # game b plays entry (b // 2) % 2 in both seats; the learner's seat alternates b % 2
+    expected = [bot.POLICIES[n] for n in ("random", "random", "scripted", "scripted") * 2]
+    assert env.loop.opponent_ids.tolist() == [[p, p] for p in expected]
+    env.reset()
+    env.step([np.flatnonzero(m)[0] for m in env.action_masks()])
+
+
+@pytest.mark.parametrize("spec", ["random,grandmaster", "scripted,"])
+def test_mixture_names_two_or_more_builtin_policies(spec):
+    with pytest.raises(ValueError, match="two or more built-in policies"):
+        WargymVecEnv(n_envs=2, opponent=spec, options={"turns": 2})
+
+
 def test_frozen_model_as_opponent(tmp_path):
     from sb3_contrib import MaskablePPO
     env = WargymVecEnv(n_envs=2, opponent="random", options={"turns": 2}, seed=0)

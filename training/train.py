@@ -36,8 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "game's RULES.md)")
     ap.add_argument("--timesteps", type=int, default=2_000_000, help="learner decisions of PPO (default: the main job)")
     ap.add_argument("--opponent", default="scripted",
-                    help="a built-in policy of the game ('random', 'scripted', ...), the path of a saved model (.zip), "
-                    "or 'self-play' (a league of the learner's snapshots and the built-in bots: training/selfplay.py)")
+                    help="a built-in policy of the game ('random', 'scripted', ...), a mixture of them ('random,scripted': "
+                    "each game plays one, half the games each), the path of a saved model (.zip), or 'self-play' (a league "
+                    "of the learner's snapshots and the built-in bots: training/selfplay.py)")
     ap.add_argument("--n-envs", type=int, default=256, help="games stepped together in the batched core")
     ap.add_argument("--n-steps", type=int, default=32, help="rollout length per game (rollout = n-envs x n-steps)")
     ap.add_argument("--batch-size", type=int, default=2048)
@@ -78,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
 def check_args(ap, args) -> dict:
     """Everything that can be wrong with the arguments, found before any work is done
     (argparse's one-line error and exit status 2).  Returns the game's options."""
+    from ..wrappers.opponents import is_mixture, mixture_ids
     from ..wrappers.sb3 import load_game
     game = load_game(args.game)
     choices = game._CHOICES["reward"]
@@ -101,6 +103,14 @@ def check_args(ap, args) -> dict:
         options["players"] = args.players
     for name, policy in (("--opponent", args.opponent), ("--warm-start", args.warm_start)):
         if (policy == "none" and name == "--warm-start") or (policy == SELF_PLAY and name == "--opponent"):
+            continue
+        if name == "--opponent" and is_mixture(policy):
+            try:
+                mixture_ids(policy, game, 1, 2)
+            except ValueError as e:
+                ap.error(f"--opponent: {e}")
+            if args.backend == "rllib":
+                ap.error("--backend rllib trains against one built-in bot or self-play; a mixture is sb3 only")
             continue
         if policy not in game.bot.POLICIES and not (name == "--opponent" and policy.endswith(".zip")):
             ap.error(f"{name} {policy!r}: choose from {', '.join(sorted(game.bot.POLICIES))}"
@@ -223,7 +233,7 @@ def main(argv=None) -> dict:
     # Sampled actions, as the policy was trained (greedy play can loop through
     # the same non-scoring choices); the learner's seat alternates game by game.
     evaluation = {}
-    for opp in dict.fromkeys([fixed_opponent(args), "random"]):
+    for opp in dict.fromkeys([*evaluated_opponents(args), "random"]):
         bar = bars(args.eval_games, f"evaluation vs {Path(opp).name}", "game")
         evaluation[opp] = win_rate(model, args.game, opponent=opp, n_games=args.eval_games, seed=args.seed + 1000,
                                    options=options, progress=bar.update)
@@ -261,6 +271,14 @@ def fixed_opponent(args) -> str:
     """The opponent of the warm start and of the final evaluation: ``--opponent``, or with
     self-play (whose opponents change rollout by rollout) the game's scripted bot."""
     return "scripted" if args.opponent == SELF_PLAY else args.opponent
+
+
+def evaluated_opponents(args) -> list[str]:
+    """The final evaluation's opponents besides random: the fixed opponent, or each policy of a
+    mixture (``--opponent random,scripted``) on its own."""
+    from ..wrappers.opponents import MIXTURE_SEPARATOR, is_mixture
+    opponent = fixed_opponent(args)
+    return [name.strip() for name in opponent.split(MIXTURE_SEPARATOR)] if is_mixture(opponent) else [opponent]
 
 
 def make_model(env, args, options):

@@ -9,11 +9,34 @@ An opponent is one of:
 * the path of a saved ``MaskablePPO`` model (``.zip``), loaded here;
 * a frozen model: anything with SB3's ``predict(obs, action_masks=..., deterministic=...)``
   (e.g. a loaded ``MaskablePPO``), run on the batch of games waiting for it;
-* any callable ``policy(obs_batch, mask_batch) -> actions``.
+* any callable ``policy(obs_batch, mask_batch) -> actions``;
+* a mixture of built-in policies, ``"random,scripted"``: each game plays one of them for
+  the whole run (``mixture_ids``), so that one batch trains against several levels of play at
+  once (e.g. the scripted bot, who fights, and random play, who must be hunted down).
 """
 from __future__ import annotations
 
 import numpy as np
+
+
+MIXTURE_SEPARATOR = ","
+
+
+def is_mixture(spec) -> bool:
+    return isinstance(spec, str) and MIXTURE_SEPARATOR in spec
+
+
+def mixture_ids(spec: str, game, num_envs: int, num_players: int) -> np.ndarray:
+    """The built-in policy id of each game for a mixture ``"a,b,..."``: game ``b`` plays entry
+    ``(b // num_players) % k``, so that with the learner's seat rotating (seat ``b % players``)
+    every entry meets the learner in every seat equally often."""
+    names = [name.strip() for name in spec.split(MIXTURE_SEPARATOR)]
+    unknown = [name for name in names if name not in game.bot.POLICIES]
+    if unknown or len(names) < 2:
+        raise ValueError(f"a mixture of opponents names two or more built-in policies of the game "
+                         f"({sorted(game.bot.POLICIES)}), comma-separated; got {spec!r}")
+    ids = np.array([game.bot.POLICIES[name] for name in names], np.int64)
+    return ids[(np.arange(num_envs) // num_players) % len(ids)]
 
 
 class Opponent:

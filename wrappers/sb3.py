@@ -28,7 +28,7 @@ from ..envs.core.loops import ACC_REWARD, ACC_TERMINATED, ACC_TRUNCATED, NO_ACTI
 from ..envs.core.pickling import RebuiltOnUnpickle
 from ..envs.core.vec import VecGame
 from ..registration import GAME_KEYS, game_module
-from .opponents import Opponent
+from .opponents import MIXTURE_SEPARATOR, Opponent, is_mixture, mixture_ids
 
 GAMES = {key: game_module(key) for key in GAME_KEYS}
 
@@ -45,7 +45,8 @@ class LearnerLoop:
     """The learner in one seat of every game, opponents in the others.
 
     ``opponent``: one opponent spec for every other seat, or a list with one per
-    seat (the learner's own entry is ignored; see ``opponents.Opponent``).
+    seat (the learner's own entry is ignored; see ``opponents.Opponent``), or a
+    mixture of built-in policies, ``"random,scripted"`` (one per game: ``opponents.mixture_ids``).
     ``seat``: ``"rotate"`` (alias ``"alternate"``: game ``b`` starts with the learner
     in seat ``b % players`` and moves it one seat on at every restart) or a fixed seat.
     """
@@ -65,6 +66,13 @@ class LearnerLoop:
 
     def set_opponent(self, opponent):
         P = self.num_players
+        if is_mixture(opponent):
+            # one built-in policy per game (opponents.mixture_ids), in every seat of that game
+            ids = mixture_ids(opponent, self.game, self.core.num_envs, P)
+            self.opponents = [Opponent(opponent.split(MIXTURE_SEPARATOR)[0].strip(), self.game)] * P
+            self.builtin = True
+            self.opponent_ids = np.ascontiguousarray(np.repeat(ids[:, None], P, axis=1))
+            return
         specs = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent] * P
         if len(specs) != P:
             raise ValueError(f"give one opponent for every seat ({P}), got {len(specs)}")

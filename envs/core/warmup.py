@@ -70,11 +70,13 @@ def _adapter(game_key: str, game) -> bool:
 
 
 def _bot(game) -> None:
-    """The bots' compiled self-play (game.bot.play_games), two games of each built-in policy."""
+    """The bots' compiled self-play (game.bot.play_games), two games of each built-in policy, and
+    their moves in every game at once (game.bot.policy_actions: the warm start's teacher)."""
     from .vec import VecGame
     core = VecGame(game, 2)
     core.reset(seed=1)
     for policy in sorted(set(game.bot.POLICIES.values())):
+        game.bot.policy_actions(core, policy)
         policies = np.full((2, core.num_players), policy, dtype=np.int64)
         states, cfgs, outs = core.kernel_args()
         game.bot.play_games(states, cfgs, policies, outs, np.zeros((2, core.num_players)))
@@ -106,7 +108,9 @@ class CompileLog:
 
     def _start(self, ev):
         name = self._name(ev)
-        if not self._stack and self._say is not None:
+        # Numba's own helpers (a structref's constructor, compiled in every process, cache or
+        # not, in a fraction of a second) are not the game's kernels: not announced
+        if not self._stack and self._say is not None and not name.startswith("numba."):
             self._say(f"compiling {name}")
         self._stack.append([name, time.perf_counter(), 0.0])
 
