@@ -829,3 +829,221 @@ def test_consolidation_ends_facing_the_winners_choice():
     assert env.core.state.pos[0, 0, 2, 1] == pytest.approx(32.25 + 7, abs=1e-3)
     assert env.core.state.pos[0, 0, 2, 2] == pytest.approx(0.0, abs=1e-4)
     assert g(env, L.G_STAGE) == L.ST_SELECT and g(env, L.G_ACTIVE) == 1
+
+
+# -- review: charge bonuses, LA FATICA, MIRA, VOLANTE, NASCOSTO, IL COMANDANTE, A TERRA, IMMOBILE ----
+def test_charge_bonuses_end_when_the_charged_model_falls_back():
+    # CARICA's +1D3 AT and +1 to hit, NASCOSTO's "carica da nascosto" +1 and the charged model's "al
+    # riparo" +1 are for "la mischia seguente".  The hidden fante charges the guerriero, who touches a
+    # rough strip that the charge line crosses (in cover), and reaches: 12 + 1 + 1 >= 12.25 cm, D3 6 -> 3.
+    strip = {"kind": "rough", "vertices": [[50, 33.6], [70, 33.6], [70, 34], [50, 34]]}
+    models = [model(0, 2, 60, 20, flags=["hidden"]), model(1, 2, 60, 35, 270), model(1, 3, 100, 100, car=0)]
+    env = start(new_env(), models, dice=[1, 1, 6], terrain=[strip])
+    act(env, 2, L.AK_CHARGE, 2)
+    assert g(env, L.G_STAGE) == L.ST_REACT
+    env.step(A(env, "A_PASS"))                       # no reaction: the bonuses stand for the melee
+    f = md(env, 0, 2, L.MD_FLAGS)
+    assert f & L.F_CHARGER and f & L.F_FROM_HIDDEN and f & L.F_ENGAGED and md(env, 0, 2, L.MD_CHARGE_AT) == 3
+    assert md(env, 1, 2, L.MD_FLAGS) & L.F_COVER
+    # RIPIEGARE after the contact ((14 - 4) x 2 = 20 cm, the strip's 1D6 is 4): no melee follows,
+    # and the charger keeps nothing for a later fire ("da nascosto") or melee
+    env = start(new_env(), models, dice=[1, 1, 6, 4], terrain=[strip])
+    act(env, 2, L.AK_CHARGE, 2)
+    env.step(A(env, "A_MODEL") + 2)
+    env.step(A(env, "A_REACT") + L.RK_FALLBACK)
+    assert g(env, L.G_CHARGE_OK) == 1
+    assert env.core.state.pos[0, 1, 2, 1] == pytest.approx(55.0, abs=1e-3)
+    f = md(env, 0, 2, L.MD_FLAGS)
+    assert not f & (L.F_CHARGER | L.F_FROM_HIDDEN | L.F_ENGAGED | L.F_HIDDEN)
+    assert md(env, 0, 2, L.MD_CHARGE_AT) == 0
+    assert not md(env, 1, 2, L.MD_FLAGS) & (L.F_COVER | L.F_ENGAGED)
+
+
+def test_controcarica_reached_charges_in_place_and_counts_for_la_fatica():
+    # CONTROCARICA: "sposta il modello solo se il tuo nemico non ti raggiunge" (RULES.md: reached, it
+    # charges without moving); LA FATICA: declared a second time this turn, a fatigue marker.
+    # 1) The fante aims (MIRA); the guerriero 22.25 cm away counter-charges (2 points): 14 + 1 + 1
+    #    falls short, it moves M = 14 cm toward the fante, to y 31.
+    # 2) The fante charges it: 12 + 1 + 1 >= 8.25 cm reaches (D3 die 2 -> 1); the guerriero, inside
+    #    whose control area the charge passes, counter-charges again (free): reached, it stays where
+    #    it is and charges (D3 die 6 -> 3, -1 in the melee), then takes a fatigue marker.
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 45, 270)], dice=[1, 1, 1, 1, 2, 6])
+    act(env, 2, L.AK_AIM)
+    env.step(A(env, "A_MODEL") + 2)
+    env.step(A(env, "A_REACT") + L.RK_COUNTERCHARGE)
+    assert env.core.state.pos[0, 1, 2, 1] == pytest.approx(31.0, abs=1e-3)
+    assert md(env, 1, 2, L.MD_FATIGUE) == 0 and md(env, 1, 2, L.MD_CAR) == 0
+    act(env, 2, L.AK_CHARGE, 2)
+    env.step(A(env, "A_MODEL") + 2)
+    env.step(A(env, "A_REACT") + L.RK_COUNTERCHARGE)
+    assert g(env, L.G_CHARGE_OK) == 1 and md(env, 0, 2, L.MD_CHARGE_AT) == 1
+    assert env.core.state.pos[0, 0, 2, 1] == pytest.approx(28.25, abs=1e-3)
+    assert env.core.state.pos[0, 1, 2, 1] == pytest.approx(31.0, abs=1e-3)
+    f = md(env, 1, 2, L.MD_FLAGS)
+    assert f & L.F_CHARGER and f & L.F_COUNTERCHARGER and f & L.F_ENGAGED
+    assert md(env, 1, 2, L.MD_CHARGE_AT) == 3
+    assert md(env, 1, 2, L.MD_FATIGUE) == 1
+
+
+def test_mira_is_lost_when_an_ability_comes_between():
+    # MIRA: +1 "nell'azione fuoco ... che esegue immediatamente dopo".  The psionico (ADT 4) fires its
+    # pistola at the guerriero 17 cm away: a 3 hits only with MIRA's +1 (armour 4+ rolls 2: a wound)
+    models = [model(0, 1, 60, 20), model(0, 2, 70, 20, flags=["suppressed"]), model(1, 2, 60, 40, 270, car=0)]
+    env = start(new_env(), models, dice=[3, 2])
+    act(env, 1, L.AK_AIM)
+    act(env, 1, L.AK_FIRE0, 2)
+    assert md(env, 1, 2, L.MD_WOUNDS) == 1
+    # ABILITA' in between (RICHIAMO on the suppressed fante: 3 + 3 + 1 >= PSI 5): the fire is not
+    # the action after MIRA, and the 3 misses
+    env = start(new_env(), models, dice=[3, 3, 3, 2])
+    act(env, 1, L.AK_AIM)
+    act(env, 1, L.AK_RICHIAMO, 2, mine=True)
+    assert not md(env, 0, 2, L.MD_FLAGS) & L.F_SUPPRESSED
+    assert not md(env, 0, 1, L.MD_FLAGS) & L.F_AIMED
+    act(env, 1, L.AK_FIRE0, 2)
+    assert md(env, 1, 2, L.MD_WOUNDS) == 0 and md(env, 1, 2, L.MD_MORALE) == 0
+
+
+def _walking_predatore(tmp_path):
+    # a user's armylist where the predatore alato keeps VOLANTE 20 but not MOVIMENTO RAPIDO
+    import json
+    data = json.loads((game.DATA / "armylist_xeno.json").read_text())
+    for m in data["models"]:
+        if m["name"] == "predatore alato":
+            m["special_rules"] = ["VOLANTE 20"]
+    path = tmp_path / "xeno.json"
+    path.write_text(json.dumps(data))
+    return new_env(army_files={"xeno": str(path)})
+
+
+def test_a_flyer_charges_on_foot_through_rough_terrain(tmp_path):
+    # VOLANTE flies "quando utilizza un'azione movimento": its CARICA is on foot.  The rough strip on
+    # the way takes 1D6 (5) off M (TERRENI): (12 - 5) + 3 + 3 < 17.25 cm, it falls short and moves
+    # the M left, 7 cm (flying, 12 + 3 + 3 would have reached)
+    rough = {"kind": "rough", "vertices": [[50, 48], [70, 48], [70, 52], [50, 52]]}
+    env = start(_walking_predatore(tmp_path), [model(0, 2, 60, 40, car=0), model(1, 7, 60, 60, 270)],
+                dice=[3, 3, 5], terrain=[rough], active=1)
+    act(env, 7, L.AK_CHARGE, 2)
+    if g(env, L.G_STAGE) == L.ST_REACT:          # the charge ends in the fante's area: a free reaction offered
+        env.step(A(env, "A_PASS"))
+    assert g(env, L.G_CHARGE_OK) == 0
+    assert env.core.state.pos[0, 1, 7, 1] == pytest.approx(53.0, abs=1e-3)
+    assert md(env, 1, 7, L.MD_STATUS) == L.ACTIVE
+
+
+def test_a_flyer_does_not_charge_over_impassable_terrain():
+    # VOLANTE's flight over INTRANSITABILE terrain is for MOVIMENTO, not CARICA: 12 + 3 + 3 would reach
+    # but the wall stands on the straight line; the charge stops short of the wall (7.5 cm, the
+    # longest legal eighth of M)
+    wall = {"kind": "impassable", "height_cm": 1, "vertices": [[50, 49], [70, 49], [70, 51], [50, 51]]}
+    env = start(new_env(), [model(0, 2, 60, 40, car=0), model(1, 7, 60, 60, 270)], dice=[3, 3], terrain=[wall],
+                active=1)
+    act(env, 7, L.AK_CHARGE, 2)
+    if g(env, L.G_STAGE) == L.ST_REACT:          # the charge ends in the fante's area: a free reaction offered
+        env.step(A(env, "A_PASS"))
+    assert g(env, L.G_CHARGE_OK) == 0
+    assert env.core.state.pos[0, 1, 7, 1] == pytest.approx(52.5, abs=1e-3)
+
+
+def test_a_consolidation_ending_near_a_hidden_enemy_finds_it():
+    # AREA DI CONTROLLO: "i modelli nascosti entro tale area vengono individuati", after a
+    # consolidation too.  The fante wins the melee of the CARICA test and consolidates 7 cm north to
+    # y 39.25: the hidden guerriero at y 45 is then 3 cm away, inside its SN x 2 = 4 cm
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 35, 270, car=0),
+                            model(1, 3, 60, 45, 270, car=0, flags=["hidden"])],
+                dice=[1, 1, 6, 3, 3, 1, 6, 2, 2, 5, 3, 3, 3, 4])
+    act(env, 2, L.AK_CHARGE, 2)
+    if g(env, L.G_STAGE) == L.ST_REACT:
+        env.step(A(env, "A_PASS"))
+    env.step(A(env, "A_PASS"))
+    assert md(env, 1, 2, L.MD_STATUS) == L.REMOVED and g(env, L.G_STAGE) == L.ST_CONSOLIDATE
+    assert md(env, 1, 3, L.MD_FLAGS) & L.F_HIDDEN             # 10 cm away after the melee
+    env.step(A(env, "A_MOVE") + move_choice(4, 4))
+    face(env, 4)
+    assert env.core.state.pos[0, 0, 2, 1] == pytest.approx(39.25, abs=1e-3)
+    assert not md(env, 1, 3, L.MD_FLAGS) & L.F_HIDDEN
+
+
+def test_the_commanders_charisma_is_not_an_action():
+    # IL COMANDANTE hands out its CAR_bonus points "durante la fase tattica"; it is not one of LE
+    # AZIONI.  The hidden capitano (CAR_bonus 2) with fatigue markers = COS (LA FATICA: only RIPRESA
+    # may be declared) gives a point to the fante: it stays hidden, gets no fatigue marker, no reaction
+    env = start(new_env(), [model(0, 0, 60, 20, fatigue=3, flags=["hidden"]), model(0, 2, 70, 20),
+                            model(1, 2, 60, 50, 270)])
+    env.step(A(env, "A_MODEL") + 0)
+    assert set(env.legal_actions().tolist()) == {A(env, "A_ACT") + L.AK_RECOVER, A(env, "A_ACT") + L.AK_DELEGATE}
+    env.step(A(env, "A_ACT") + L.AK_DELEGATE)
+    env.step(A(env, "A_MINE") + 2)
+    assert g(env, L.G_STAGE) == L.ST_SELECT and env.agent_selection == "player_0"
+    assert md(env, 0, 2, L.MD_CAR) == 3 and md(env, 0, 0, L.MD_CMD_BONUS) == 1
+    assert md(env, 0, 0, L.MD_FLAGS) & L.F_HIDDEN and md(env, 0, 0, L.MD_FATIGUE) == 3
+    # MIRA is for the fire "che esegue immediatamente dopo": two delegations in between change
+    # nothing.  The capitano (ADT 3, ESPERTO armi +1, MIRA +1) fires at the guerriero, down (-1): a 2
+    # hits only with MIRA, the 1 misses; armour 4+ rolls 2: a wound
+    env = start(new_env(), [model(0, 0, 60, 20), model(0, 2, 70, 20),
+                            model(1, 2, 60, 50, 270, car=0, flags=["prone"])], dice=[2, 1, 2])
+    act(env, 0, L.AK_AIM)
+    for _ in range(2):
+        act(env, 0, L.AK_DELEGATE, 2, mine=True)
+    assert md(env, 0, 0, L.MD_FLAGS) & L.F_AIMED and md(env, 0, 0, L.MD_FATIGUE) == 0
+    act(env, 0, L.AK_FIRE0, 2)
+    assert md(env, 1, 2, L.MD_WOUNDS) == 1
+    assert md(env, 0, 0, L.MD_CAR) == 1 and md(env, 0, 2, L.MD_CAR) == 4
+
+
+def test_a_model_down_reacts_no_more_with_reactions_per_model_any():
+    # option reactions_per_model="any".  A TERRA "non è cumulabile con altri tipi di azioni o
+    # reazioni" and after it the model "non può fare nulla"; RIPIEGARE ends "a terra".  The fante
+    # fires at the guerriero 1.25 cm away, inside both guerrieri's control areas (free reactions)
+    models = [model(0, 2, 60, 20), model(1, 2, 60, 24, 270), model(1, 3, 63, 26, 270)]
+    for first in (L.RK_PRONE, L.RK_FALLBACK):
+        env = start(new_env(reactions_per_model="any"), models, dice=[1] * 8)
+        act(env, 2, L.AK_FIRE0, 2)
+        env.step(A(env, "A_MODEL") + 2)
+        env.step(A(env, "A_REACT") + first)
+        assert g(env, L.G_STAGE) == L.ST_REACT              # the other guerriero may still react
+        assert not env.core.mask[0, A(env, "A_MODEL") + 2]
+        assert "down" in env.why_illegal(A(env, "A_MODEL") + 2)
+        assert env.core.mask[0, A(env, "A_MODEL") + 3]
+        env.step(A(env, "A_PASS"))
+    # after FUOCO DI REAZIONE it may declare another reaction, but not A TERRA
+    env = start(new_env(reactions_per_model="any"), models, dice=[1] * 8)
+    act(env, 2, L.AK_FIRE0, 2)
+    env.step(A(env, "A_MODEL") + 2)
+    env.step(A(env, "A_REACT") + L.RK_FIRE0)
+    env.step(A(env, "A_MODEL") + 2)
+    assert not env.core.mask[0, A(env, "A_REACT") + L.RK_PRONE]
+    assert env.core.mask[0, A(env, "A_REACT") + L.RK_COUNTERMOVE]
+    with pytest.raises(ValueError, match="not available"):
+        env.step(A(env, "A_REACT") + L.RK_PRONE)
+
+
+def test_an_immobile_model_may_rotate():
+    # IMMOBILE "non può muovere"; MOVIMENTO "il modello può muovere ... e/o ruotare" (RULES.md): the
+    # torretta may rotate (MOVIMENTO of distance 0, 1 point), never go anywhere; no CARICA
+    env = new_env(armies=["umanita:default_250", ["xeno", ["mente dell'alveare", "torretta biomeccanica"]]])
+    start(env, [model(0, 2, 60, 20, car=0), model(1, 1, 60, 50, 270)], active=1)
+    env.step(A(env, "A_MODEL") + 1)
+    assert env.core.mask[0, A(env, "A_ACT") + L.AK_MOVE]
+    assert "IMMOBILE" in env.why_illegal(A(env, "A_ACT") + L.AK_CHARGE)
+    env.step(A(env, "A_ACT") + L.AK_MOVE)
+    move = A(env, "A_MOVE")
+    assert set(env.legal_actions().tolist()) == {move + move_choice(d, 0) for d in range(L.N_DIRS)}
+    assert "IMMOBILE" in env.why_illegal(move + move_choice(4, 1))
+    env.step(move + move_choice(4, 0))
+    assert env.core.state.pos[0, 1, 1, 2] == pytest.approx(math.pi / 2, abs=1e-4)
+    assert env.core.state.pos[0, 1, 1, 1] == pytest.approx(50.0)
+    assert md(env, 1, 1, L.MD_CAR) == 1 and g(env, L.G_STAGE) == L.ST_SELECT
+
+
+def test_controllo_target_that_declared_duello_mentale_duels_once():
+    # CONTROLLO (APS): "il modello bersaglio ha diritto ad effettuare un duello mentale"; the mente
+    # dell'alveare (PSIONICO) declares DUELLO MENTALE against it: that is its duel, not a second one
+    # (RULES.md).  Test 3 + 3 + 1 >= 5; the duel 4 + CAR 2 + 2 (ESPERTO mente, amplificatore) beats
+    # 1 + CAR 1: the ability works (the 1 and 6 left would have been a second duel, lost)
+    env = start(new_env(), [model(0, 1, 60, 20), model(1, 1, 60, 40, 270)], dice=[3, 3, 4, 1, 1, 6])
+    act(env, 1, L.AK_CONTROLLO, 1)
+    env.step(A(env, "A_MODEL") + 1)
+    env.step(A(env, "A_REACT") + L.RK_DUEL)
+    assert g(env, L.G_CONTROLLED) == 1
+    assert md(env, 1, 1, L.MD_FATIGUE) == 0

@@ -112,8 +112,26 @@ def model_reason(s, cfg, b, side, i):
 
 
 @nb.njit(cache=True)
+def delegate_reason(s, cfg, b, side, i):
+    """IL COMANDANTE hands out its bonus charisma "durante la fase tattica" (AK_DELEGATE).  It is
+    not one of LE AZIONI (RULES.md): no cost, no LA FATICA, no reactions, it does not reveal a
+    hidden commander nor use up MIRA / CONCENTRAZIONE, and LA FATICA's "solamente ... Ripresa",
+    RIPRESA's "nessun'altra azione" and the engaged models' melee do not forbid it; a model down
+    (A TERRA: "non può fare nulla") or out of combat does nothing."""
+    if not is_active(s, b, side, i) or side != s.g[b, G_ACTIVE]:
+        return R_CANNOT_ACT
+    if s.g[b, G_CMD0 + side] != i or s.md[b, side, i, MD_CMD_BONUS] <= 0:
+        return R_NOT_COMMANDER
+    if has_flag(s, b, side, i, F_PRONE):
+        return R_CANNOT_ACT
+    return OK
+
+
+@nb.njit(cache=True)
 def kind_reason(s, cfg, b, side, i, ak):
     """Legality of action kind ``ak`` for (side, i), not looking at targets."""
+    if ak == AK_DELEGATE:
+        return delegate_reason(s, cfg, b, side, i)
     code = model_reason(s, cfg, b, side, i)
     if code != OK:
         return code
@@ -123,15 +141,11 @@ def kind_reason(s, cfg, b, side, i, ak):
         return R_NOT_AVAILABLE    # RULES.md: the controlled model moves, shoots or charges
     if s.md[b, side, i, MD_FATIGUE] >= stat(s, cfg, b, side, i, PF_COS) and ak != AK_RECOVER:
         return R_FATIGUED         # LA FATICA: "potrà solamente dichiarare l'azione Ripresa"
-    if ak == AK_DELEGATE:
-        if s.g[b, G_CMD0 + side] != i or s.md[b, side, i, MD_CMD_BONUS] <= 0:
-            return R_NOT_COMMANDER
-        return OK
     if not can_pay(s, b, side, i, action_cost(s, cfg, b, side, i, ak)):
         return R_NO_CHARISMA
     rules = stat(s, cfg, b, side, i, PF_RULES)
-    if (ak == AK_MOVE or ak == AK_FLY or ak == AK_CHARGE) and (rules & SR_IMMOBILE):
-        return R_IMMOBILE
+    if (ak == AK_FLY or ak == AK_CHARGE) and (rules & SR_IMMOBILE):
+        return R_IMMOBILE         # IMMOBILE "non può muovere"; MOVIMENTO may still "ruotare" (move_reason)
     if ak == AK_FLY and not (rules & SR_FLY):
         return R_NOT_FLYER
     if ak == AK_FIRE0 or ak == AK_FIRE1 or ak == AK_SUPP0 or ak == AK_SUPP1:
@@ -267,11 +281,13 @@ def action_reason(s, cfg, b, side, i, ak):
 
 @nb.njit(cache=True)
 def any_action(s, cfg, b, side, i):
+    if action_reason(s, cfg, b, side, i, AK_DELEGATE) == OK:
+        return True     # IL COMANDANTE's charisma: not an action (delegate_reason)
     if model_reason(s, cfg, b, side, i) != OK:
         return False
     for ak in (AK_MOVE, AK_RECOVER, AK_AIM, AK_HIDE, AK_FIRE0, AK_FIRE1, AK_CHARGE, AK_SUPP0, AK_SUPP1, AK_ALERT,
                AK_AID, AK_CONC, AK_UNJAM, AK_RICHIAMO, AK_SEGNALATORE, AK_CONTROLLO, AK_GENIO, AK_COORDINATE,
-               AK_DELEGATE, AK_FLY):
+               AK_FLY):
         if action_reason(s, cfg, b, side, i, ak) == OK:
             return True
     return False
@@ -419,14 +435,18 @@ def execute_action(s, cfg, b, side, i, ak, ts, tj, move):
         s.md[b, side, i, MD_FLAGS] |= F_CONCENTRATED
     elif ak == AK_UNJAM:
         s.md[b, side, i, MD_JAMMED] = 0       # DISINCEPPARE
-    elif ak == AK_DELEGATE:
-        s.md[b, side, i, MD_CMD_BONUS] -= 1
-        s.md[b, ts, tj, MD_CAR] += 1
     # MIRA / CONCENTRAZIONE act on the action "che esegue immediatamente dopo"
     if ak != AK_AIM:
         s.md[b, side, i, MD_FLAGS] &= ~F_AIMED
     if ak != AK_CONC and ability_bit(ak) == 0:
         s.md[b, side, i, MD_FLAGS] &= ~F_CONCENTRATED
+
+
+@nb.njit(cache=True)
+def delegate(s, b, side, i, tj):
+    """IL COMANDANTE: one bonus charisma point to the ally (side, tj); not an action (delegate_reason)."""
+    s.md[b, side, i, MD_CMD_BONUS] -= 1
+    s.md[b, side, tj, MD_CAR] += 1
 
 
 @nb.njit(cache=True)

@@ -55,6 +55,20 @@ def update_engagement(s, cfg, b):
                 # IN ALLERTA lasts "fintanto che non si muove o viene ingaggiato in mischia"
                 s.md[b, 0, i, MD_FLAGS] = (s.md[b, 0, i, MD_FLAGS] | F_ENGAGED) & ~F_ALERT
                 s.md[b, 1, j, MD_FLAGS] = (s.md[b, 1, j, MD_FLAGS] | F_ENGAGED) & ~F_ALERT
+    for side in range(2):
+        for i in range(N_SLOTS):
+            f = s.md[b, side, i, MD_FLAGS]
+            if f & F_ENGAGED:
+                continue
+            # CARICA's bonuses (+1D3 AT, +1 to hit, +1 "da nascosto", the charged model's "al riparo")
+            # and FUOCO DI REAZIONE's wounds "in caso di ingaggio" are for "la mischia seguente": a
+            # model no longer engaged (the target left by RIPIEGARE or CONTROMOSSA, or was removed)
+            # keeps none of them for a later fire or melee (RULES.md)
+            if f & F_CHARGER:
+                f &= ~(F_CHARGER | F_COUNTERCHARGER | F_FROM_HIDDEN)
+                s.md[b, side, i, MD_CHARGE_AT] = 0
+            s.md[b, side, i, MD_FLAGS] = f & ~F_COVER
+            s.md[b, side, i, MD_MELEE_DEALT] = 0
 
 
 @nb.njit(cache=True)

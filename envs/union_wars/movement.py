@@ -17,8 +17,8 @@ from .bank import bank_amount, bank_reach
 from .sight import piece_box, terrain_boxes_ready
 from .general import d6, discipline_test, has_flag, is_active, on_table, radius, stat
 from .layout import (TK_CHARGE, TK_FATIGUE, TK_FLIGHT, TK_ROUGH, ACTIVE, F_ALERT, F_ENGAGED, F_HIDDEN, MD_FATIGUE, MD_FLAGS, MD_STATUS, N_DIRS, N_DIST,
-                     N_SLOTS, OK, PF_FLY, PF_M, PF_RULES, R_BASES_CROSS, R_IMPASSABLE, R_NEAR_ENEMY, R_OFF_TABLE,
-                     REMOVED, SR_FAST, SR_FLY, T_IMPASSABLE, T_MAX, T_NONE, T_ROUGH, TABLE_CM, TI_EXPLORED,
+                     N_SLOTS, OK, PF_FLY, PF_M, PF_RULES, R_BASES_CROSS, R_IMMOBILE, R_IMPASSABLE, R_NEAR_ENEMY, R_OFF_TABLE,
+                     REMOVED, SR_FAST, SR_IMMOBILE, T_IMPASSABLE, T_MAX, T_NONE, T_ROUGH, TABLE_CM, TI_EXPLORED,
                      TI_KIND, TI_NVERT, G_MISSION, M_PATROL, G_EDGE0)
 
 ALL_PIECES = -1   # path_reason: every terrain piece (bit t = piece t; T_MAX < 63)
@@ -132,6 +132,8 @@ def move_allowance(s, cfg, b, side, i, flying, half):
 @nb.njit(cache=True)
 def move_reason(s, cfg, b, side, i, choice, flying, half, pieces=ALL_PIECES):
     """Legality of a move choice for the mask (full nominal distance)."""
+    if choice % (N_DIST + 1) != 0 and (stat(s, cfg, b, side, i, PF_RULES) & SR_IMMOBILE):
+        return R_IMMOBILE   # IMMOBILE "non può muovere": MOVIMENTO / CONTROMOSSA may only "ruotare" (RULES.md)
     x1, y1, _a, dist = move_target(s, b, side, i, choice, move_allowance(s, cfg, b, side, i, flying, half))
     if dist == 0.0:
         return OK
@@ -257,22 +259,23 @@ def charge_move(s, cfg, b, side, i, ts, ti):
     a = math.atan2(ty - y0, tx - x0)
     centre = math.hypot(tx - x0, ty - y0)
     need = max(0.0, centre - r - tr)
-    flyer = (stat(s, cfg, b, side, i, PF_RULES) & SR_FLY) != 0
     two_d6 = d6(s, b) + d6(s, b)
     # LA FATICA and TERRENI reduce M itself: the reach is (M - dice) + 2D6, and a charge that falls
     # short moves that reduced M ("muovi il modello del solo valore di M"), not the profile's
     m = float(stat(s, cfg, b, side, i, PF_M)) - fatigue_malus_cm(s, cfg, b, side, i)
     cx, cy = x0 + need * math.cos(a), y0 + need * math.sin(a)
     fast = (stat(s, cfg, b, side, i, PF_RULES) & SR_FAST) != 0
-    if not flyer and not fast and touches_rough(s, cfg, b, side, i, x0, y0, cx, cy):
+    # a VOLANTE model charges on foot: it flies "quando utilizza un'azione movimento" (RULES.md), so
+    # the charge takes rough terrain's 1D6, never crosses impassable terrain and has no landing test
+    if not fast and touches_rough(s, cfg, b, side, i, x0, y0, cx, cy):
         m -= bank_amount(s, cfg, b, side, i, TK_ROUGH, d6(s, b), False, 0)
     allow = m + two_d6
     # the charge roll reaches or not: the ESPLORAZIONE bank may turn it (when the path is clear)
-    if path_reason(s, cfg, b, side, i, x0, y0, cx, cy, flyer, ts, ti) == OK and \
+    if path_reason(s, cfg, b, side, i, x0, y0, cx, cy, False, ts, ti) == OK and \
             bank_reach(s, cfg, b, side, i, TK_CHARGE, allow, need):
         place(s, cfg, b, side, i, cx, cy, a)
         return True
-    go = longest_legal(s, cfg, b, side, i, a, min(max(0.0, m), max(0.0, need - ENEMY_GAP)), flyer, -1, -1)
+    go = longest_legal(s, cfg, b, side, i, a, min(max(0.0, m), max(0.0, need - ENEMY_GAP)), False, -1, -1)
     place(s, cfg, b, side, i, x0 + go * math.cos(a), y0 + go * math.sin(a), a)
     return False
 

@@ -15,12 +15,13 @@ import numba as nb
 
 from ..core.geometry import point_segment_distance
 from .actions import do_charge, is_controlled, mental_duel, tire
+from .melee import in_contact
 from .general import has_flag, in_control_area, is_active, control_range, model_distance, radius, stat
 from .layout import (AK_CHARGE, AK_CONTROLLO, AK_FLY, AK_MOVE, F_CHARGER, F_ENGAGED, F_FROM_HIDDEN, F_HIDDEN, F_PRONE,
                      F_SUPPRESSED, G_ACT, G_ACTOR,
-                     G_ACTOR_SIDE, G_CHARGE_OK, G_MOVE, G_TGT, K_REACT_ONCE, MD_CAR, MD_FATIGUE, MD_REACTED, N_SLOTS,
+                     G_ACTOR_SIDE, G_CHARGE_OK, G_MOVE, G_NREACT, G_TGT, K_REACT_ONCE, MD_CAR, MD_FATIGUE, MD_REACTED, N_SLOTS,
                      OK, PF_COS, PF_M, PF_RULES, R_ALREADY_REACTED, R_CANNOT_ACT, R_ENGAGED, R_FATIGUED, R_IMMOBILE,
-                     R_NO_CHARISMA, R_NO_REACTION_TARGET, R_NOT_IN_SIGHT, R_NOT_PSIONIC, R_TOO_FAR, RK_COUNTERCHARGE,
+                     R_NO_CHARISMA, R_NO_REACTION_TARGET, R_NOT_AVAILABLE, R_NOT_IN_SIGHT, R_NOT_PSIONIC, R_TOO_FAR, RK_COUNTERCHARGE,
                      RK_COUNTERMOVE, RK_DUEL, RK_FALLBACK, RK_FIRE0, RK_FIRE1, RK_PRONE, SR_IMMOBILE, SR_MAGE,
                      SR_PSIONIC, G_TURN, MD_PRONE_UNTIL, MD_FLAGS)
 from .movement import fall_back, move_allowance, move_target
@@ -115,12 +116,32 @@ def reactor_can(s, cfg, b, rs, j):
 
 
 @nb.njit(cache=True)
+def stacking_reason(s, b, j, rk):
+    """Option reactions_per_model="any": the reactions model j already declared against this
+    action (the reaction queue; the reactors are the non-active side).  A TERRA "non è cumulabile
+    con altri tipi di azioni o reazioni" and after it "non può fare nulla"; RIPIEGARE ends down
+    ("va a terra") and the reactions declared after it resolve after it: nothing more is declared
+    after either, and A TERRA not after another reaction (RULES.md)."""
+    for k in range(s.g[b, G_NREACT]):
+        if s.rq[b, k, 0] != j:
+            continue
+        if s.rq[b, k, 1] == RK_PRONE or s.rq[b, k, 1] == RK_FALLBACK:
+            return R_CANNOT_ACT
+        if rk == RK_PRONE:
+            return R_NOT_AVAILABLE
+    return OK
+
+
+@nb.njit(cache=True)
 def reaction_kind_reason(s, cfg, b, rs, j, rk):
     """The part of reaction_reason that depends on the reaction (the reactor may react)."""
     a_side, a = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
+    code = stacking_reason(s, b, j, rk)
+    if code != OK:
+        return code
     rules = stat(s, cfg, b, rs, j, PF_RULES)
-    if (rk == RK_COUNTERMOVE or rk == RK_FALLBACK or rk == RK_COUNTERCHARGE) and (rules & SR_IMMOBILE):
-        return R_IMMOBILE
+    if (rk == RK_FALLBACK or rk == RK_COUNTERCHARGE) and (rules & SR_IMMOBILE):
+        return R_IMMOBILE     # IMMOBILE "non può muovere"; CONTROMOSSA may still "ruotare" (movement.move_reason)
     if rk == RK_FIRE0 or rk == RK_FIRE1:
         return fire_reason(s, cfg, b, rs, j, 0 if rk == RK_FIRE0 else 1, a_side, a)
     if rk == RK_COUNTERCHARGE:
@@ -171,14 +192,18 @@ def execute_reaction(s, cfg, b, rs, j, rk):
         if is_active(s, b, rs, j):
             go_prone(s, b, rs, j)
     elif rk == RK_FIRE0 or rk == RK_FIRE1:
-        if has_flag(s, b, rs, j, F_ENGAGED) and s.g[b, G_ACT] != AK_CHARGE:
-            return
-        resolve_fire(s, cfg, b, rs, j, 0 if rk == RK_FIRE0 else 1, a_side, a, False, True)
-    elif rk == RK_COUNTERCHARGE:
+        if not has_flag(s, b, rs, j, F_ENGAGED) or s.g[b, G_ACT] == AK_CHARGE:
+            resolve_fire(s, cfg, b, rs, j, 0 if rk == RK_FIRE0 else 1, a_side, a, False, True)
+    elif rk == RK_COUNTERCHARGE and is_active(s, b, a_side, a):
         if s.g[b, G_ACT] == AK_CHARGE and s.g[b, G_TGT] == j and s.g[b, G_CHARGE_OK]:
-            return   # "sposta il modello solo se il tuo nemico non ti raggiunge"
-        if not has_flag(s, b, rs, j, F_ENGAGED) and is_active(s, b, a_side, a):
+            # CONTROCARICA: "sposta il modello solo se il tuo nemico non ti raggiunge": reached, the
+            # counter-charger does not move but still charges (its +1D3 AT, +1 and -1 in the melee;
+            # RULES.md); do_charge does not move a counter-charger already in base contact
+            if in_contact(s, cfg, b, rs, j, a_side, a):
+                do_charge(s, cfg, b, rs, j, a_side, a, True)
+        elif not has_flag(s, b, rs, j, F_ENGAGED):
             do_charge(s, cfg, b, rs, j, a_side, a, True)
+    # every declared reaction that resolves ends here (LA FATICA: "alla fine dell'esecuzione")
     if not has_flag(s, b, rs, j, F_CHARGER):
         s.md[b, rs, j, MD_FLAGS] &= ~F_FROM_HIDDEN   # the bonus from hidden is for this reaction only
     tire(s, cfg, b, rs, j, reaction_group(rk))

@@ -16,7 +16,8 @@ from ..core.rng import draw_int, seed_stream
 from ..core.threads import SERIAL_BELOW
 from .actions import (ACTION_TARGET, FATIGUE_GROUP, ABILITY_FAILED, TARGET_MINE, TARGET_MOVE, TARGET_NONE,
                       TARGET_THEIRS, ability_bit, ability_effect, ability_test, action_cost,
-                      any_action, execute_action, is_controlled, mental_duel, pay, target_reason, target_side, tire)
+                      any_action, delegate, execute_action, is_controlled, mental_duel, pay, target_reason,
+                      target_side, tire)
 from .actions import action_reason as declare_reason
 from .bank import bank_amount, bank_may_ask, record_answer, restore_snapshot, start_recording, take_snapshot
 from .battle import (base_piece_ok, edge_is_low, final_result, generate_terrain, mission_score, objective_reason,
@@ -30,7 +31,7 @@ from .movement import (consolidate_reason, direction_angle, execute_move, move_a
                        pieces_in_reach, place)
 from .psychology import choose_commander, command_test, command_test_needed, control_phase, losses
 from .reactions import (reaction_group, apply_prone, declare_reaction, execute_reaction, reaction_kind_reason,
-                        reaction_reason, reactor_can, reactor_reason)
+                        reaction_reason, reactor_can, reactor_reason, stacking_reason)
 from .sight import forget_sight, reveal_hidden, sight_cache_mismatches
 from .shooting import point_fire_reason
 
@@ -174,6 +175,7 @@ def next_to_deploy(s, b, side):
 @nb.njit(cache=True)
 def deploy_continue(s, cfg, b):
     """Hand the deployment to whoever still has models to place, or start the battle."""
+    reveal_hidden(s, cfg, b)    # a reserve placed near a hidden enemy finds it (AREA DI CONTROLLO)
     if s.g[b, G_RESERVE_PLACING]:
         if next_to_deploy(s, b, s.g[b, G_ACTIVE]) >= 0:
             return
@@ -243,6 +245,9 @@ def refresh_turn(s, cfg, b):
         c = s.g[b, G_CMD0 + side]
         if c >= 0:
             s.md[b, side, c, MD_CMD_BONUS] = stat(s, cfg, b, side, c, PF_CARB)
+    # AREA DI CONTROLLO: "i modelli nascosti entro tale area vengono individuati": a FLASHBANG that
+    # ran out at the end of the turn gives an area back (RULES.md)
+    reveal_hidden(s, cfg, b)
     return not check_sudden(s, cfg, b)
 
 
@@ -328,6 +333,9 @@ def melee_resume(s, cfg, b):
 def next_consolidation(s, cfg, b):
     """LA MISCHIA: each winner in turn (the active player's first) may consolidate 2D6 cm, then
     the control phase follows."""
+    # the engagements ended (winners have a control area again) or a winner consolidated: hidden
+    # models inside an area "vengono individuati" (AREA DI CONTROLLO)
+    reveal_hidden(s, cfg, b)
     for k in range(2):
         side = s.g[b, G_ACTIVE] if k == 0 else 1 - s.g[b, G_ACTIVE]
         for i in range(N_SLOTS):
@@ -380,6 +388,16 @@ def any_reactor(s, cfg, b):
 @nb.njit(cache=True)
 def declare_action(s, cfg, b):
     side, i, ak = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR], s.g[b, G_ACT]
+    s.g[b, G_NREACT] = 0
+    for j in range(N_SLOTS):
+        s.md[b, 1 - s.g[b, G_ACTIVE], j, MD_REACTED] = 0
+    s.geo[b, GEO_SHOT + 4] = 0
+    if ak == AK_DELEGATE:
+        # IL COMANDANTE's charisma is not one of LE AZIONI (actions.delegate_reason): nothing is paid,
+        # revealed, used up or tired, and no reaction is asked
+        delegate(s, b, side, i, s.g[b, G_TGT])
+        finish_action(s, cfg, b)
+        return
     pay(s, b, side, i, action_cost(s, cfg, b, side, i, ak))
     if has_flag(s, b, side, i, F_HIDDEN):
         # NASCOSTO: out of sight "fintanto che non dichiara un'azione o una reazione"
@@ -387,11 +405,7 @@ def declare_action(s, cfg, b):
         s.md[b, side, i, MD_FLAGS] |= F_FROM_HIDDEN
     if is_controlled(s, b, side, i):
         s.g[b, G_CONTROLLED] = -2   # its one free action is used
-    s.g[b, G_NREACT] = 0
-    for j in range(N_SLOTS):
-        s.md[b, 1 - s.g[b, G_ACTIVE], j, MD_REACTED] = 0
-    s.geo[b, GEO_SHOT + 4] = 0
-    if ak != AK_DELEGATE and any_reactor(s, cfg, b):
+    if any_reactor(s, cfg, b):
         s.g[b, G_STAGE] = ST_REACT
         s.g[b, G_DECIDER] = 1 - s.g[b, G_ACTIVE]
         return
@@ -416,13 +430,20 @@ def run_action(s, cfg, b):
                     if s.rq[b, k, 1] == RK_DUEL and is_active(s, b, rs, s.rq[b, k, 0]):
                         if not mental_duel(s, cfg, b, side, i, rs, s.rq[b, k, 0]):
                             works = False
-                if works and s.md[b, ts, tj, MD_CAR] > 0 and not mental_duel(s, cfg, b, side, i, ts, tj):
+                # the target's own duel ("ha diritto ad effettuare un duello mentale ... se dispone di
+                # punti carisma"): free, no LA FATICA, and once: a target that declared DUELLO
+                # MENTALE against this action has fought its duel (RULES.md)
+                if works and s.md[b, ts, tj, MD_CAR] > 0 and not declared_duel(s, b, tj) and \
+                        not mental_duel(s, cfg, b, side, i, ts, tj):
                     works = False
             if works:
                 ability_effect(s, cfg, b, side, i, ak, ts, tj)
         else:
+            # IL TEST DI ABILITA': "non puoi usare l'abilità e nemmeno provare a ripetere l'azione":
+            # that ability, this turn (RULES.md)
             s.md[b, side, i, MD_USED] |= 1 << (ABILITY_FAILED + ak - AK_RICHIAMO)
-        s.md[b, side, i, MD_FLAGS] &= ~F_CONCENTRATED
+        # CONCENTRAZIONE was for this ability; MIRA was for a fire "che esegue immediatamente dopo"
+        s.md[b, side, i, MD_FLAGS] &= ~(F_CONCENTRATED | F_AIMED)
     else:
         execute_action(s, cfg, b, side, i, ak, ts, tj, s.g[b, G_MOVE])
     if ak != AK_CHARGE or not s.g[b, G_CHARGE_OK]:
@@ -432,6 +453,15 @@ def run_action(s, cfg, b):
     if is_active(s, b, side, i) or s.md[b, side, i, MD_STATUS] == OOC:
         tire(s, cfg, b, side, i, FATIGUE_GROUP[ak])
     update_engagement(s, cfg, b)
+
+
+@nb.njit(cache=True)
+def declared_duel(s, b, j):
+    """Did the reacting side's model j declare DUELLO MENTALE against the action being resolved?"""
+    for k in range(s.g[b, G_NREACT]):
+        if s.rq[b, k, 0] == j and s.rq[b, k, 1] == RK_DUEL:
+            return True
+    return False
 
 
 @nb.njit(cache=True)
@@ -723,6 +753,8 @@ def _reactor(s, cfg, b, me, j, apply):
         return R_NOT_AVAILABLE
     if not reactor_can(s, cfg, b, me, j):
         code = reactor_reason(s, cfg, b, me, j)
+        if code == OK:
+            code = stacking_reason(s, b, j, -1)   # down after its A TERRA or RIPIEGARE (option "any")
         return code if code != OK else R_NOT_AVAILABLE
     if apply:
         s.g[b, G_RSLOT] = j
