@@ -42,6 +42,7 @@ def test_cli_trains_every_game_and_exits_0(game, tmp_path):
     assert summary["evaluation"]["random"]["games"] == 2
     assert (run_dir / "model.zip").exists() and (run_dir / "learning_curve.png").exists()
     assert "time/total_timesteps" in (run_dir / "progress.csv").read_text()  # SB3's statistics
+    assert summary["device"] == ("cuda" if torch.cuda.is_available() else "cpu")  # --device auto
     assert "decisions/s" in done.stdout
 
 
@@ -61,6 +62,8 @@ def test_cli_battle_force_with_three_players(tmp_path):
     (["--opponent", "grandmaster"], "--opponent 'grandmaster': choose from"),
     (["--opponent", "missing/model.zip"], "no such file"),
     (["--opponent", "random,grandmaster"], "--opponent: a mixture of opponents names two or more"),
+    pytest.param(["--device", "cuda"], "torch sees no CUDA GPU", marks=pytest.mark.skipif(
+        torch.cuda.is_available(), reason="a CUDA GPU is present")),
     (["--options", "{turns: 3"], "--options is not valid JSON"),
     (["--game", "planetoids", "--options", '{"colour": 3}'], "unknown Planetoids option"),
     (["--timesteps", "0"], "--timesteps must be at least 1"),

@@ -82,15 +82,15 @@ def clone(model, X, M, A, G=None, epochs: int = 4, batch_size: int = 2048, lr: f
         order = rng.permutation(n)
         for lo in range(0, n, batch_size):
             idx = np.sort(order[lo:lo + batch_size])  # sorted: faster gathers from the big arrays
-            obs = torch.as_tensor(X[idx]).float()
+            obs = torch.as_tensor(X[idx], device=policy.device).float()
             features = policy.extract_features(obs)
             latent_pi, latent_vf = policy.mlp_extractor(features)
             dist = policy.action_dist.proba_distribution(action_logits=policy.action_net(latent_pi))
             dist.apply_masking(M[idx])
-            loss = -dist.log_prob(torch.as_tensor(A[idx])).mean()
+            loss = -dist.log_prob(torch.as_tensor(A[idx], device=policy.device)).mean()
             if G is not None:
                 values = policy.value_net(latent_vf).flatten()
-                loss = loss + value_coef * torch.nn.functional.mse_loss(values, torch.as_tensor(G[idx]))
+                loss = loss + value_coef * torch.nn.functional.mse_loss(values, torch.as_tensor(G[idx], device=policy.device))
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -104,6 +104,6 @@ def agreement(model, X, M, A, rng, n: int = 4096) -> float:
     policy = model.policy
     with torch.no_grad():
         idx = rng.choice(len(A), size=min(len(A), n), replace=False)
-        dist = policy.get_distribution(torch.as_tensor(X[idx]).float(), action_masks=M[idx])
-        pred = dist.distribution.probs.argmax(dim=1).numpy()
+        dist = policy.get_distribution(torch.as_tensor(X[idx], device=policy.device).float(), action_masks=M[idx])
+        pred = dist.distribution.probs.argmax(dim=1).cpu().numpy()
     return float((pred == A[idx]).mean())

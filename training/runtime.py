@@ -9,6 +9,8 @@ pass over 2,048 observations, 74 -> 30 us per observation.  With mmap off and
 trimming off, freed memory stays in the heap and is reused at once; the cost is
 that the process keeps its peak memory until it exits.
 
+``pick_device``: ``--device auto`` trains on a CUDA GPU when torch sees one, else on the CPU.
+
 ``torch_threads``: the core's threads and torch's take turns (the env steps, then
 the network runs), so torch gets every core: on the quiet 2-core development machine
 Talon's PPO phase ran at 10,408 decisions/s with two threads, 8,876 with two threads
@@ -42,3 +44,15 @@ def keep_freed_memory() -> bool:
 def torch_threads(requested: int | None = None) -> int:
     """``requested``, or every core."""
     return requested or os.cpu_count() or 1
+
+
+def pick_device(requested: str = "auto") -> str:
+    """The torch device to train on: ``requested``, or with ``"auto"`` the first CUDA GPU when
+    torch sees one, else the CPU.  A CUDA device asked for but absent is an error, not a silent CPU."""
+    import torch
+    if requested == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if requested.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError(f"--device {requested}: torch sees no CUDA GPU here (torch {torch.__version__}); "
+                         "use --device cpu or auto")
+    return requested

@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--curve-points", type=int, default=6, help="evaluations during PPO for the learning curve")
     ap.add_argument("--curve-games", type=int, default=32, help="games per opponent at each point of the curve")
     ap.add_argument("--threads", type=int, default=None, help="torch threads (default: every core; 1 on a busy machine)")
+    ap.add_argument("--device", default="auto",
+                    help="torch device of the network: auto (a CUDA GPU when torch sees one, else the CPU), cpu, cuda, "
+                         "cuda:N; the games always run on the CPU cores")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="runs", help="folder for the run's folder (model, curve, summary)")
     ap.add_argument("--no-progress", action="store_true", help="no progress bars")
@@ -138,6 +141,11 @@ def check_args(ap, args) -> dict:
         ap.error("--backend rllib trains against built-in bots or self-play; a saved model as --opponent is sb3 only")
     if args.env_runners is not None and (args.backend != "rllib" or args.env_runners < 0):
         ap.error("--env-runners is for --backend rllib and must be 0 or more")
+    from .runtime import pick_device
+    try:
+        args.device = pick_device(args.device)
+    except ValueError as e:
+        ap.error(str(e))
     return options
 
 
@@ -184,7 +192,7 @@ def main(argv=None) -> dict:
     torch.set_num_threads(torch_threads(args.threads))
     bars = Bars(not args.no_progress)
     print(f"wargym: training MaskablePPO on {args.game} against {args.opponent} for {args.timesteps:,} decisions "
-          f"({args.n_envs} games at a time); the first run compiles the game's kernels, naming each (minutes; `wargym compile` does it ahead, "
+          f"({args.n_envs} games at a time, the network on {args.device}); the first run compiles the game's kernels, naming each (minutes; `wargym compile` does it ahead, "
           "on every core; later runs load them).",
           flush=True)
 
@@ -204,7 +212,7 @@ def main(argv=None) -> dict:
 
     warm_s, agreement = 0.0, None
     if args.init_model is not None:
-        model.set_parameters(args.init_model, exact_match=True, device="cpu")
+        model.set_parameters(args.init_model, exact_match=True, device=args.device)
         print(f"initial weights: {args.init_model}", flush=True)
     if args.warm_start != "none":
         agreement, warm_s = warm_start(model, args, options, bars)
@@ -250,7 +258,7 @@ def main(argv=None) -> dict:
                "n_envs": args.n_envs, "warm_start": args.warm_start,
                "warm_start_rounds": args.warm_start_rounds if args.warm_start != "none" else 0,
                "warm_start_agreement": agreement, "warm_start_decisions": args.warm_start_decisions,
-               "network": args.network, "init_model": args.init_model,
+               "network": args.network, "init_model": args.init_model, "device": args.device,
                "compile_seconds": round(compile_s, 1), "warm_start_seconds": round(warm_s, 1),
                "ppo_seconds": round(ppo_s, 1), "ppo_decisions_per_second": round(model.num_timesteps / ppo_s),
                "evaluation_seconds_during_training": round(curve.seconds, 1), "total_seconds": round(total_s, 1),
@@ -293,7 +301,7 @@ def make_model(env, args, options):
                          f"options {options} has none)")
     return MaskablePPO(policy_class(args.game, options, pointer), env, n_steps=args.n_steps,
                        batch_size=args.batch_size, n_epochs=args.epochs, learning_rate=args.learning_rate,
-                       gamma=0.995, gae_lambda=0.95, ent_coef=0.005, seed=args.seed, verbose=0, device="cpu",
+                       gamma=0.995, gae_lambda=0.95, ent_coef=0.005, seed=args.seed, verbose=0, device=args.device,
                        policy_kwargs=policy_kwargs(args.game, options, pointer=pointer))
 
 
