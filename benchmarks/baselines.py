@@ -68,6 +68,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help="write the table of earlier runs' baselines.json files (the later ones' rows win) "
                          "instead of measuring")
     ap.add_argument("--ship", action="store_true", help="save each game's best agent into baselines/")
+    ap.add_argument("--ship-run", nargs=2, metavar=("SUMMARY", "ROW"), default=None,
+                    help="ship one finished wargym-train run (its summary.json, e.g. from time_to_skill or a chain of "
+                         "--init-model runs) as baseline ROW of its game, and stop")
+    ap.add_argument("--description", default=None, help="with --ship-run: the row's description")
+    ap.add_argument("--pin", default=None, help="with --ship-run: game options (JSON) to record in the index beside "
+                                                "the run's own, so that a later change of their defaults does not change "
+                                                "the observation the agent loads with")
+    ap.add_argument("--command", default=None, help="with --ship-run: the command(s) that trained it "
+                                                     "(default: the summary's own argv)")
     ap.add_argument("--out", default="baselines-run", help="folder for the runs, the CSV and the table")
     ap.add_argument("--table", default=None, help="where to write the Markdown table (default OUT/BASELINES.md; "
                                                   "with --ship the repository's BASELINES.md)")
@@ -76,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> dict:
     args = build_parser().parse_args(argv)
+    if args.ship_run:
+        return ship_run(Path(args.ship_run[0]), args.ship_run[1], args.description, args.command,
+                        json.loads(args.pin) if args.pin else None)
     if args.merge:
         return merge(args.merge, Path(args.table or "BASELINES.md"))
     budget = dict(QUICK if args.quick else FULL)
@@ -221,6 +233,24 @@ def ship_checkpoint(game: str, row: str, run: dict, budget: dict, options: dict 
     baselines.INDEX.write_text(json.dumps(index, indent=2, sort_keys=True) + "\n")
     baselines._index.cache_clear()
     return {"name": row, "file": file, "size_bytes": size, "parameters": parameters}
+
+
+def ship_run(summary_path: Path, row: str, description: str | None = None, command: str | None = None,
+             pin: dict | None = None) -> dict:
+    """Ship the model of one finished ``wargym-train`` run (its ``summary.json``) as ``row``."""
+    s = json.loads(summary_path.read_text())
+    model = s.get("model") or str(summary_path.parent / "model.zip")
+    rounds = s.get("warm_start_rounds", 0)
+    warm = s.get("warm_start_decisions", 0) * (rounds + 1) if s.get("warm_start", "none") != "none" else 0
+    run = {"seed": s.get("seed", 0), "command": command or "wargym-train " + " ".join(s.get("argv", [])),
+           "ppo_decisions": s["timesteps"], "warm_start_decisions": warm, "total_seconds": s["total_seconds"],
+           "evaluation": s["evaluation"], "model": model}
+    if description:
+        ROW_TEXT[row] = description
+    options = {**{k: v for k, v in s["options"].items() if k != "reward"}, **(pin or {})}
+    shipped = ship_checkpoint(s["game"], row, run, {}, options)
+    print(f"shipped {s['game']} {row}: {shipped}")
+    return shipped
 
 
 def merge(files: list[str], table: Path) -> dict:

@@ -254,7 +254,8 @@ def main(argv=None) -> dict:
     curve_path = plot_curve(curve.points, run_dir / "learning_curve.png",
                             f"{args.game}: MaskablePPO vs {Path(args.opponent).name}", reference)
     total_s = time.perf_counter() - t_start
-    summary = {"game": args.game, "options": options, "opponent": args.opponent, "timesteps": model.num_timesteps,
+    summary = {"game": args.game, "seed": args.seed, "argv": list(sys.argv[1:] if argv is None else argv),
+               "options": options, "opponent": args.opponent, "timesteps": model.num_timesteps,
                "n_envs": args.n_envs, "warm_start": args.warm_start,
                "warm_start_rounds": args.warm_start_rounds if args.warm_start != "none" else 0,
                "warm_start_agreement": agreement, "warm_start_decisions": args.warm_start_decisions,
@@ -299,10 +300,11 @@ def make_model(env, args, options):
     if pointer and not has_action_table(args.game, options):
         raise SystemExit(f"wargym-train: --network pointer needs an action table in the observation ({args.game} with "
                          f"options {options} has none)")
+    kwargs = policy_kwargs(args.game, options, pointer=pointer)
     return MaskablePPO(policy_class(args.game, options, pointer), env, n_steps=args.n_steps,
                        batch_size=args.batch_size, n_epochs=args.epochs, learning_rate=args.learning_rate,
                        gamma=0.995, gae_lambda=0.95, ent_coef=0.005, seed=args.seed, verbose=0, device=args.device,
-                       policy_kwargs=policy_kwargs(args.game, options, pointer=pointer))
+                       policy_kwargs=kwargs)
 
 
 def warm_start(model, args, options, bars) -> tuple[float, float]:
