@@ -43,6 +43,7 @@ def test_cli_trains_every_game_and_exits_0(game, tmp_path):
     assert (run_dir / "model.zip").exists() and (run_dir / "learning_curve.png").exists()
     assert "time/total_timesteps" in (run_dir / "progress.csv").read_text()  # SB3's statistics
     assert summary["device"] == ("cuda" if torch.cuda.is_available() else "cpu")  # --device auto
+    assert "kept_curve_point" in summary  # None, or the best curve point whose policy was kept
     assert "decisions/s" in done.stdout
 
 
@@ -241,6 +242,24 @@ def test_cli_mixture_of_opponents_evaluates_against_each(tmp_path):
     (run_dir,) = list(tmp_path.glob("planetoids-ppo-*"))
     summary = json.loads((run_dir / "summary.json").read_text())
     assert sorted(summary["evaluation"]) == ["random", "scripted"]
+
+
+def test_the_curve_keeps_its_best_point(tmp_path, monkeypatch):
+    """keep_best: the policy of the best curve point (mean win rate; a later point wins a tie) is saved."""
+    from wargym.training import curve as curve_module
+    rates = iter([0.2, 0.6, 0.4, 0.6, 0.1])
+    monkeypatch.setattr(curve_module, "win_rate", lambda *a, **k: {"win_rate": next(rates), "draws": 0})
+
+    class Model:
+        saved = []
+
+        def save(self, path):
+            self.saved.append(path)
+    ev = curve_module.ScheduledEvaluation("planetoids", {}, every=10, games=2, opponents=("scripted",),
+                                          keep_best=tmp_path / "best.zip", verbose_points=False)
+    for decisions in (0, 10, 20, 30, 40):
+        ev.evaluate(Model(), decisions)
+    assert ev.best == {"decisions": 30, "score": 0.6} and len(Model.saved) == 3
 
 
 def test_league_snapshots_and_draws():

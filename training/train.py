@@ -64,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--eval-games", type=int, default=200, help="games of the final evaluation against each opponent")
     ap.add_argument("--curve-points", type=int, default=6, help="evaluations during PPO for the learning curve")
     ap.add_argument("--curve-games", type=int, default=32, help="games per opponent at each point of the curve")
+    ap.add_argument("--last", action="store_true",
+                    help="keep the policy as it is at the end of PPO (default: the best point of the learning curve, by "
+                         "its mean win rate against random and the scripted bot; the final evaluation plays other games)")
     ap.add_argument("--threads", type=int, default=None, help="torch threads (default: every core; 1 on a busy machine)")
     ap.add_argument("--device", default="auto",
                     help="torch device of the network: auto (a CUDA GPU when torch sees one, else the CPU), cpu, cuda, "
@@ -221,7 +224,8 @@ def main(argv=None) -> dict:
               flush=True)
 
     curve = ScheduledEvaluation(args.game, options, every=max(1, args.timesteps // max(1, args.curve_points)),
-                                games=args.curve_games, seed=args.seed + 500)
+                                games=args.curve_games, seed=args.seed + 500,
+                                keep_best=None if args.last else run_dir / "best_on_curve.zip")
     callbacks = [curve]
     if args.opponent == SELF_PLAY:
         from .selfplay import League
@@ -235,6 +239,12 @@ def main(argv=None) -> dict:
     if not curve.points or curve.points[-1]["decisions"] < model.num_timesteps:
         curve.evaluate(model, model.num_timesteps)
     ppo_s = time.perf_counter() - t0 - curve.seconds
+    kept = None
+    if curve.best is not None and curve.best["decisions"] < curve.points[-1]["decisions"]:
+        kept = curve.best
+        model.set_parameters(str(curve.keep_best), exact_match=True, device=args.device)
+        print(f"kept the policy of the curve's best point, at {kept['decisions']:,} decisions (mean win rate "
+              f"{kept['score']:.0%}; --last keeps the final one)", flush=True)
     model_path = run_dir / "model.zip"
     model.save(model_path)
 
@@ -260,6 +270,7 @@ def main(argv=None) -> dict:
                "warm_start_rounds": args.warm_start_rounds if args.warm_start != "none" else 0,
                "warm_start_agreement": agreement, "warm_start_decisions": args.warm_start_decisions,
                "network": args.network, "init_model": args.init_model, "device": args.device,
+               "kept_curve_point": kept,
                "compile_seconds": round(compile_s, 1), "warm_start_seconds": round(warm_s, 1),
                "ppo_seconds": round(ppo_s, 1), "ppo_decisions_per_second": round(model.num_timesteps / ppo_s),
                "evaluation_seconds_during_training": round(curve.seconds, 1), "total_seconds": round(total_s, 1),
