@@ -764,15 +764,20 @@ def test_la_fatica_reduces_m_before_contromossa_halves_it():
     assert env.core.state.pos[0, 1, 2, 1] == pytest.approx(55.0, abs=1e-3)
 
 
-def _immobile_guerriero(tmp_path):
+def _xeno_with_rules(tmp_path, model: str, special_rules: list[str]):
+    """An env whose xeno army list gives ``model`` these special rules (a user's army file)."""
     import json
     data = json.loads((game.DATA / "armylist_xeno.json").read_text())
     for m in data["models"]:
-        if m["name"] == "guerriero":
-            m["special_rules"] = ["IMMOBILE"]
+        if m["name"] == model:
+            m["special_rules"] = special_rules
     path = tmp_path / "xeno.json"
     path.write_text(json.dumps(data))
     return new_env(army_files={"xeno": str(path)})
+
+
+def _immobile_guerriero(tmp_path):
+    return _xeno_with_rules(tmp_path, "guerriero", ["IMMOBILE"])
 
 
 def test_immobile_winner_does_not_consolidate(tmp_path):
@@ -906,14 +911,7 @@ def test_mira_is_lost_when_an_ability_comes_between():
 
 def _walking_predatore(tmp_path):
     # a user's armylist where the predatore alato keeps VOLANTE 20 but not MOVIMENTO RAPIDO
-    import json
-    data = json.loads((game.DATA / "armylist_xeno.json").read_text())
-    for m in data["models"]:
-        if m["name"] == "predatore alato":
-            m["special_rules"] = ["VOLANTE 20"]
-    path = tmp_path / "xeno.json"
-    path.write_text(json.dumps(data))
-    return new_env(army_files={"xeno": str(path)})
+    return _xeno_with_rules(tmp_path, "predatore alato", ["VOLANTE 20"])
 
 
 def test_a_flyer_charges_on_foot_through_rough_terrain(tmp_path):
