@@ -69,7 +69,7 @@ def _reach(hit: dict | None, budget: int) -> str:
 
 def _rate(evaluation: dict, opponent: str) -> str:
     r = evaluation.get(opponent)
-    return f"{r['win_rate']:.0%}" if r else ""
+    return f"{r['win_rate']:.1%}" if r else ""
 
 
 def table(directory: Path = RESULTS) -> str:

@@ -40,6 +40,17 @@ def test_planetoids_setup_count_out_of_range_is_refused(tmp_path):
     _refused(env, tmp_path, "g", (rules.G_SETUP_COUNT,), -2 ** 31, r"g\[G_SETUP_COUNT\]")
 
 
+def test_planetoids_leaving_hyperspace_with_a_piece_on_the_map_is_refused(tmp_path):
+    # found by the bounds-checked fuzz: phase EXIT_HEX (seed 004 'Iperspazio') while the active piece stands
+    # on the map was accepted, and the mask then offered exit hexes the step refused
+    from wargym.envs.planetoids import rules
+    env = _env("planetoids_v0")
+    rng = np.random.default_rng(0)
+    while env.core.state.g[0, rules.G_PHASE] != rules.ACT:
+        env.core.step_one(0, int(rng.choice(np.flatnonzero(env.core.mask[0]))))
+    _refused(env, tmp_path, "g", (rules.G_PHASE,), rules.EXIT_HEX, r"not in hyperspace in phase")
+
+
 def test_union_wars_vertex_count_out_of_range_is_refused(tmp_path):
     from wargym.envs.union_wars import layout
     env = _env("union_wars_v1")

@@ -46,8 +46,9 @@ def validate_state(cfg, state) -> None:
 
 
 def _check_active_piece(g, pc, n_cells: int, cfg) -> None:
-    """While a piece acts (or leaves hyperspace) it exists, is the mover's, and stands on the map or in
-    hyperspace; leaving hyperspace has its exit hex on the map."""
+    """While a piece acts it is the mover's and stands on the map; while it leaves hyperspace
+    (a piece selected in hyperspace, seed 004 'Iperspazio') it is still in hyperspace until its
+    exit hex (and facing) is chosen, and the exit hex is on the map."""
     for b in range(g.shape[0]):
         phase, active = int(g[b, R.G_PHASE]), int(g[b, R.G_ACTIVE])
         if phase not in (R.ACT, R.EXIT_HEX, R.EXIT_FACE) or g[b, R.G_DONE]:
@@ -55,8 +56,9 @@ def _check_active_piece(g, pc, n_cells: int, cfg) -> None:
         if active < 0:
             raise ValueError(f"g[G_ACTIVE] is -1 in phase {R.PHASE_NAMES[phase]}")
         st = int(pc[b, g[b, R.G_CURRENT], active, R.PC_STATUS])
-        if st not in (R.ON_MAP, R.HYPER):
-            raise ValueError("g[G_ACTIVE] names a piece neither on the map nor in hyperspace")
+        if st != (R.ON_MAP if phase == R.ACT else R.HYPER):
+            raise ValueError(f"g[G_ACTIVE] names a piece {'not on the map' if phase == R.ACT else 'not in hyperspace'} "
+                             f"in phase {R.PHASE_NAMES[phase]}")
         cell = int(g[b, R.G_EXIT_CELL])
         if phase == R.EXIT_FACE and not (0 <= cell < n_cells and cfg.cell[cell, R.CI_VALID]):
             raise ValueError("g[G_EXIT_CELL] is not a hex of the map while leaving hyperspace")
