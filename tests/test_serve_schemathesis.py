@@ -6,6 +6,8 @@ status, its body's schema), and none a 5xx.  Bounded: a few examples per route a
 parametrisation does not run under this pytest.)"""
 from __future__ import annotations
 
+import os
+
 import pytest
 
 schemathesis = pytest.importorskip("schemathesis")
@@ -15,7 +17,9 @@ from schemathesis import GenerationMode  # noqa: E402
 
 from wargym.serve.client import start_http  # noqa: E402
 
-MAX_EXAMPLES = 20   # per route and mode: ~300 requests in all, a few seconds
+# per route and mode: ~300 requests in all, a few seconds; WARGYM_SCHEMATHESIS_EXAMPLES=200 for a longer
+# run by hand (``pytest -s`` prints the cases and statuses)
+MAX_EXAMPLES = int(os.environ.get("WARGYM_SCHEMATHESIS_EXAMPLES", "20"))
 MODES = (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
 
 
