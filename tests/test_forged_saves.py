@@ -64,6 +64,18 @@ def test_battle_force_ship_deck_count_past_the_deck_is_refused(tmp_path):
     _refused(env, tmp_path, "g", (rules.G_SDECK_N,), 64, r"g\[G_SDECK_N\]")
 
 
+def test_battle_force_selected_ship_past_the_ship_deck_is_refused(tmp_path):
+    # found by the bounds-checked fuzz: g[G_SEL] = 64 (a card's range; it is only ever a ship) was
+    # accepted and then read as a ship index out of bounds
+    from wargym.envs.battle_force import rules
+    env = _env("battle_force_v0")
+    _refused(env, tmp_path, "g", (rules.G_SEL,), 64, r"g\[G_SEL\]")
+    rng = np.random.default_rng(1)
+    while env.core.state.g[0, rules.G_STAGE] not in (rules.ST_FORM_DEST, rules.ST_LINE_SETUP):
+        env.core.step_one(0, int(rng.choice(np.flatnonzero(env.core.mask[0]))))
+    _refused(env, tmp_path, "g", (rules.G_SEL,), -1, r"g\[G_SEL\] while a ship is being placed or moved")
+
+
 def test_talon_ship_class_past_the_table_is_refused(tmp_path):
     from wargym.envs.talon import layout
     env = _env("talon_v0")

@@ -41,7 +41,7 @@ def _check_scalars(g, NC: int, NS: int, P: int) -> None:
         R.G_TURN: (0, INT32_MAX), R.G_ROUND: (0, INT32_MAX), R.G_DECISIONS: (0, INT32_MAX),
         R.G_SHUFFLES: (0, INT32_MAX), R.G_DECK_N: (0, NC), R.G_DISC_N: (0, NC), R.G_SDECK_N: (0, NS),
         R.G_REPAIRED: (0, 1), R.G_CDC: (0, 1), R.G_CDC_NEXT: (-1, NS), R.G_MOVED: (0, NS), R.G_FORM_KIND: (0, 2),
-        R.G_FORM_MOVES: small, R.G_SEL: (-1, max(NC, NS) - 1), R.G_ATK_KIND: (R.AK_NONE, R.AK_MUTINY),
+        R.G_FORM_MOVES: small, R.G_SEL: ship, R.G_ATK_KIND: (R.AK_NONE, R.AK_MUTINY),
         R.G_ATK_SHIP: ship, R.G_TARGET: ship, R.G_DEFENDER: player, R.G_ATTACKS: small,
         R.G_FIRST_ATTACKER: ship, R.G_SQUADRONS: small, R.G_DEF_FIRE: small, R.G_ROLL: small, R.G_PT_ADD: small,
         R.G_CANCELS: (0, 15), R.G_PASSES: (0, P), R.G_PENDING: card, R.G_RETURN: stage, R.G_DMG_LEFT: small,
@@ -52,6 +52,10 @@ def _check_scalars(g, NC: int, NS: int, P: int) -> None:
         R.G_NO_MORE_ATTACKS: (0, 1), R.G_PICK_PHASE: (0, 2), R.G_DIE1: (0, 6), R.G_DIE2: (0, 6),
         R.G_FTR_LOST: small, R.G_DEF_BITS: (0, 7), R.G_HELPER: (-1, max(NS, P) - 1), R.G_PT_SUB: small,
         R.G_CEASE_LEFT: small, R.G_LAST_ROLL: (0, 12), R.G_TABLE_N: (0, NC)})
+    # the ship being placed or moved (G_SEL is only ever a ship: the bounds-checked forged-save fuzz found
+    # a card-sized value accepted, then read as a ship index out of bounds) is one while those stages last
+    selecting = np.isin(g[:, R.G_STAGE], (R.ST_FORM_DEST, R.ST_LINE_SETUP))
+    check_range(g[:, R.G_SEL], 0, NS - 1, "g[G_SEL] while a ship is being placed or moved", selecting)
 
 
 def _check_cards(cd, NC: int, NS: int, P: int) -> None:
