@@ -58,6 +58,14 @@ def test_union_wars_vertex_count_out_of_range_is_refused(tmp_path):
     _refused(env, tmp_path, "tinfo", (0, layout.TI_NVERT), 10 ** 6, r"tinfo\[TI_NVERT\]")
 
 
+def test_union_wars_exploration_winner_is_a_side(tmp_path):
+    # found by the bounds-checked fuzz: g[G_EXPLORE_WINNER] = -1 (no rule writes it; a reset starts it at 0)
+    # was accepted and then indexed the banks out of bounds (ESPLORAZIONE's holder of the game's own rolls)
+    from wargym.envs.union_wars import layout
+    env = _env("union_wars_v1")
+    _refused(env, tmp_path, "g", (layout.G_EXPLORE_WINNER,), -1, r"g\[G_EXPLORE_WINNER\]")
+
+
 def test_battle_force_ship_deck_count_past_the_deck_is_refused(tmp_path):
     from wargym.envs.battle_force import rules
     env = _env("battle_force_v0")

@@ -48,7 +48,7 @@ def _check_scalars(g, prefix: str) -> None:
         L.G_NIGHT: (0, 1), L.G_MAX_TURNS: (0, 1000), L.G_START0: (0, L.N_SLOTS), L.G_START1: (0, L.N_SLOTS),
         L.G_BASE0: (-1, L.T_MAX - 1), L.G_BASE1: (-1, L.T_MAX - 1), L.G_PLACER: (-1, 1),
         L.G_CHARGE_OK: (0, 1), L.G_RESERVE_PLACING: SLOT, L.G_ASSASSIN0: SLOT, L.G_ASSASSIN1: SLOT,
-        L.G_EXPLORE_WINNER: (-1, 1), L.G_CM_PTR: (-1, 2 * L.N_SLOTS), L.G_SEGN0: (0, L.N_SLOTS),
+        L.G_EXPLORE_WINNER: (0, 1), L.G_CM_PTR: (-1, 2 * L.N_SLOTS), L.G_SEGN0: (0, L.N_SLOTS),
         L.G_SEGN1: (0, L.N_SLOTS), L.G_COORD0: (0, L.N_SLOTS), L.G_COORD1: (0, L.N_SLOTS),
         L.G_CONTROLLED: SLOT, L.G_CMD0: SLOT, L.G_CMD1: SLOT, L.G_CONSOL: (0, 100), L.G_MELEE_ROUND: (0, 1000),
         L.G_BONUS0: (-1000, 1000), L.G_BONUS1: (-1000, 1000), L.G_AMMO0: (-1000, 1000), L.G_AMMO1: (-1000, 1000)})
