@@ -108,7 +108,7 @@ class CompileLog:
 
     def _start(self, ev):
         name = self._name(ev)
-        # Numba's own helpers (a structref's constructor, compiled in every process, cache or
+        # Numba's own helpers (the constructor of a struct reference, compiled in every process, cache or
         # not, in a fraction of a second) are not the game's kernels: not announced
         if not self._stack and self._say is not None and not name.startswith("numba."):
             self._say(f"compiling {name}")
