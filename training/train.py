@@ -296,9 +296,9 @@ def fixed_opponent(args) -> str:
 def evaluated_opponents(args) -> list[str]:
     """The final evaluation's opponents besides random: the fixed opponent, or each policy of a
     mixture (``--opponent random,scripted``) on its own."""
-    from ..wrappers.opponents import MIXTURE_SEPARATOR, is_mixture
+    from ..wrappers.opponents import is_mixture, mixture_names
     opponent = fixed_opponent(args)
-    return [name.strip() for name in opponent.split(MIXTURE_SEPARATOR)] if is_mixture(opponent) else [opponent]
+    return mixture_names(opponent) if is_mixture(opponent) else [opponent]
 
 
 def make_model(env, args, options):
@@ -311,11 +311,10 @@ def make_model(env, args, options):
     if pointer and not has_action_table(args.game, options):
         raise SystemExit(f"wargym-train: --network pointer needs an action table in the observation ({args.game} with "
                          f"options {options} has none)")
-    kwargs = policy_kwargs(args.game, options, pointer=pointer)
     return MaskablePPO(policy_class(args.game, options, pointer), env, n_steps=args.n_steps,
                        batch_size=args.batch_size, n_epochs=args.epochs, learning_rate=args.learning_rate,
                        gamma=0.995, gae_lambda=0.95, ent_coef=0.005, seed=args.seed, verbose=0, device=args.device,
-                       policy_kwargs=kwargs)
+                       policy_kwargs=policy_kwargs(args.game, options, pointer=pointer))
 
 
 def warm_start(model, args, options, bars) -> tuple[float, float]:

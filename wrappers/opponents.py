@@ -26,11 +26,16 @@ def is_mixture(spec) -> bool:
     return isinstance(spec, str) and MIXTURE_SEPARATOR in spec
 
 
+def mixture_names(spec: str) -> list[str]:
+    """The policies a mixture ``"a,b,..."`` names, in order."""
+    return [name.strip() for name in spec.split(MIXTURE_SEPARATOR)]
+
+
 def mixture_ids(spec: str, game, num_envs: int, num_players: int) -> np.ndarray:
     """The built-in policy id of each game for a mixture ``"a,b,..."``: game ``b`` plays entry
     ``(b // num_players) % k``, so that with the learner's seat rotating (seat ``b % players``)
     every entry meets the learner in every seat equally often."""
-    names = [name.strip() for name in spec.split(MIXTURE_SEPARATOR)]
+    names = mixture_names(spec)
     unknown = [name for name in names if name not in game.bot.POLICIES]
     if unknown or len(names) < 2:
         raise ValueError(f"a mixture of opponents names two or more built-in policies of the game "

@@ -28,7 +28,7 @@ from ..envs.core.loops import ACC_REWARD, ACC_TERMINATED, ACC_TRUNCATED, NO_ACTI
 from ..envs.core.pickling import RebuiltOnUnpickle
 from ..envs.core.vec import VecGame
 from ..registration import GAME_KEYS, game_module
-from .opponents import MIXTURE_SEPARATOR, Opponent, is_mixture, mixture_ids
+from .opponents import Opponent, is_mixture, mixture_ids, mixture_names
 
 GAMES = {key: game_module(key) for key in GAME_KEYS}
 
@@ -69,7 +69,7 @@ class LearnerLoop:
         if is_mixture(opponent):
             # one built-in policy per game (opponents.mixture_ids), in every seat of that game
             ids = mixture_ids(opponent, self.game, self.core.num_envs, P)
-            self.opponents = [Opponent(opponent.split(MIXTURE_SEPARATOR)[0].strip(), self.game)] * P
+            self.opponents = [Opponent(mixture_names(opponent)[0], self.game)] * P
             self.builtin = True
             self.opponent_ids = np.ascontiguousarray(np.repeat(ids[:, None], P, axis=1))
             return
