@@ -16,7 +16,7 @@ SINGLE_AGENT_ENTRY_POINT = "wargym.wrappers.sb3:WargymSingleAgentEnv"
 
 # env module -> (Gymnasium id of the single-agent adapter, its ``game=`` key, what the game is)
 GAMES = {
-    "planetoids_v1": ("Planetoids-v1", "planetoids", "Planetoids: two-player hex colonisation over 51 turns"),
+    "planetoids_v2": ("Planetoids-v2", "planetoids", "Planetoids: two-player hex colonisation over 51 turns"),
     "talon_v1": ("Talon-v1", "talon", "Talon: impulse-level hex fleet combat, every section"),
     "battle_force_v0": ("BattleForce-v0", "battle_force", "Star Fleet Battle Force: 2-6 player card game"),
     "union_wars_v1": ("UnionWars-v1", "union_wars", "UnionWars First Contact: skirmish of actions and reactions"),
@@ -27,7 +27,8 @@ GAMES = {
 # (Gymnasium id, game key, the options that make the game observe as that version did).  They are
 # not in GAMES: every "each game" list in wargym reads GAMES, the current versions.
 LEGACY_VERSIONS = {
-    "planetoids_v0": ("Planetoids-v0", "planetoids", {"relations": False}),   # before the action table
+    "planetoids_v1": ("Planetoids-v1", "planetoids", {"relations": 1}),   # before the steps' gains (planetoids_v2)
+    "planetoids_v0": ("Planetoids-v0", "planetoids", {"relations": 0}),   # before the action table
     "talon_v0": ("Talon-v0", "talon", {"relations": False}),     # before the relational block (talon_v1)
     # before the mover chose the facing at the end of a move (union_wars_v1: MOVIMENTO "e/o ruotare")
     "union_wars_v0": ("UnionWars-v0", "union_wars", {"facing": "travel"}),

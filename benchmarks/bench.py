@@ -25,8 +25,8 @@ import time
 
 import numpy as np
 
-STARTUP = ("import time; t=time.perf_counter(); from wargym.envs import planetoids_v1; "
-           "e=planetoids_v1.env(); e.reset(seed=0); o=e.observe(e.agent_selection); "
+STARTUP = ("import time; t=time.perf_counter(); from wargym.envs import planetoids_v2; "
+           "e=planetoids_v2.env(); e.reset(seed=0); o=e.observe(e.agent_selection); "
            "import numpy as np; e.step(int(np.flatnonzero(o['action_mask'])[0])); "
            "print(time.perf_counter()-t)")
 
@@ -150,7 +150,7 @@ def main(argv=None):
     import numba
     from pettingzoo.classic import chess_v6, connect_four_v3
 
-    from wargym.envs import planetoids_v1
+    from wargym.envs import planetoids_v2
     from wargym.envs.core.vec import VecGame
     from wargym.envs.planetoids import game
 
@@ -166,8 +166,8 @@ def main(argv=None):
     core = VecGame(game, 1)
     rows.append(("state bytes per game", core.state.nbytes_per_game(), "B"))
     rows.append(("observation + mask bytes per step", core.obs[0].nbytes + core.mask[0].nbytes, "B"))
-    for name, make in (("planetoids_v1 AEC env, random masked play", lambda: planetoids_v1.env()),
-                       ("planetoids_v1 raw_env (no PettingZoo wrapper)", lambda: planetoids_v1.raw_env()),
+    for name, make in (("planetoids_v2 AEC env, random masked play", lambda: planetoids_v2.env()),
+                       ("planetoids_v2 raw_env (no PettingZoo wrapper)", lambda: planetoids_v2.raw_env()),
                        ("pettingzoo connect_four_v3 (reference)", lambda: connect_four_v3.env()),
                        ("pettingzoo chess_v6 (reference)", lambda: chess_v6.env())):
         rows.append((name, aec_random_play(make, secs), "steps/s"))

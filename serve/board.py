@@ -171,7 +171,7 @@ def talon_anchors(core, legal) -> tuple[Geometry, dict]:
     return talon_geometry(v.rows, v.cols), anchors
 
 
-ANCHORS = {"planetoids_v1": planetoids_anchors, "talon_v1": talon_anchors,
+ANCHORS = {"planetoids_v2": planetoids_anchors, "planetoids_v1": planetoids_anchors, "talon_v1": talon_anchors,
            "planetoids_v0": planetoids_anchors, "talon_v0": talon_anchors}
 
 

@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--epochs", type=int, default=2, help="PPO epochs over each rollout")
     ap.add_argument("--learning-rate", type=float, default=3e-4)
     ap.add_argument("--network", default="auto", choices=("auto", "pointer", "structured"),
-                    help="auto: the pointer head where the observation has an action table (talon_v1, planetoids_v1), "
+                    help="auto: the pointer head where the observation has an action table (talon_v1, planetoids_v1 and v2), "
                          "else the structured network; structured: the structured extractor and SB3's linear action "
                          "head whatever the observation (the ablation baseline); see training/networks.py")
     ap.add_argument("--reward", default=None, help="the game's reward option (default: the game's training reward: "

@@ -26,52 +26,10 @@ from .rules import (ACT, BASE, CI_PLANETOID, CRUISER, EXIT_FACE, EXIT_HEX, FIGHT
                     G_ACTIVE, G_CURRENT, G_DONE, G_LAUNCHED, G_PHASE, K_A_COLONISE, K_A_END_ACT, K_A_END_TURN,
                     K_A_FACE, K_A_FIXED, K_A_HEX, K_A_LAUNCH, K_A_MOVE, K_A_PIECE, K_A_REPAIR,
                     K_A_TARGET, ON_MAP, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS, PL_CELL, SELECT,
-                    SETUP, TRANSPORT, colour_now, fire_range, step_game, to_hit)
+                    SETUP, TRANSPORT, colour_now, fire_range, hunt_target, open_planetoid, step_game, to_hit)
 
 RANDOM, SCRIPTED = 0, 1
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
-
-
-@nb.njit(cache=True)
-def _goal_planetoid(s, cfg, b, p, i):
-    """Nearest planetoid without a fixed base that no other own transport sits on."""
-    pos = s.pc[b, p, i, PC_POS]
-    best, best_d = -1, 999
-    for f in range(cfg.planetoids.shape[0]):
-        if s.fx[b, f, FX_OWNER] >= 0:
-            continue
-        c = cfg.planetoids[f, PL_CELL]
-        taken = False
-        for j in range(cfg.slot_kind.shape[0]):
-            if j != i and cfg.slot_kind[j] == TRANSPORT and s.pc[b, p, j, PC_STATUS] == ON_MAP \
-                    and s.pc[b, p, j, PC_POS] == c:
-                taken = True
-        if taken:
-            continue
-        d = cfg.dist[pos, c]
-        if d < best_d:
-            best, best_d = c, d
-    return best
-
-
-@nb.njit(cache=True)
-def _goal_enemy(s, cfg, b, p, i):
-    """Hunt: nearest enemy transport, else nearest enemy piece or fixed base."""
-    pos = s.pc[b, p, i, PC_POS]
-    q = 1 - p
-    best, best_d = -1, 999
-    for j in range(cfg.slot_kind.shape[0]):
-        if s.pc[b, q, j, PC_STATUS] != ON_MAP:
-            continue
-        d = cfg.dist[pos, s.pc[b, q, j, PC_POS]] - (20 if cfg.slot_kind[j] == TRANSPORT else 0)
-        if d < best_d:
-            best, best_d = s.pc[b, q, j, PC_POS], d
-    for f in range(cfg.planetoids.shape[0]):
-        if s.fx[b, f, FX_OWNER] == q:
-            d = cfg.dist[pos, cfg.planetoids[f, PL_CELL]] - 10
-            if d < best_d:
-                best, best_d = cfg.planetoids[f, PL_CELL], d
-    return best
 
 
 @nb.njit(cache=True)
@@ -180,11 +138,11 @@ def scripted_action(s, cfg, b, mask):
         f = cfg.cell[pos, CI_PLANETOID]
         if f >= 0 and s.fx[b, f, FX_OWNER] < 0:
             return cfg.k[K_A_END_ACT]  # wait on the planetoid until it appears (seed 004 "Colonizzazione")
-        goal = _goal_planetoid(s, cfg, b, p, i)
+        goal = open_planetoid(s, cfg, b, p, i)
     elif kind == BASE:
         return cfg.k[K_A_END_ACT]  # bases hold position near home
     else:
-        goal = _goal_enemy(s, cfg, b, p, i)
+        goal = hunt_target(s, cfg, b, p, i)
     a = _step_towards(s, cfg, b, p, i, goal, mask)
     return a if a >= 0 else cfg.k[K_A_END_ACT]
 

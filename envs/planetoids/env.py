@@ -1,5 +1,6 @@
-"""PettingZoo AEC environment for Planetoids (seed 004): ``raw_env`` is planetoids_v1, ``raw_env_v0``
-the same game with planetoids_v0's observation (no action table)."""
+"""PettingZoo AEC environment for Planetoids (seed 004): ``raw_env`` is planetoids_v2; ``raw_env_v1``
+and ``raw_env_v0`` the same game with planetoids_v1's observation (the action table's first 8 values
+a row) and planetoids_v0's (no action table)."""
 from __future__ import annotations
 
 from pettingzoo.utils import wrappers
@@ -11,7 +12,7 @@ from .render import render as _render
 
 class raw_env(WargymAEC):  # noqa: N801 (PettingZoo naming)
     """Planetoids, two players.  Options: see ``game.DEFAULT_OPTIONS`` and RULES.md."""
-    metadata = {**WargymAEC.metadata, "name": "planetoids_v1"}
+    metadata = {**WargymAEC.metadata, "name": "planetoids_v2"}
     game = game
     renderer = staticmethod(_render)
 
@@ -21,5 +22,7 @@ def env(**kwargs):
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
-# planetoids_v0: the observation before the action table, for agents trained on it
-raw_env_v0, env_v0 = earlier_version(raw_env, "planetoids_v0", {"relations": False})
+# the earlier observations, for agents trained on them: planetoids_v1's action table (before the
+# steps' gains) and planetoids_v0's (before the action table)
+raw_env_v1, env_v1 = earlier_version(raw_env, "planetoids_v1", {"relations": 1})
+raw_env_v0, env_v0 = earlier_version(raw_env, "planetoids_v0", {"relations": 0})

@@ -23,7 +23,8 @@ from .rules import (C_BLOCKED, FX_HITS, FX_OWNER, G_CURRENT, G_DONE, G_TURN,
 from .validate import validate_state  # noqa: F401  (a state from outside, checked before any kernel sees it)
 
 NAME = "planetoids"
-VERSION = 1         # planetoids_v1: the action table (option relations); planetoids_v0 is the same game without it
+VERSION = 2         # planetoids_v2: the action table with what a step gains (option relations=2); v1 its first
+                    # 8 values a row (relations=1), v0 no table (relations=0)
 DATA = Path(__file__).parent / "data"
 num_players = 2
 kernels = rules
@@ -44,10 +45,11 @@ DEFAULT_OPTIONS = {
     "setup": "choose",           # "choose": players place their bases; "fixed": map's start hexes
     "reward": "win",             # "win": +1/-1/0 at the end; "score": change of score difference each step
     "max_decisions": 0,          # truncate after this many decisions (0 = never)
-    "relations": True,           # the action table after channel 46 (planetoids_v1; RULES.md §12.4): True, False (planetoids_v0)
+    "relations": 2,              # the action table after channel 46 (RULES.md §12.4): 2 (planetoids_v2), 1 or True
+                                 # (planetoids_v1: 8 values a row), 0 or False (planetoids_v0: none)
 }
 _CHOICES = {
-    "relations": (True, False),
+    "relations": (0, 1, 2),      # True and False are 1 and 0
     "base_footprint": ("triangle", "single"),
     "ship_length": (1, 2),
     "keep_away": ("all", "visible"),
@@ -120,12 +122,16 @@ OBS_CHANNELS = (
     "own score", "enemy score", "own seat",
 )
 assert len(OBS_CHANNELS) == rules.N_OBS_CH
-# the action table (option relations, planetoids_v1; RULES.md §12.4)
+# the action table (option relations; RULES.md §12.4): planetoids_v1 has the first 8, planetoids_v2 all
 ACTION_FEATURES = ("row describes the action", "a shot's faces of the d6 that hit", "kind + 1 of the piece it names (5 a fixed base)",
                    "hexes to the nearest planetoid with no fixed base", "hexes to the nearest enemy transport",
                    "hexes to the nearest enemy piece or fixed base",
                    "its hex: 1 free planetoid now, 2 next turn, 3 later, 4 colonised by me, 5 by the enemy",
-                   "the named piece's damage or fixed base's hits")
+                   "the named piece's damage or fixed base's hits",
+                   "family: 1 move, 2 pivot, 3 end of activation, 4 colonise, 5 repair, 6 fire at a piece, "
+                   "7 fire at a fixed base, 8 select a piece, 9 launch",
+                   "the active piece's kind + 1", "hexes to the active piece's open planetoid",
+                   "hexes it gains toward its open planetoid", "hexes it gains toward its hunted target")
 assert len(ACTION_FEATURES) == rules.N_AF
 # columns of VecGame.obs_key: the step rewrites only the planes that changed
 OBS_KEY_LEN = rules.OBS_KEY_LEN
@@ -313,7 +319,7 @@ def build_config(opts: dict):
     for key, value in a.items():
         k[getattr(rules, "K_" + key.upper())] = value
     k[rules.K_BASE_SPACE_EACH_HEX] = opts["base_space_shots"] == "each_hex"
-    k[rules.K_RELATIONS] = bool(opts["relations"])
+    k[rules.K_RELATIONS] = int(opts["relations"])
     cellinfo = np.zeros((N, rules.N_CI), np.int16)
     cellinfo[:, rules.CI_VALID] = valid
     cellinfo[:, rules.CI_TERRAIN] = terrain
@@ -434,11 +440,9 @@ def num_actions(cfg) -> int:
 
 
 def action_channels(cfg) -> int:
-    """Channels of the action table (option relations): actions x N_AF values, whole channels."""
-    if not cfg.k[rules.K_RELATIONS]:
-        return 0
+    """Channels of the action table (option relations): actions x its row width, whole channels."""
     n = cfg_int(cfg, "rows") * cfg_int(cfg, "cols")
-    return int(rules.n_action_channels(n, int(cfg.k[rules.K_N_ACTIONS])))
+    return int(rules.n_action_channels(n, int(cfg.k[rules.K_N_ACTIONS]), int(cfg.k[rules.K_RELATIONS])))
 
 
 def obs_shape(cfg) -> tuple[int, ...]:
@@ -457,8 +461,9 @@ def split_obs(cfg, obs: np.ndarray) -> dict:
     parts = {"planes": obs[:rules.FIRST_SCALAR_CH], "scalars": obs[rules.FIRST_SCALAR_CH:rules.N_OBS_CH, 0, 0]}
     if cfg.k[rules.K_RELATIONS]:
         n_actions = int(cfg.k[rules.K_N_ACTIONS])
-        table = obs[rules.N_OBS_CH:].reshape(-1)[:n_actions * rules.N_AF]
-        parts["action_features"] = table.reshape(n_actions, rules.N_AF)
+        width = int(rules.action_row_width(int(cfg.k[rules.K_RELATIONS])))
+        table = obs[rules.N_OBS_CH:].reshape(-1)[:n_actions * width]
+        parts["action_features"] = table.reshape(n_actions, width)
     return parts
 
 

@@ -52,7 +52,7 @@ N_C = 5
  K_A_PIECE, K_A_TARGET, K_A_FIXED, K_A_HEX, K_A_MOVE, K_A_FACE, K_A_HYPER, K_A_LAUNCH, K_A_COLONISE,
  K_A_REPAIR, K_A_END_ACT, K_A_END_TURN, K_N_ACTIONS, K_BASE_SPACE_EACH_HEX, K_RELATIONS) = range(22)
 N_K = 22  # K_BASE_SPACE_EACH_HEX: option base_space_shots="each_hex" (RULES.md §3, mobile base);
-#           K_RELATIONS: option relations (planetoids_v1): the action table after channel 46
+#           K_RELATIONS: option relations: the action table after channel 46 (0 none, 1 planetoids_v1's, 2 v2's)
 # static per-hex map data: cfg.cell[cell, CI_*]
 (CI_VALID, CI_TERRAIN, CI_HOME_OWNER, CI_RAMP_OWNER, CI_PLANETOID, CI_PDIST_ALL, CI_HOME_DIST, CI_HOME_DIST1,
  CI_PDIST_COLOUR) = range(9)
@@ -1537,12 +1537,14 @@ def _obs(s, cfg, b, me, obs, key):
 
 
 # ----------------------------------------------------------------------------
-# the action table (option relations, planetoids_v1; RULES.md §12.4 "Action table")
+# the action table (option relations; RULES.md §12.4 "Action table")
 #
-# One row of N_AF values per action, written row-major into the channels after
+# One row of values per action, written row-major into the channels after
 # channel 46 (zero-padded to whole channels): what each action would lead to,
 # measured with the rules' own tables (cfg.dist, cfg.nbr, to_hit, fire_range,
 # visible, launch_position), so that a policy can score each action from its row.
+# planetoids_v1 (relations=1) has the first N_AF_V1 values a row, planetoids_v2
+# (relations=2) all N_AF: the same row with what an active piece's step gains.
 # ----------------------------------------------------------------------------
 AF_KNOWN = 0          # 1: the row describes this action
 AF_HIT = 1            # a shot: faces of the d6 that hit (0-6, "Combattimento", the attacker's damage counted)
@@ -1553,20 +1555,85 @@ AF_ENEMY = 5          # ... to the nearest enemy piece on the map or enemy fixed
 AF_HERE = 6           # the hex it leads to: 1 a free planetoid there now, 2 free next turn, 3 free later,
                       # 4 colonised by me, 5 by the enemy
 AF_DAMAGE = 7         # the named piece's damage (a target, a piece to select) or a fixed base's hits
-N_AF = 8
+N_AF_V1 = 8
+# planetoids_v2: rows of the active piece (phase act) say how far it is and what a step gains
+AF_FAMILY = 8         # 1 move, 2 pivot, 3 end of the activation, 4 colonise, 5 repair, 6 fire at a piece,
+                      # 7 fire at a fixed base, 8 select a piece, 9 launch (0 other actions)
+AF_ACTIVE_KIND = 9    # the active piece's kind + 1 (rows of phase act)
+AF_OPEN = 10          # hexes from where it leads to the active piece's open planetoid (open_planetoid; 127 none)
+AF_OPEN_GAIN = 11     # hexes nearer its open planetoid than the active piece stands now (negative: farther)
+AF_HUNT_GAIN = 12     # hexes nearer its hunted target (hunt_target) than it stands now
+N_AF = 13
 FAR = 127
+# families of AF_FAMILY
+F_MOVE, F_PIVOT, F_END, F_COLONISE, F_REPAIR, F_SHOOT, F_SHOOT_FIXED, F_SELECT, F_LAUNCH = range(1, 10)
 
 
 @nb.njit(cache=True)
-def n_action_channels(n_cells, n_actions):
-    return (n_actions * N_AF + n_cells - 1) // n_cells
+def action_row_width(relations):
+    """Values a row of the action table holds for option relations 0, 1 (planetoids_v1), 2 (v2)."""
+    return 0 if relations == 0 else (N_AF_V1 if relations == 1 else N_AF)
 
 
 @nb.njit(cache=True)
-def _put(obs, a, f, v):
-    i = a * N_AF + f
+def n_action_channels(n_cells, n_actions, relations):
+    return (n_actions * action_row_width(relations) + n_cells - 1) // n_cells
+
+
+@nb.njit(cache=True)
+def _put(obs, w, a, f, v):
+    """Value ``f`` of action ``a``'s row, in a table of ``w`` values a row (planetoids_v1 keeps 8)."""
+    if f >= w:
+        return
+    i = a * w + f
     n = obs.shape[1]
     obs[N_OBS_CH + i // n, i % n] = max(-127, min(127, v))
+
+
+# What the active piece steers for: the scripted bot's goals (bot.py), which the v2 action table
+# measures each step against, stated here once for both.
+@nb.njit(cache=True)
+def open_planetoid(s, cfg, b, p, i):
+    """The hex of the nearest planetoid (from piece ``i``) without a fixed base that no other own
+    transport stands on (-1: none)."""
+    pos = s.pc[b, p, i, PC_POS]
+    best, best_d = -1, 999
+    for f in range(cfg.planetoids.shape[0]):
+        if s.fx[b, f, FX_OWNER] >= 0:
+            continue
+        c = cfg.planetoids[f, PL_CELL]
+        taken = False
+        for j in range(cfg.slot_kind.shape[0]):
+            if j != i and cfg.slot_kind[j] == TRANSPORT and s.pc[b, p, j, PC_STATUS] == ON_MAP \
+                    and s.pc[b, p, j, PC_POS] == c:
+                taken = True
+        if taken:
+            continue
+        d = cfg.dist[pos, c]
+        if d < best_d:
+            best, best_d = c, d
+    return best
+
+
+@nb.njit(cache=True)
+def hunt_target(s, cfg, b, p, i):
+    """The hex a hunter steers for: the nearest enemy transport, else the nearest enemy piece or
+    fixed base (transports count 20 hexes nearer, fixed bases 10; -1: none)."""
+    pos = s.pc[b, p, i, PC_POS]
+    q = 1 - p
+    best, best_d = -1, 999
+    for j in range(cfg.slot_kind.shape[0]):
+        if s.pc[b, q, j, PC_STATUS] != ON_MAP:
+            continue
+        d = cfg.dist[pos, s.pc[b, q, j, PC_POS]] - (20 if cfg.slot_kind[j] == TRANSPORT else 0)
+        if d < best_d:
+            best, best_d = s.pc[b, q, j, PC_POS], d
+    for f in range(cfg.planetoids.shape[0]):
+        if s.fx[b, f, FX_OWNER] == q:
+            d = cfg.dist[pos, cfg.planetoids[f, PL_CELL]] - 10
+            if d < best_d:
+                best, best_d = cfg.planetoids[f, PL_CELL], d
+    return best
 
 
 @nb.njit(cache=True)
@@ -1609,16 +1676,39 @@ def _planetoid_here(s, cfg, b, me, cell):
 
 
 @nb.njit(cache=True)
-def _where_row(s, cfg, b, me, obs, a, cell):
+def _where_row(s, cfg, b, me, obs, w, a, cell, family):
     """The distances and the hex of a row whose action leads to ``cell``."""
     if cell < 0:
         return
-    _put(obs, a, AF_KNOWN, 1)
+    _put(obs, w, a, AF_KNOWN, 1)
     pl, tr, en = _nearest(s, cfg, b, me, cell)
-    _put(obs, a, AF_PLANETOID, pl)
-    _put(obs, a, AF_ENEMY_TRANSPORT, tr)
-    _put(obs, a, AF_ENEMY, en)
-    _put(obs, a, AF_HERE, _planetoid_here(s, cfg, b, me, cell))
+    _put(obs, w, a, AF_PLANETOID, pl)
+    _put(obs, w, a, AF_ENEMY_TRANSPORT, tr)
+    _put(obs, w, a, AF_ENEMY, en)
+    _put(obs, w, a, AF_HERE, _planetoid_here(s, cfg, b, me, cell))
+    _put(obs, w, a, AF_FAMILY, family)
+
+
+@nb.njit(cache=True)
+def _gain(cfg, here, there, goal):
+    """Hexes nearer ``goal`` at ``there`` than at ``here`` (0 without a goal or a hex)."""
+    if goal < 0 or there < 0:
+        return 0
+    return cfg.dist[here, goal] - cfg.dist[there, goal]
+
+
+@nb.njit(cache=True)
+def _active_row(s, cfg, b, me, obs, w, a, cell, family, i, open_goal, hunt_goal):
+    """A row of the active piece ``i`` whose action leads its bow to ``cell`` (planetoids_v2 adds
+    how far its open planetoid is from there and what the step gains toward its goals)."""
+    if cell < 0:
+        return
+    _where_row(s, cfg, b, me, obs, w, a, cell, family)
+    pos = s.pc[b, me, i, PC_POS]
+    _put(obs, w, a, AF_ACTIVE_KIND, cfg.slot_kind[i] + 1)
+    _put(obs, w, a, AF_OPEN, cfg.dist[cell, open_goal] if open_goal >= 0 else FAR)
+    _put(obs, w, a, AF_OPEN_GAIN, _gain(cfg, pos, cell, open_goal))
+    _put(obs, w, a, AF_HUNT_GAIN, _gain(cfg, pos, cell, hunt_goal))
 
 
 @nb.njit(cache=True)
@@ -1627,10 +1717,21 @@ def _hit_faces(thr):
 
 
 @nb.njit(cache=True)
+def _shot_row(obs, w, a, family, thr, own_damage, active_kind, target_kind, target_damage):
+    _put(obs, w, a, AF_KNOWN, 1)
+    _put(obs, w, a, AF_HIT, _hit_faces(thr + own_damage if thr > 0 else 0))
+    _put(obs, w, a, AF_KIND, target_kind + 1)
+    _put(obs, w, a, AF_DAMAGE, target_damage)
+    _put(obs, w, a, AF_FAMILY, family)
+    _put(obs, w, a, AF_ACTIVE_KIND, active_kind + 1)
+
+
+@nb.njit(cache=True)
 def write_action_table(s, cfg, b, me, obs):
     """The action table from player ``me``'s side into the channels after N_OBS_CH."""
     for ch in range(N_OBS_CH, obs.shape[0]):
         obs[ch, :] = 0
+    w = action_row_width(cfg.k[K_RELATIONS])
     k = cfg.k
     P = cfg.slot_kind.shape[0]
     q = 1 - me
@@ -1638,14 +1739,14 @@ def write_action_table(s, cfg, b, me, obs):
     for i in range(P):
         if s.pc[b, me, i, PC_STATUS] == ON_MAP:
             a = k[K_A_PIECE] + i
-            _where_row(s, cfg, b, me, obs, a, s.pc[b, me, i, PC_POS])
-            _put(obs, a, AF_KIND, cfg.slot_kind[i] + 1)
-            _put(obs, a, AF_DAMAGE, s.pc[b, me, i, PC_DAMAGE])
+            _where_row(s, cfg, b, me, obs, w, a, s.pc[b, me, i, PC_POS], F_SELECT)
+            _put(obs, w, a, AF_KIND, cfg.slot_kind[i] + 1)
+            _put(obs, w, a, AF_DAMAGE, s.pc[b, me, i, PC_DAMAGE])
     for kind in range(CRUISER, FIGHTER + 1):
         for ramp in range(3):
             a = k[K_A_LAUNCH] + 3 * (kind - CRUISER) + ramp
-            _where_row(s, cfg, b, me, obs, a, launch_position(cfg, me, kind, ramp)[0])
-            _put(obs, a, AF_KIND, kind + 1)
+            _where_row(s, cfg, b, me, obs, w, a, launch_position(cfg, me, kind, ramp)[0], F_LAUNCH)
+            _put(obs, w, a, AF_KIND, kind + 1)
     # what the active piece may do (phase act)
     if s.g[b, G_PHASE] != ACT or s.g[b, G_CURRENT] != me:
         return
@@ -1653,32 +1754,28 @@ def write_action_table(s, cfg, b, me, obs):
     kind = cfg.slot_kind[i]
     pos = s.pc[b, me, i, PC_POS]
     colour = colour_now(s, cfg, b)
+    open_goal = open_planetoid(s, cfg, b, me, i)
+    hunt_goal = hunt_target(s, cfg, b, me, i)
     for d in range(6):
-        _where_row(s, cfg, b, me, obs, k[K_A_MOVE] + d, cfg.nbr[pos, d])
-        _where_row(s, cfg, b, me, obs, k[K_A_FACE] + d, cfg.nbr[pos, d])    # the bow's next hex after a pivot
-    for a in (k[K_A_END_ACT], k[K_A_COLONISE], k[K_A_REPAIR]):
-        _where_row(s, cfg, b, me, obs, a, pos)
+        _active_row(s, cfg, b, me, obs, w, k[K_A_MOVE] + d, cfg.nbr[pos, d], F_MOVE, i, open_goal, hunt_goal)
+        # the bow's next hex after a pivot
+        _active_row(s, cfg, b, me, obs, w, k[K_A_FACE] + d, cfg.nbr[pos, d], F_PIVOT, i, open_goal, hunt_goal)
+    _active_row(s, cfg, b, me, obs, w, k[K_A_END_ACT], pos, F_END, i, open_goal, hunt_goal)
+    _active_row(s, cfg, b, me, obs, w, k[K_A_COLONISE], pos, F_COLONISE, i, open_goal, hunt_goal)
+    _active_row(s, cfg, b, me, obs, w, k[K_A_REPAIR], pos, F_REPAIR, i, open_goal, hunt_goal)
     own_damage = s.pc[b, me, i, PC_DAMAGE]
     for j in range(P):
         if s.pc[b, q, j, PC_STATUS] != ON_MAP:
             continue
-        a = k[K_A_TARGET] + j
         tk = cfg.slot_kind[j]
         thr = to_hit(cfg, kind, tk, fire_range(s, cfg, b, me, i, q, tk, s.pc[b, q, j, PC_POS],
                                                s.pc[b, q, j, PC_FACING], colour))
-        _put(obs, a, AF_KNOWN, 1)
-        _put(obs, a, AF_HIT, _hit_faces(thr + own_damage if thr > 0 else 0))
-        _put(obs, a, AF_KIND, tk + 1)
-        _put(obs, a, AF_DAMAGE, s.pc[b, q, j, PC_DAMAGE])
+        _shot_row(obs, w, k[K_A_TARGET] + j, F_SHOOT, thr, own_damage, kind, tk, s.pc[b, q, j, PC_DAMAGE])
     for f in range(cfg.planetoids.shape[0]):
         if s.fx[b, f, FX_OWNER] != q:
             continue
-        a = k[K_A_FIXED] + f
         thr = to_hit(cfg, kind, FIXED, fire_range(s, cfg, b, me, i, 0, FIGHTER, cfg.planetoids[f, PL_CELL], 0, colour))
-        _put(obs, a, AF_KNOWN, 1)
-        _put(obs, a, AF_HIT, _hit_faces(thr + own_damage if thr > 0 else 0))
-        _put(obs, a, AF_KIND, FIXED + 1)
-        _put(obs, a, AF_DAMAGE, s.fx[b, f, FX_HITS])
+        _shot_row(obs, w, k[K_A_FIXED] + f, F_SHOOT_FIXED, thr, own_damage, kind, FIXED, s.fx[b, f, FX_HITS])
 
 
 @nb.njit(cache=True)
