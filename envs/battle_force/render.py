@@ -31,6 +31,9 @@ import types
 
 import numpy as np
 
+from ..core.render import font as _font
+from ..core.render import mix as _mix
+from ..core.render import sgr as _sgr
 from . import game as G
 from . import rules as R
 
@@ -521,8 +524,6 @@ def _wrap(prefix: str, items: list[str], width: int = 110, sep: str = ", ") -> l
 # ANSI
 # ----------------------------------------------------------------------------
 ANSI_COLOUR = os.environ.get("NO_COLOR") is None   # set False (or NO_COLOR=1) for plain text
-_CSI = "\x1b["
-_RESET = _CSI + "0m"
 _PLAYER_SGR = ("1;34", "1;31", "1;32", "1;33", "1;35", "1;36")
 _RACE_SGR = ("34", "31", "32", "33", "38;5;208", "37", "35")
 _ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
@@ -538,11 +539,6 @@ ANSI_LEGEND = (
 def strip_ansi(text: str) -> str:
     """The text without ANSI colour codes."""
     return _ANSI_RE.sub("", text)
-
-
-def _sgr(text: str, code: str, on: bool) -> str:
-    return f"{_CSI}{code}m{text}{_RESET}" if on and code else text
-
 
 def _ansi_ship(v, s, colour: bool) -> str:
     if s.hidden:
@@ -662,38 +658,10 @@ CATEGORY_RGB = {"weapon": (176, 58, 52), "multiplier": (200, 120, 40), "defence"
 SPACE_RGB = (222, 226, 236)
 COVER_RGB = (60, 62, 74)
 
-_FONT_CACHE: dict = {}
-
-
-def _font(size: int, bold: bool = False):
-    key = (int(size), bold)
-    if key not in _FONT_CACHE:
-        from PIL import ImageFont
-        font = None
-        for name in (("DejaVuSans-Bold.ttf", "Arial Bold.ttf", "arialbd.ttf") if bold
-                     else ("DejaVuSans.ttf", "Arial.ttf", "arial.ttf")):
-            try:
-                font = ImageFont.truetype(name, int(size))
-                break
-            except OSError:
-                continue
-        if font is None:
-            try:
-                font = ImageFont.load_default(int(size))
-            except TypeError:  # Pillow < 10.1
-                font = ImageFont.load_default()
-        _FONT_CACHE[key] = font
-    return _FONT_CACHE[key]
-
 
 def _i(x) -> int:
     """A line width in whole pixels (at least one)."""
     return max(1, round(x))
-
-
-def _mix(a, b, t: float):
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))
-
 
 class _Painter:
     """Drawing primitives in supersampled pixels."""

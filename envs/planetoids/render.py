@@ -24,6 +24,7 @@ import types
 import numpy as np
 
 from ..core.hexgrid import DIRECTION_NAMES
+from ..core.render import font as _font, mix as _mix
 from . import rules
 from .rules import (C_BLOCKED, FX_HITS, FX_OWNER, G_ACTIVE, G_CURRENT, G_EXIT_CELL, G_LAST_DIE, G_LAUNCH_COUNT,
                     G_LAUNCHED, G_PHASE, G_SETUP_COUNT, G_SHOTS, G_STEPS, G_TURN, PC_ACTIVATED, PC_DAMAGE,
@@ -286,33 +287,6 @@ ASTEROID_FILL = (38, 34, 32)
 BLOCKED_RGB = (255, 112, 48)
 HILITE = (255, 246, 150)
 DAMAGE_RGB = (214, 40, 40)
-
-_FONT_CACHE: dict = {}
-
-
-def _font(size: int, bold: bool = False):
-    key = (size, bold)
-    if key not in _FONT_CACHE:
-        from PIL import ImageFont
-        font = None
-        for name in (("DejaVuSans-Bold.ttf", "Arial Bold.ttf", "arialbd.ttf") if bold
-                     else ("DejaVuSans.ttf", "Arial.ttf", "arial.ttf")):
-            try:
-                font = ImageFont.truetype(name, size)
-                break
-            except OSError:
-                continue
-        if font is None:
-            try:
-                font = ImageFont.load_default(size)
-            except TypeError:  # Pillow < 10.1
-                font = ImageFont.load_default()
-        _FONT_CACHE[key] = font
-    return _FONT_CACHE[key]
-
-
-def _mix(a, b, t: float):
-    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b))
 
 
 def _dim(rgb, t: float = 0.45):

@@ -32,6 +32,9 @@ import types
 import numpy as np
 
 from ..core.hexgrid import DIRECTION_NAMES
+from ..core.render import font as _font
+from ..core.render import mix as _mix
+from ..core.render import sgr as _sgr
 from . import game as G
 from . import rules as R
 
@@ -332,8 +335,6 @@ def _status_text(v) -> str:
 # ANSI
 # ----------------------------------------------------------------------------
 ANSI_COLOUR = os.environ.get("NO_COLOR") is None   # set False (or NO_COLOR=1) for plain text
-_CSI = "\x1b["
-_RESET = _CSI + "0m"
 _SIDE_SGR = ("1;34", "1;31")                       # bold blue, bold red
 _ARC_SGR = ("32", "36", "33", "35")                # front green, right cyan, left yellow, rear magenta
 _ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
@@ -352,11 +353,6 @@ ANSI_LEGEND = (
 def strip_ansi(text: str) -> str:
     """The text without ANSI colour codes."""
     return _ANSI_RE.sub("", text)
-
-
-def _sgr(text: str, code: str, on: bool) -> str:
-    return f"{_CSI}{code}m{text}{_RESET}" if on and code else text
-
 
 def _ansi_cell(v, c: int, colour: bool) -> str:
     """Four characters for hex ``c``: a ship (side, slot, bow arrow) plus '+' for a stack,
@@ -515,33 +511,6 @@ CRIT_RGB = (242, 78, 66)
 RED_RGB = (226, 58, 48)
 YEL_RGB = (242, 202, 48)
 OK_RGB = (110, 225, 130)
-
-_FONT_CACHE: dict = {}
-
-
-def _font(size: int, bold: bool = False):
-    key = (int(size), bold)
-    if key not in _FONT_CACHE:
-        from PIL import ImageFont
-        font = None
-        for name in (("DejaVuSans-Bold.ttf", "Arial Bold.ttf", "arialbd.ttf") if bold
-                     else ("DejaVuSans.ttf", "Arial.ttf", "arial.ttf")):
-            try:
-                font = ImageFont.truetype(name, int(size))
-                break
-            except OSError:
-                continue
-        if font is None:
-            try:
-                font = ImageFont.load_default(int(size))
-            except TypeError:  # Pillow < 10.1
-                font = ImageFont.load_default()
-        _FONT_CACHE[key] = font
-    return _FONT_CACHE[key]
-
-
-def _mix(a, b, t: float):
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))
 
 
 def _unit(d: int):
