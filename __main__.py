@@ -48,10 +48,10 @@ def summary() -> str:
     lines += [
         "",
         "Start:",
-        "  from wargym.envs import planetoids_v1",
-        '  env = planetoids_v1.env(render_mode="ansi"); env.reset(seed=0); print(env.render())',
-        '  import wargym, pettingzoo; env = pettingzoo.make("aec", "wargym/planetoids_v1")',
-        '  import wargym, gymnasium; env = gymnasium.make("wargym/Planetoids-v1", opponent="random")'
+        "  from wargym.envs import planetoids_v2",
+        '  env = planetoids_v2.env(render_mode="ansi"); env.reset(seed=0); print(env.render())',
+        '  import wargym, pettingzoo; env = pettingzoo.make("aec", "wargym/planetoids_v2")',
+        '  import wargym, gymnasium; env = gymnasium.make("wargym/Planetoids-v2", opponent="random")'
         "  (needs the train extra)",
         "  The first env of each game compiles its kernels (minutes; `wargym compile` does it ahead, on every core);"
         " later runs load them from the cache.",
@@ -175,17 +175,48 @@ def compile_command(args) -> int:
     return 0
 
 
+def _playthrough_parser(sub) -> None:
+    from .playthrough import PLAYTHROUGHS
+    modules = sorted({module for module, *_ in PLAYTHROUGHS})
+    p = sub.add_parser("playthrough", help="check or regenerate the golden playthroughs (tests/golden/)",
+                       description="Replay the committed golden playthroughs and report the first step that "
+                                   "differs, or with --write regenerate them after a deliberate rules change.")
+    p.add_argument("modules", nargs="*", choices=[[], *modules], metavar="MODULE",
+                   help=f"env modules (default all: {', '.join(modules)})")
+    p.add_argument("--write", action="store_true", help="regenerate the files instead of checking them")
+
+
+def playthrough_command(args) -> int:
+    import json
+
+    from .playthrough import PLAYTHROUGHS, golden_path, replay, write
+    if args.write:
+        write(args.modules)
+        return 0
+    failed = 0
+    for module, name, _options, _seed in PLAYTHROUGHS:
+        if args.modules and module not in args.modules:
+            continue
+        diff = replay(json.loads(golden_path(module, name).read_text()))
+        print(f"{module}-{name}: " + ("same" if diff is None else f"step {diff[0]}: {diff[1]}"))
+        failed += diff is not None
+    return 1 if failed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="wargym", description="wargym: with no command, what is installed "
                                                                 "and how to start")
     sub = parser.add_subparsers(dest="command")
     _serve_parser(sub)
     _compile_parser(sub)
+    _playthrough_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "serve":
         return serve(args)
     if args.command == "compile":
         return compile_command(args)
+    if args.command == "playthrough":
+        return playthrough_command(args)
     print(summary())
     return 0
 
