@@ -17,11 +17,12 @@ and the change shows up in review as a diff of the files that moved::
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 from pathlib import Path
 
 import numpy as np
+
+from .registration import env_module
 
 GOLDEN_DIR = Path(__file__).parent / "tests" / "golden"
 FORMAT = 1
@@ -73,7 +74,7 @@ def _digest(env, agent) -> str:
 
 
 def make_env(module: str, options: dict):
-    return importlib.import_module(f"wargym.envs.{module}").raw_env(options=options)
+    return env_module(module).raw_env(options=options)
 
 
 def record(module: str, options: dict, seed: int, max_steps: int = MAX_STEPS) -> dict:

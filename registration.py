@@ -10,6 +10,8 @@ compiled until an env is made).  The Gymnasium adapters are
 """
 from __future__ import annotations
 
+import importlib
+
 NAMESPACE = "wargym"
 SINGLE_AGENT_ENTRY_POINT = "wargym.wrappers.sb3:WargymSingleAgentEnv"
 
@@ -56,6 +58,21 @@ def game_module(key: str) -> str:
 def current_module(key: str) -> str:
     """The current env module of a game key (``talon`` -> ``talon_v1``)."""
     return next((module for module, (_gym, k, _about) in GAMES.items() if k == key), f"{key}_v0")
+
+
+def load_game(key: str):
+    """The ``game`` module of a game key (``wargym.envs.<key>.game``: options, layout, kernels, ``bot``);
+    every part of wargym that loads a game by name comes here."""
+    if key not in GAME_KEYS:
+        raise ValueError(f"unknown game {key!r}; known: {', '.join(GAME_KEYS)}")
+    return importlib.import_module(game_module(key))
+
+
+def env_module(module: str):
+    """The env module of a registered version (``talon_v1``: ``env``, ``raw_env``, ``game``)."""
+    if module not in every_version():
+        raise ValueError(f"unknown env module {module!r}; known: {', '.join(every_version())}")
+    return importlib.import_module(f"wargym.envs.{module}")
 
 
 def pettingzoo_id(module: str) -> str:

@@ -6,7 +6,7 @@ import json
 import sys
 import time
 
-from .policies import GAMES
+from ..registration import GAME_KEYS as GAMES
 
 
 def build_parser() -> argparse.ArgumentParser:

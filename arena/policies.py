@@ -1,18 +1,10 @@
 """Who can play in the arena: a game's built-in policies and trained checkpoints (SB3 zips, RLlib folders)."""
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..registration import GAME_KEYS as GAMES
-
-
-def load_game(name: str):
-    """The game module (``wargym.envs.<name>.game``) of a game name."""
-    if name not in GAMES:
-        raise ValueError(f"unknown game {name!r}; known: {', '.join(GAMES)}")
-    return importlib.import_module(f"wargym.envs.{name}.game")
+from ..registration import load_game  # noqa: F401 (arena.policies.load_game: the arena's callers use it)
 
 
 def builtin_names(game) -> list[str]:

@@ -14,13 +14,12 @@ It prints, per game, the forgeries tried, refused and played, and every failure.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..registration import GAMES
+from ..registration import GAMES, env_module
 
 # the positions a round starts from: after reset and after some random decisions
 START_STEPS = (0, 30, 150)
@@ -78,7 +77,7 @@ def play_on(env, rng: np.random.Generator, steps: int) -> str | None:
 def forge_game(module_name: str, options: dict | None = None, seed: int = 0, n_random: int = 2,
                play_steps: int = 12, starts=START_STEPS, limit: int = 64) -> Tally:
     """Every field of the game's state forged at the starting positions (see the module's doc)."""
-    module = importlib.import_module(f"wargym.envs.{module_name}")
+    module = env_module(module_name)
     env = module.raw_env(options=options or {})
     rng = np.random.default_rng(seed)
     tally = Tally(module_name)

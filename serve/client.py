@@ -7,7 +7,6 @@
 """
 from __future__ import annotations
 
-import importlib
 import json
 import queue
 import random
@@ -15,6 +14,7 @@ import subprocess
 import sys
 import threading
 
+from ..registration import env_module
 from .protocol import VERSION
 
 
@@ -80,7 +80,7 @@ class StdioClient:
 
 def replay(game: str, options: dict | None, seed: int, actions) -> object:
     """The raw AEC env of ``game`` (a module name such as ``talon_v0``) after ``reset(seed)`` and ``actions``."""
-    module = importlib.import_module(f"wargym.envs.{game}")
+    module = env_module(game)
     env = module.raw_env(options=options or {})
     env.reset(seed=seed)
     for a in actions:
@@ -126,7 +126,7 @@ def check_against_env(game: str, options: dict | None, transcript: dict) -> None
     from .protocol import state_hash
     from .session import plain
 
-    module = importlib.import_module(f"wargym.envs.{game}")
+    module = env_module(game)
     env = module.raw_env(options=options or {})
     env.reset(seed=transcript["seed"])
     returns = [0.0] * env.core.num_players

@@ -27,7 +27,6 @@ import binascii
 import concurrent.futures as cf
 import contextlib
 import hashlib
-import importlib
 import json
 import secrets
 import threading
@@ -38,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..registration import LEGACY_VERSIONS, every_version
+from ..registration import LEGACY_VERSIONS, env_module, every_version
 from .protocol import MAX_SEED, VERSION, ProtocolError, error_reply, parse_json, state_hash, validate
 
 # every version of every game: the current ones and the earlier ones still registered (talon_v0, ...)
@@ -103,7 +102,7 @@ class GameEntry:
         self.name = module_name
         self.operator_data = operator_data or {}
         try:
-            self.module = importlib.import_module(f"wargym.envs.{module_name}")
+            self.module = env_module(module_name)
         except Exception as exc:  # a game being written may not import yet: the others still serve
             raise ProtocolError("game_unavailable", f"game {module_name!r} is registered but its module failed "
                                                     f"to import: {type(exc).__name__}: {exc}", field="game")
@@ -333,12 +332,12 @@ def check_served_data(data: dict) -> dict:
     by name (``game.NAMED_DATA``: a Planetoids map, a UnionWars table), the name new and plain, the
     file a JSON object of at most 1 MiB that the game builds a configuration from; a bad entry stops
     the server with the entry named.  Clients then give the name, never the path."""
-    from ..registration import GAME_KEYS, game_module
+    from ..registration import GAME_KEYS, load_game
     out: dict = {}
     for key, options in data.items():
         if key not in GAME_KEYS:
             raise ValueError(f"--data: unknown game {key!r}; the games are {', '.join(GAME_KEYS)}")
-        game = importlib.import_module(game_module(key))
+        game = load_game(key)
         named = getattr(game, "NAMED_DATA", {})
         for option, entries in options.items():
             if option not in named:

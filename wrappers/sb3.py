@@ -15,30 +15,23 @@ one compiled call (``envs/core/loops.py``), frozen models batched per seat.
 """
 from __future__ import annotations
 
-import importlib
-
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
+from .. import registration
 from ..envs.core.actions import as_action
 from ..envs.core.aec import ILLEGAL_REWARD, WargymAEC, checked_illegal_action
 from ..envs.core.loops import ACC_REWARD, ACC_TERMINATED, ACC_TRUNCATED, NO_ACTION
 from ..envs.core.pickling import RebuiltOnUnpickle
 from ..envs.core.vec import VecGame
-from ..registration import GAME_KEYS, game_module
 from .opponents import Opponent, is_mixture, mixture_ids, mixture_names
-
-GAMES = {key: game_module(key) for key in GAME_KEYS}
 
 
 def load_game(game):
-    if isinstance(game, str):
-        if game not in GAMES:
-            raise ValueError(f"unknown game {game!r}; known: {sorted(GAMES)}")
-        return importlib.import_module(GAMES[game])
-    return game
+    """A game key (``"talon"``) as its game module (``registration.load_game``); a module as itself."""
+    return registration.load_game(game) if isinstance(game, str) else game
 
 
 class LearnerLoop:
