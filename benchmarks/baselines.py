@@ -77,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                 "the observation the agent loads with")
     ap.add_argument("--command", default=None, help="with --ship-run: the command(s) that trained it "
                                                      "(default: the summary's own argv)")
+    ap.add_argument("--after", default=None, metavar="ROW",
+                    help="with --ship-run: the run continued the shipped ROW's model (--init-model): its PPO "
+                         "decisions, seconds and command are added to that row's, so the row tells the whole chain")
     ap.add_argument("--out", default="baselines-run", help="folder for the runs, the CSV and the table")
     ap.add_argument("--table", default=None, help="where to write the Markdown table (default OUT/BASELINES.md; "
                                                   "with --ship the repository's BASELINES.md)")
@@ -87,7 +90,7 @@ def main(argv=None) -> dict:
     args = build_parser().parse_args(argv)
     if args.ship_run:
         return ship_run(Path(args.ship_run[0]), args.ship_run[1], args.description, args.command,
-                        json.loads(args.pin) if args.pin else None)
+                        json.loads(args.pin) if args.pin else None, after=args.after)
     if args.merge:
         return merge(args.merge, Path(args.table or "BASELINES.md"))
     budget = dict(QUICK if args.quick else FULL)
@@ -236,8 +239,9 @@ def ship_checkpoint(game: str, row: str, run: dict, budget: dict, options: dict 
 
 
 def ship_run(summary_path: Path, row: str, description: str | None = None, command: str | None = None,
-             pin: dict | None = None) -> dict:
-    """Ship the model of one finished ``wargym-train`` run (its ``summary.json``) as ``row``."""
+             pin: dict | None = None, after: str | None = None) -> dict:
+    """Ship the model of one finished ``wargym-train`` run (its ``summary.json``) as ``row``; ``after``:
+    the run continued that shipped row's model, whose decisions, seconds and command it adds to."""
     s = json.loads(summary_path.read_text())
     model = s.get("model") or str(summary_path.parent / "model.zip")
     rounds = s.get("warm_start_rounds", 0)
@@ -245,6 +249,14 @@ def ship_run(summary_path: Path, row: str, description: str | None = None, comma
     run = {"seed": s.get("seed", 0), "command": command or "wargym-train " + " ".join(s.get("argv", [])),
            "ppo_decisions": s["timesteps"], "warm_start_decisions": warm, "total_seconds": s["total_seconds"],
            "evaluation": s["evaluation"], "model": model}
+    if after:
+        from .. import baselines
+        before = json.loads(baselines.INDEX.read_text())[s["game"]][after]
+        run["command"] = f"{before['command']}, then {run['command']}"
+        run["ppo_decisions"] += before["ppo_decisions"]
+        run["warm_start_decisions"] += before["warm_start_decisions"]
+        run["total_seconds"] = round(run["total_seconds"] + before["training_seconds"], 1)
+        run["seed"] = before["seed"]
     if description:
         ROW_TEXT[row] = description
     options = {**{k: v for k, v in s["options"].items() if k != "reward"}, **(pin or {})}
