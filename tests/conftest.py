@@ -14,7 +14,13 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from wargym.registration import GAME_KEYS
+
+# tests/helpers/ holds what several test files share (tests/helpers/__init__.py); pytest puts this
+# folder on sys.path (it is no package), so a test file imports them as ``from helpers.talon import
+# act``.  Their asserts are rewritten as the tests' own are, so that a failing one explains itself.
+pytest.register_assert_rewrite("helpers")
 
 
 def games_touched(args: list[str]) -> list[str]:

@@ -8,7 +8,7 @@ import numpy as np
 from wargym.envs import planetoids_v0, planetoids_v1, planetoids_v2
 from wargym.envs.planetoids import game as pgame
 from wargym.envs.planetoids import rules as R
-from test_planetoids_rules import CRU, PLANETOIDS, TRA, hexdist, pc, scen  # noqa: F401 (the shared geometry)
+from helpers.planetoids import CRU, PLANETOIDS, TRA, hexdist, pc, scen
 
 
 def table(env, seat=0):

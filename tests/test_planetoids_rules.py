@@ -12,7 +12,6 @@ the mask and observation) must be unchanged afterwards.
 """
 from __future__ import annotations
 
-import json
 import re
 
 import numpy as np
@@ -21,6 +20,7 @@ import pytest
 from wargym.envs import planetoids_v0
 from wargym.envs.planetoids import game as pgame
 from wargym.envs.planetoids import rules as R
+from helpers.planetoids import BASE_A, BASE_B, CRU, FIG, MAP, PLANETOIDS, TRA, hexdist, pc, scen
 
 # -- directions and map geometry (RULES.md §0 and §1, written out independently) -------------
 E, NE, NW, W, SW, SE = range(6)
@@ -28,10 +28,8 @@ DIRS = ("E", "NE", "NW", "W", "SW", "SE")
 _EVEN = ((0, 1), (-1, 0), (-1, -1), (0, -1), (1, -1), (1, 0))
 _ODD = ((0, 1), (-1, 1), (-1, 0), (0, -1), (1, 0), (1, 1))
 ROWS, COLS = 9, 21
-MAP = json.loads((pgame.DATA / "default_map.json").read_text())
 ASTEROIDS = {tuple(x) for x in MAP["asteroids"]}
 HOMES = [tuple(x) for x in MAP["home_planets"]]
-PLANETOIDS = [(x[0], x[1]) for x in MAP["planetoids"]]
 PCOLOUR = {(x[0], x[1]): ("blue", "red", "yellow").index(x[2]) for x in MAP["planetoids"]}
 BLUE, RED, YELLOW = 0, 1, 2
 
@@ -46,16 +44,6 @@ def step_rc(rc, d):
     dr, dc = (_ODD if r & 1 else _EVEN)[d]
     out = (r + dr, c + dc)
     return out if on_map(out) else None
-
-
-def cube(rc):
-    r, c = rc
-    x = c - (r - (r & 1)) // 2
-    return x, r, -x - r
-
-
-def hexdist(a, b):
-    return max(abs(p - q) for p, q in zip(cube(a), cube(b)))
 
 
 def footprint(player, kind, rc, facing=E):
@@ -87,20 +75,7 @@ SEED_TABLE = {
              "fixed": [2, 2, 3, 4, 4, 4, 5, 5, 5, 6]},
 }
 
-# Piece slots with the default reserve (4 cruisers, 4 transports, 12 fighters).
-BASE_A, BASE_B, CRU, TRA, FIG = 0, 1, 2, 6, 10
 KINDS = ("base", "cruiser", "transport", "fighter")
-
-
-def pc(player, kind, hex=None, facing="E", damage=0, status="map"):
-    d = {"player": player, "kind": kind, "facing": facing, "damage": damage, "status": status}
-    if hex is not None:
-        d["hex"] = list(hex)
-    return d
-
-
-def scen(pieces=(), turn=0, to_move=0, **kw):
-    return {"turn": turn, "to_move": to_move, "pieces": list(pieces), **kw}
 
 
 class Game:

@@ -10,10 +10,7 @@ from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
 from wargym.envs.talon import bot, game
 from wargym.envs.talon import rules as R
-from test_talon_bot import _scripted_vs_random
-from test_talon_env import _check_invariants
-from test_talon_mask import (test_fast_mask_equals_reference_on_random_play as mask_equals_reference,
-                             test_fast_observation_equals_full_rewrite_on_random_play as obs_equals_reference)
+from helpers.talon import fuzz_stages, mask_equals_reference, obs_equals_reference, scripted_vs_random
 
 SCENARIOS = ("planets", "asteroids_and_nebula", "black_hole", "worm_hole_escape")
 
@@ -35,40 +32,6 @@ def test_fast_mask_equals_reference_in_terrain_scenarios(name):
 @pytest.mark.parametrize("name", ("black_hole", "worm_hole_escape"))
 def test_fast_observation_equals_reference_in_terrain_scenarios(name):
     obs_equals_reference({"scenario": name})
-
-
-def _check_terrain(core, b):
-    """No ship in play stands on a planet, black hole or worm hole (17.2.1, 18.1, 19)."""
-    sh, tr, g = core.state.sh[b], core.state.tr[b], core.state.g[b]
-    barred = {int(tr[i, R.TR_CELL]) for i in range(g[R.G_TILES])
-              if tr[i, R.TR_KIND] in (R.TK_PLANET, R.TK_BLACK_HOLE, R.TK_WORM_HOLE)}
-    for p in range(2):
-        for k in range(sh.shape[1]):
-            if sh[p, k, R.SH_STATUS] == R.SS_ACTIVE:
-                assert int(sh[p, k, R.SH_CELL]) not in barred
-
-
-def fuzz_stages(name, terrain=True) -> set:
-    """Random play of 16 games of ready scenario ``name`` to the end, every invariant checked after
-    every step (and the terrain's, with ``terrain``); the stages the games went through."""
-    core = VecGame(game, 16, {"scenario": name})
-    core.reset(seed=13)
-    streams = new_streams(16, 13)
-    actions = np.zeros(16, dtype=np.int64)
-    stages = set()
-    for _ in range(3000):
-        live = ~core.terminated
-        if not live.any():
-            break
-        sample_legal(core.mask, streams, actions)
-        core.step(actions, active=live)
-        stages |= set(core.state.g[:, R.G_STAGE].tolist())
-        for b in range(16):
-            _check_invariants(core, b)
-            if terrain:
-                _check_terrain(core, b)
-    assert core.terminated.all()
-    return stages
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -124,7 +87,7 @@ def test_scripted_captain_is_legal_and_never_flies_into_a_planet_or_black_hole(n
 
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_scripted_captain_beats_random_in_terrain_scenarios(name):
-    wins, draws, losses, _, _ = _scripted_vs_random(n=20, seed=7, options={"scenario": name})
+    wins, draws, losses, _, _ = scripted_vs_random(n=20, seed=7, options={"scenario": name})
     assert wins >= 14 and losses <= 3, (name, wins, draws, losses)
 
 

@@ -8,12 +8,8 @@ import pytest
 from wargym.envs.core.vec import VecGame
 from wargym.envs.talon import game
 from wargym.envs.talon import rules as R
-from test_talon_advanced_play import fuzz_stages
-from test_talon_bot import _scripted_vs_random
-from test_talon_mask import (test_fast_mask_equals_reference_on_random_play as mask_equals_reference,
-                             test_fast_observation_equals_full_rewrite_on_random_play as obs_equals_reference,
-                             test_stage_has_choice_equals_reference as stage_has_choice_equals_reference)
-from test_talon_rules import A, act, drive, g, legal, sh, ship, stage
+from helpers.talon import (A, act, drive, fuzz_stages, g, legal, mask_equals_reference, obs_equals_reference,
+                           scripted_vs_random, sh, ship, stage, stage_has_choice_equals_reference)
 
 BASE_OPTIONS = {"bases": True, "heavy_weapons": True}     # the Terran Base carries a wave cannon (15.1)
 
@@ -175,5 +171,5 @@ def test_random_play_fuzz_in_starbase():
 
 
 def test_scripted_captain_beats_random_in_starbase():
-    wins, draws, losses, _, _ = _scripted_vs_random(n=20, seed=7, options={"scenario": "starbase"})
+    wins, draws, losses, _, _ = scripted_vs_random(n=20, seed=7, options={"scenario": "starbase"})
     assert wins >= 14 and losses <= 3, (wins, draws, losses)

@@ -2,31 +2,10 @@
 from __future__ import annotations
 
 import numpy as np
+from helpers.talon import play_policies, scripted_vs_random
 from wargym.envs.core.vec import VecGame
 from wargym.envs.talon import bot, game
 from wargym.envs.talon import rules as R
-
-
-def _play(policies_by_seat, n, seed, options=None):
-    """Play ``n`` games to the end with ``play_games``; returns the core and the results."""
-    core = VecGame(game, n, options)
-    core.reset(seed)
-    policies = np.asarray(policies_by_seat, dtype=np.int64).reshape(n, 2)
-    results = np.zeros((n, 2), dtype=np.float64)
-    states, cfgs, outs = core.kernel_args()
-    bot.play_games(states, cfgs, policies, outs, results)
-    return core, results
-
-
-def _scripted_vs_random(n=20, seed=7, options=None):
-    seat = np.arange(n) % 2  # the scripted captain sits in seat 0 in even games, seat 1 in odd ones
-    policies = np.full((n, 2), bot.RANDOM, dtype=np.int64)
-    policies[np.arange(n), seat] = bot.SCRIPTED
-    core, results = _play(policies, n, seed, options)
-    winner = core.state.g[:, R.G_WINNER]
-    wins = int((winner == seat).sum())
-    losses = int((winner == 1 - seat).sum())
-    return wins, n - wins - losses, losses, core, results
 
 
 def test_policy_table_matches_the_wrappers_contract():
@@ -82,7 +61,7 @@ def test_random_policy_uses_its_own_stream_not_the_dice():
 
 
 def test_scripted_beats_random():
-    wins, draws, losses, core, results = _scripted_vs_random(n=20, seed=7)
+    wins, draws, losses, core, results = scripted_vs_random(n=20, seed=7)
     print(f"scripted vs random over 20 games: {wins} wins, {draws} draws, {losses} losses")
     assert core.state.g[:, R.G_DONE].all()
     assert wins > losses
@@ -94,7 +73,7 @@ def test_scripted_beats_random():
 
 
 def test_scripted_beats_random_with_drawn_fleets():
-    wins, draws, losses, *_ = _scripted_vs_random(n=20, seed=11, options={"scenario": "fleet"})
+    wins, draws, losses, *_ = scripted_vs_random(n=20, seed=11, options={"scenario": "fleet"})
     print(f"scripted vs random, fleet scenario: {wins} wins, {draws} draws, {losses} losses")
     assert wins > losses
 
@@ -102,11 +81,11 @@ def test_scripted_beats_random_with_drawn_fleets():
 def test_play_games_is_deterministic():
     policies = np.array([[bot.SCRIPTED, bot.RANDOM], [bot.RANDOM, bot.SCRIPTED],
                          [bot.SCRIPTED, bot.SCRIPTED], [bot.RANDOM, bot.RANDOM]] * 2, dtype=np.int64)
-    a, ra = _play(policies, 8, 42)
-    b, rb = _play(policies, 8, 42)
+    a, ra = play_policies(policies, 8, 42)
+    b, rb = play_policies(policies, 8, 42)
     assert (a.state.g == b.state.g).all() and (a.state.sh == b.state.sh).all()
     assert (ra == rb).all()
-    c, _ = _play(policies, 8, 43)
+    c, _ = play_policies(policies, 8, 43)
     assert not (a.state.sh == c.state.sh).all()
 
 

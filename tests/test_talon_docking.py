@@ -8,7 +8,7 @@ import pytest
 from wargym.envs.core.vec import VecGame
 from wargym.envs.talon import game
 from wargym.envs.talon import rules as R
-from test_talon_rules import A, act, g, legal, sh, ship, stage
+from helpers.talon import A, act, g, legal, sh, ship, stage
 
 TALON = [ship("talon_ca", "Justice", (8, 14), "W")]
 

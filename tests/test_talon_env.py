@@ -12,6 +12,7 @@ from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
 from wargym.envs.talon import game
 from wargym.envs.talon import rules as R
+from helpers.talon import check_invariants
 
 
 def _random_trajectory(batch, seed, steps, game_index=0, options=None):
@@ -205,43 +206,6 @@ def test_scenario_through_the_aec_reset():
 
 
 # -- fuzz -------------------------------------------------------------------------------------------
-def _check_invariants(core, b):
-    cfg = core.cfg
-    g, sh = core.state.g[b], core.state.sh[b]
-    n_cells = int(cfg.k[R.K_ROWS] * cfg.k[R.K_COLS])
-    sp = [0, 0]
-    for p in range(2):
-        cells = []
-        for k in range(sh.shape[1]):
-            c = sh[p, k, R.SH_CLASS]
-            st = sh[p, k, R.SH_STATUS]
-            if c < 0:
-                assert st == R.SS_EMPTY
-                continue
-            if st == R.SS_DESTROYED:
-                sp[1 - p] += cfg.classes[c]["points"]
-            if st != R.SS_ACTIVE:
-                continue
-            cells.append(sh[p, k, R.SH_CELL])
-            assert 0 <= sh[p, k, R.SH_CELL] < n_cells
-            for a in range(4):
-                assert 0 <= sh[p, k, R.SH_SHIELD + a] <= cfg.cls[c, R.CL_SHIELD + a]
-            assert 0 <= sh[p, k, R.SH_HULL_HITS] < cfg.cls[c, R.CL_N_HULL]
-            assert (sh[p, k, R.SH_REINF:R.SH_REINF + 4] > 0).sum() <= 2          # 6.2.2 (2nd ed.)
-            if sh[p, k, R.SH_C_SHIELDS]:
-                assert (sh[p, k, R.SH_REINF:R.SH_REINF + 4] == 0).all()
-            for gi in range(3):
-                assert 0 <= sh[p, k, R.SH_RED + gi] <= cfg.grp[c, gi, R.GR_RED]
-                assert 0 <= sh[p, k, R.SH_YEL + gi] <= cfg.grp[c, gi, R.GR_YELLOW]
-            assert 0 <= sh[p, k, R.SH_AB_LEFT] <= cfg.cls[c, R.CL_AFTERBURNERS]
-            assert 0 <= sh[p, k, R.SH_CURVE] < cfg.cls[c, R.CL_N_CURVES]
-            assert sh[p, k, R.SH_POWER] >= 0 or g[R.G_IMPULSE] == 6
-    assert [int(g[R.G_SP0]), int(g[R.G_SP1])] == sp
-    if not g[R.G_DONE]:
-        assert core.mask[b].any()
-        assert g[R.G_CURRENT] in (0, 1) and core.current_player[b] == g[R.G_CURRENT]
-
-
 @pytest.mark.parametrize("options", [{}, {"scenario": "fleet", "budget": 500}, {"edition": 1, "rounds": 4}])
 def test_random_play_fuzz_invariants(options):
     core = VecGame(game, 20, options)      # B >= 16: the parallel kernels
@@ -256,7 +220,7 @@ def test_random_play_fuzz_invariants(options):
         sample_legal(core.mask, streams, actions)
         core.step(actions, active=live)
         for b in range(20):
-            _check_invariants(core, b)
+            check_invariants(core, b)
         finished = int(core.terminated.sum())
     assert finished > 0
 

@@ -12,11 +12,9 @@ import pytest
 from wargym.envs.core.vec import VecGame
 from wargym.envs.talon import game
 from wargym.envs.talon import rules as R
-from test_talon_advanced_play import fuzz_stages
-from test_talon_bot import _scripted_vs_random
-from test_talon_mask import (test_fast_mask_equals_reference_on_random_play as mask_equals_reference,
-                             test_fast_observation_equals_full_rewrite_on_random_play as obs_equals_reference,
-                             test_stage_has_choice_equals_reference as stage_has_choice_equals_reference)
+from helpers.talon import (fuzz_stages, mask_equals_reference, obs_equals_reference, scripted_vs_random,
+                           stage_has_choice_equals_reference)
+
 ADVANCED = {"heavy_weapons": True, "missiles": True, "bases": True, "fighters": True}
 CLASSES = [c["key"] for c in json.loads((game.DATA / "ships.json").read_text())["classes"]]
 FLEET = {"scenario": "fleet_action"}
@@ -72,5 +70,5 @@ def test_random_play_fuzz_in_fleet_action():
 
 
 def test_scripted_captain_beats_random_in_fleet_action():
-    wins, draws, losses, _, _ = _scripted_vs_random(n=20, seed=7, options=FLEET)
+    wins, draws, losses, _, _ = scripted_vs_random(n=20, seed=7, options=FLEET)
     assert wins >= 14 and losses <= 4, (wins, draws, losses)

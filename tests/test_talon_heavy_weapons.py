@@ -10,11 +10,8 @@ import pytest
 from wargym.envs.core.vec import VecGame
 from wargym.envs.talon import bot, game
 from wargym.envs.talon import rules as R
-from test_talon_advanced_play import fuzz_stages
-from test_talon_bot import _scripted_vs_random
-from test_talon_mask import (test_fast_mask_equals_reference_on_random_play as mask_equals_reference,
-                             test_fast_observation_equals_full_rewrite_on_random_play as obs_equals_reference)
-from test_talon_terrain import A, act, g, legal, sh, ship, stage, step_hex
+from helpers.talon import (A, act, fuzz_stages, g, legal, mask_equals_reference, obs_equals_reference,
+                           scripted_vs_random, sh, ship, stage, step_hex)
 
 
 def duel(p0, p1, dice, initiative=0, **options):
@@ -180,7 +177,7 @@ def test_random_play_fuzz_in_big_guns():
 
 
 def test_scripted_captain_beats_random_in_big_guns():
-    wins, draws, losses, _, _ = _scripted_vs_random(n=20, seed=7, options={"scenario": "big_guns"})
+    wins, draws, losses, _, _ = scripted_vs_random(n=20, seed=7, options={"scenario": "big_guns"})
     assert wins >= 14 and losses <= 3, (wins, draws, losses)
 
 

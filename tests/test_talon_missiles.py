@@ -11,11 +11,8 @@ import pytest
 from wargym.envs.core.vec import VecGame
 from wargym.envs.talon import game
 from wargym.envs.talon import rules as R
-from test_talon_advanced_play import fuzz_stages
-from test_talon_bot import _scripted_vs_random
-from test_talon_mask import (test_fast_mask_equals_reference_on_random_play as mask_equals_reference,
-                             test_fast_observation_equals_full_rewrite_on_random_play as obs_equals_reference)
-from test_talon_terrain import A, act, g, legal, sh, ship, stage, step_hex, step_hex_static
+from helpers.talon import (A, act, fuzz_stages, g, legal, mask_equals_reference, obs_equals_reference,
+                           scripted_vs_random, sh, ship, stage, step_hex, step_hex_static)
 
 NE, NW, W, SW, SE = 1, 2, 3, 4, 5    # directions (E, NE, NW, W, SW, SE = 0..5)
 LAUNCHER_F_R_L = 0
@@ -322,5 +319,5 @@ def test_random_play_fuzz_in_missiles():
 
 
 def test_scripted_captain_beats_random_in_missiles():
-    wins, draws, losses, _, _ = _scripted_vs_random(n=20, seed=7, options={"scenario": "missiles"})
+    wins, draws, losses, _, _ = scripted_vs_random(n=20, seed=7, options={"scenario": "missiles"})
     assert wins >= 14 and losses <= 3, (wins, draws, losses)

@@ -7,7 +7,7 @@ import pytest
 from wargym.envs.core.vec import VecGame
 from wargym.envs.talon import game
 from wargym.envs.talon import rules as R
-from test_talon_terrain import A, act, drive, g, legal, rc, scenario, sh, ship, stage, tile, view
+from helpers.talon import A, act, drive_long, g, legal, rc, scenario, sh, ship, stage, tile, view
 
 
 def core_for(sc, **options):
@@ -35,7 +35,7 @@ def test_retreat_phase_after_the_power_phase():
                   [ship("talon_ff", "Vision", (8, 12), "W", speed=3), ship("talon_ca", "Justice", (10, 12), "W", speed=3)],
                   round=2, impulse="F", initiative=1)
     core = core_for(sc)
-    drive(core, lambda c: stage(c) == R.ST_RETREAT)
+    drive_long(core, lambda c: stage(c) == R.ST_RETREAT)
     # initiative player 1 first: neither its frigate (3 boxes) nor its CA is wound up in
     # round 2, so player 0 decides: its scout (2 boxes) may jump, its CA (6) not yet
     assert g(core, R.G_CURRENT) == 0
@@ -52,7 +52,7 @@ def test_retreat_is_optional():
     sc = scenario([ship("terran_sc", "Explorer", (8, 4), "E", speed=3)],
                   [ship("talon_ca", "Justice", (10, 12), "W", speed=3)], round=2, impulse="F", initiative=0)
     core = core_for(sc)
-    drive(core, lambda c: stage(c) == R.ST_RETREAT)
+    drive_long(core, lambda c: stage(c) == R.ST_RETREAT)
     act(core, "DONE")
     assert sh(core, 0, 0, R.SH_STATUS) == R.SS_ACTIVE and g(core, R.G_ROUND) == 3
 
@@ -75,7 +75,7 @@ def test_a_side_that_has_retreated_every_ship_ends_the_game():
     sc = scenario([ship("terran_sc", "Explorer", (8, 4), "E", speed=3)],
                   [ship("talon_ca", "Justice", (10, 12), "W", speed=3)], round=2, impulse="F", initiative=0)
     core = core_for(sc)
-    drive(core, lambda c: stage(c) == R.ST_RETREAT)
+    drive_long(core, lambda c: stage(c) == R.ST_RETREAT)
     act(core, "RETREAT", 0)
     assert g(core, R.G_DONE) == 1 and g(core, R.G_WINNER) == 2        # 0 SP each: a draw
 
@@ -96,7 +96,7 @@ def test_reinforcements_arrive_in_the_supply_phase_of_their_round():
     assert sh(core, 0, 1, R.SH_STATUS) == R.SS_RESERVE
     obs = game.split_obs(core.cfg, core.observe(0, 0)[0])["ships"]
     assert obs[0, 1, R.F_STATUS] == R.SS_RESERVE
-    drive(core, lambda c: g(c, R.G_ROUND) == 2)
+    drive_long(core, lambda c: g(c, R.G_ROUND) == 2)
     assert sh(core, 0, 1, R.SH_STATUS) == R.SS_ACTIVE and rc(core, sh(core, 0, 1, R.SH_CELL)) == (12, 2)
     assert sh(core, 0, 1, R.SH_SHIELD + R.ARC_FRONT) == 6 and sh(core, 0, 1, R.SH_FACING) == 0
 
@@ -107,7 +107,7 @@ def test_a_reinforcement_arrives_next_to_a_friendly_ship_in_its_hex():
                    ship("terran_ca", "Napoleon", (8, 4), "E", arrives=1)],
                   [ship("talon_ca", "Justice", (8, 12), "W", speed=1)], impulse="F", initiative=0)
     core = core_for(sc, retreat=False)
-    drive(core, lambda c: g(c, R.G_ROUND) == 2)
+    drive_long(core, lambda c: g(c, R.G_ROUND) == 2)
     # the Patton moved into (8, 4) in impulse F; the nearest free hex, lowest row first, is (7, 3)
     assert rc(core, sh(core, 0, 0, R.SH_CELL)) == (8, 4)
     assert rc(core, sh(core, 0, 1, R.SH_CELL)) == (7, 3)
@@ -119,5 +119,5 @@ def test_a_side_waiting_for_reinforcements_is_not_beaten():
                   [ship("talon_ca", "Justice", (8, 12), "W", speed=3)], impulse="E", initiative=0)
     core = core_for(sc, retreat=False)
     assert g(core, R.G_DONE) == 0
-    drive(core, lambda c: g(c, R.G_ROUND) == 2)
+    drive_long(core, lambda c: g(c, R.G_ROUND) == 2)
     assert g(core, R.G_DONE) == 0 and sh(core, 0, 0, R.SH_STATUS) == R.SS_ACTIVE

@@ -8,6 +8,7 @@ import pytest
 from wargym.envs.core.vec import VecGame
 from wargym.envs.talon import game
 from wargym.envs.talon import rules as R
+from helpers.talon import A, act, drive, g, legal, sh, ship, stage
 
 
 # -- helpers ----------------------------------------------------------------------------
@@ -15,72 +16,10 @@ def scenario(p0, p1, **kw):
     return {"players": [{"ships": p0}, {"ships": p1}], **kw}
 
 
-def ship(cls, name, hexrc, facing, **kw):
-    return {"class": cls, "name": name, "hex": list(hexrc), "facing": facing, **kw}
-
-
 def core_for(sc, **options):
     core = VecGame(game, 1, options)
     core.load_scenario(sc, seed=0)
     return core
-
-
-def A(core, family, *args):
-    return game.action_index(core.cfg, family, *args)
-
-
-def act(core, family, *args):
-    a = A(core, family, *args)
-    reason = core.why_illegal(0, a)
-    assert reason is None, reason
-    core.step_one(0, a)
-
-
-def legal(core, family, *args):
-    return core.why_illegal(0, A(core, family, *args)) is None
-
-
-def sh(core, p, k, col):
-    return int(core.state.sh[0, p, k, col])
-
-
-def g(core, col):
-    return int(core.state.g[0, col])
-
-
-def stage(core):
-    return g(core, R.G_STAGE)
-
-
-def drive(core, until, limit=500):
-    """Play passively (pass AP, go straight, never fire, keep speed) until ``until(core)``."""
-    for _ in range(limit):
-        if until(core) or g(core, R.G_DONE):
-            return
-        st = stage(core)
-        mask = core.mask[0]
-        if st == R.ST_MOVE:
-            p = g(core, R.G_CURRENT)
-            for k in range(core.state.sh.shape[2]):
-                a = A(core, "MOVE", k, R.M_STRAIGHT)
-                if mask[a] and sh(core, p, k, R.SH_STATUS) == R.SS_ACTIVE and R.must_move(
-                        core.state.sh, core.cfg.struct, 0, p, k, g(core, R.G_IMPULSE)):
-                    core.step_one(0, a)
-                    break
-            else:
-                core.step_one(0, A(core, "DONE"))
-            continue
-        if st == R.ST_POWER:
-            core.step_one(0, A(core, "SPEED", 1))
-            continue
-        if st == R.ST_INIT:
-            core.step_one(0, A(core, "INIT", 0))
-            continue
-        if mask[A(core, "DONE")]:
-            core.step_one(0, A(core, "DONE"))
-            continue
-        core.step_one(0, int(np.flatnonzero(mask)[0]))
-    raise AssertionError("drive: condition not reached")
 
 
 def ca_duel(p0=None, p1=None, **kw):

@@ -8,76 +8,15 @@ import pytest
 from wargym.envs.core.vec import VecGame
 from wargym.envs.talon import game
 from wargym.envs.talon import rules as R
-from test_talon_rules import A, act, g, legal, sh, stage  # noqa: F401 (the scripted-dice helpers, shared)
+from helpers.talon import (act, cell, drive_long, g, legal, rc, scenario, sh, ship, stage, step_hex, step_hex_static,
+                           tile, view)
 
 
 # -- helpers ----------------------------------------------------------------------------
-def scenario(p0, p1, terrain=(), **kw):
-    return {"players": [{"ships": p0}, {"ships": p1}], "terrain": list(terrain), **kw}
-
-
-def ship(cls, name, hexrc, facing, **kw):
-    return {"class": cls, "name": name, "hex": list(hexrc), "facing": facing, **kw}
-
-
-def tile(kind, hexrc):
-    return {"kind": kind, "hex": list(hexrc)}
-
-
 def core_for(sc, **options):
     core = VecGame(game, 1, {"terrain": True, **options})
     core.load_scenario(sc, seed=0)
     return core
-
-
-def cell(core, r, c):
-    return core.cfg.grid.cell(r, c)
-
-
-def rc(core, cell_):
-    return core.cfg.grid.row_col(cell_)
-
-
-def step_hex(core, r, c, direction):
-    """The hex next to (r, c) in direction 0..5 = E, NE, NW, W, SW, SE."""
-    cols, rows = int(core.cfg.k[R.K_COLS]), int(core.cfg.k[R.K_ROWS])
-    q, rr = R.to_axial(cell(core, r, c), cols)
-    return rc(core, R.from_axial(q + int(R.DQ[direction]), rr + int(R.DR[direction]), rows, cols))
-
-
-def drive(core, until, limit=800):
-    """Play passively (pass AP, go straight, never fire, keep speed) until ``until(core)``."""
-    for _ in range(limit):
-        if until(core) or g(core, R.G_DONE):
-            return
-        st = stage(core)
-        mask = core.mask[0]
-        if st == R.ST_MOVE:
-            p = g(core, R.G_CURRENT)
-            for k in range(core.state.sh.shape[2]):
-                a = A(core, "MOVE", k, R.M_STRAIGHT)
-                if mask[a] and sh(core, p, k, R.SH_STATUS) == R.SS_ACTIVE and R.must_move(
-                        core.state.sh, core.cfg.struct, 0, p, k, g(core, R.G_IMPULSE)):
-                    core.step_one(0, a)
-                    break
-            else:
-                core.step_one(0, A(core, "DONE"))
-            continue
-        if st == R.ST_POWER:
-            core.step_one(0, A(core, "SPEED", 1))
-            continue
-        if st == R.ST_INIT:
-            core.step_one(0, A(core, "INIT", 0))
-            continue
-        if mask[A(core, "DONE")]:
-            core.step_one(0, A(core, "DONE"))
-            continue
-        core.step_one(0, int(np.flatnonzero(mask)[0]))
-    raise AssertionError("drive: condition not reached")
-
-
-def view(core):
-    return core.state.view, core.cfg.struct
 
 
 # -- 17.2 planets ---------------------------------------------------------------------------
@@ -158,13 +97,6 @@ def test_asteroids_damage_the_impacted_shield():
     assert sh(core, 0, 0, R.SH_SHIELD + R.ARC_FRONT) == 5
     act(core, "MOVE", 1, R.M_SLIP_LEFT)
     assert sh(core, 0, 1, R.SH_SHIELD + R.ARC_LEFT) == 4 and sh(core, 0, 1, R.SH_SHIELD + R.ARC_FRONT) == 6
-
-
-def step_hex_static(r, c, direction):
-    """step_hex on the default 18 x 16 map, for building scenarios."""
-    cfg = game.build_config(game.parse_options({}))
-    q, rr = R.to_axial(cfg.grid.cell(r, c), 16)
-    return cfg.grid.row_col(R.from_axial(q + int(R.DQ[direction]), rr + int(R.DR[direction]), 18, 16))
 
 
 def test_asteroids_hit_the_hull_when_the_shield_is_down_and_not_a_ship_that_stays():
@@ -299,7 +231,7 @@ def test_black_hole_destroys_blocks_and_disturbs_aim():
                           [tile("black_hole", (4, 5))]))
     core = core_for(sc)
     act(core, "MOVE", 0, R.M_STRAIGHT)                     # (4, 4), next to the hole
-    drive(core, lambda c: g(c, R.G_IMPULSE) == 2 and stage(c) == R.ST_MOVE and g(c, R.G_CURRENT) == 0)
+    drive_long(core, lambda c: g(c, R.G_IMPULSE) == 2 and stage(c) == R.ST_MOVE and g(c, R.G_CURRENT) == 0)
     act(core, "MOVE", 0, R.M_STRAIGHT)                     # into the black hole
     assert sh(core, 0, 0, R.SH_STATUS) == R.SS_DESTROYED and g(core, R.G_SP1) == 115
 
@@ -311,7 +243,7 @@ def test_gravitational_pull_after_the_power_phase():
                   [ship("talon_ca", "Justice", (4, 12), "W", speed=3)], [tile("black_hole", (4, 8))],
                   impulse="F", initiative=0)
     core = core_for(sc)
-    drive(core, lambda c: g(c, R.G_IMPULSE) == 0 and g(c, R.G_ROUND) == 2)
+    drive_long(core, lambda c: g(c, R.G_IMPULSE) == 0 and g(c, R.G_ROUND) == 2)
     # impulse F at speed 3: each ship moved one hex straight, then the pull one more
     assert rc(core, sh(core, 0, 0, R.SH_CELL)) == (4, 4)
     assert rc(core, sh(core, 1, 0, R.SH_CELL)) == (4, 10)
@@ -330,7 +262,7 @@ def test_pull_along_a_hexside_is_chosen_by_the_owner():
                   [ship("talon_ca", "Justice", (16, 12), "W", speed=1)], [tile("black_hole", t)],
                   impulse="F", initiative=0)
     core = core_for(sc)
-    drive(core, lambda c: stage(c) == R.ST_PULL)
+    drive_long(core, lambda c: stage(c) == R.ST_PULL)
     assert g(core, R.G_CURRENT) == 0 and {rc(core, g(core, R.G_PULL_A)), rc(core, g(core, R.G_PULL_B))} == {b1, b2}
     want = rc(core, g(core, R.G_PULL_B))
     act(core, "PULL", 1)
@@ -346,7 +278,7 @@ def test_pull_into_a_friendly_ship_collides():
                   [ship("talon_ca", "Justice", (16, 12), "W", speed=1)], [tile("black_hole", (4, 10))],
                   impulse="F", initiative=0)
     core = core_for(sc)
-    drive(core, lambda c: stage(c) == R.ST_COLLIDE)
+    drive_long(core, lambda c: stage(c) == R.ST_COLLIDE)
     assert g(core, R.G_COLL_MOVER) == 0 and g(core, R.G_COLL_OTHER) == 1
     assert rc(core, sh(core, 0, 0, R.SH_CELL)) == (4, 4)
     act(core, "COLLIDE", 0)
@@ -363,7 +295,7 @@ def test_pull_into_asteroids_and_into_the_black_hole():
                   [ship("talon_ca", "Justice", (4, 10), "W", speed=1)],
                   [tile("black_hole", (4, 8)), tile("asteroids", (4, 4))], impulse="F", initiative=0)
     core = core_for(sc)
-    drive(core, lambda c: g(c, R.G_ROUND) == 2)
+    drive_long(core, lambda c: g(c, R.G_ROUND) == 2)
     assert rc(core, sh(core, 0, 0, R.SH_CELL)) == (4, 4)
     assert sh(core, 0, 0, R.SH_SHIELD + R.ARC_FRONT) == 5
     assert sh(core, 1, 0, R.SH_STATUS) == R.SS_DESTROYED and g(core, R.G_SP0) == 115

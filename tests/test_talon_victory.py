@@ -10,11 +10,8 @@ import pytest
 from wargym.envs.core.vec import VecGame
 from wargym.envs.talon import game
 from wargym.envs.talon import rules as R
-from test_talon_advanced_play import fuzz_stages
-from test_talon_bot import _scripted_vs_random
-from test_talon_mask import (test_fast_mask_equals_reference_on_random_play as mask_equals_reference,
-                             test_fast_observation_equals_full_rewrite_on_random_play as obs_equals_reference)
-from test_talon_rules import A, act, drive, g, sh, ship, stage
+from helpers.talon import (act, drive, fuzz_stages, g, mask_equals_reference, obs_equals_reference,
+                           scripted_vs_random, sh, ship, stage)
 
 OPTIONS = {"fighters": True, "docking": True, "victory": True, "terrain": True}
 HORNET = [ship("terran_cv", "Hornet", (8, 5), "W", shields=[0, 4, 4, 4], hull_hits=5),
@@ -206,5 +203,5 @@ def test_random_play_fuzz_in_starbase_assault():
 
 def test_scripted_captain_beats_random_in_starbase_assault():
     # the Terran side holds if the base survives; the Talon side must destroy it: the captain plays both
-    wins, draws, losses, _, _ = _scripted_vs_random(n=20, seed=7, options={"scenario": "starbase_assault"})
+    wins, draws, losses, _, _ = scripted_vs_random(n=20, seed=7, options={"scenario": "starbase_assault"})
     assert wins >= 14 and losses <= 3, (wins, draws, losses)

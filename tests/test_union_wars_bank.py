@@ -2,29 +2,24 @@
 "I punti in eccesso rispetto al tiro avversario, possono essere usati come bonus o malus per un
 qualunque tiro (anche avversario), durante la partita."  Scripted dice, exact outcomes.
 
-Armies are the default ones (test_union_wars_rules.py): humanity 0 capitano, 1 psionico,
+Armies are the default ones (tests/helpers/union_wars.py): humanity 0 capitano, 1 psionico,
 2 fante; xeno 2 guerriero (PSI 7)."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from wargym.envs import union_wars_v1
 from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
 from wargym.envs.union_wars import game, rules
 from wargym.envs.union_wars import layout as L
-from test_union_wars_rules import (A, act, charged_to_a_won_melee, g, md, model, move_choice, sergente_env,
-                                   throw_at_point)
-from test_union_wars_rules import start as start_scenario
-
-
-def new_env(**opts):
-    return union_wars_v1.raw_env(table="open_field", mission=1, **opts)
+from helpers.union_wars import (A, act, charged_to_a_won_melee, g, md, model, move_choice, new_env, sergente_env,
+                                throw_at_point)
+from helpers.union_wars import start as start_scenario
 
 
 def start(env, models, dice=(), active=0, bank=(0, 0), **kw):
-    """test_union_wars_rules' set-up with both sides' ESPLORAZIONE banks."""
+    """helpers.union_wars' set-up with both sides' ESPLORAZIONE banks."""
     return start_scenario(env, models, dice, active, bank=list(bank), **kw)
 
 

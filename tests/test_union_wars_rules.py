@@ -11,42 +11,8 @@ import pytest
 from wargym.envs import union_wars_v1
 from wargym.envs.union_wars import game
 from wargym.envs.union_wars import layout as L
-
-
-def new_env(**opts):
-    return union_wars_v1.raw_env(table="open_field", mission=1, **opts)
-
-
-def start(env, models, dice=(), active=0, **kw):
-    env.reset(seed=0, options={"scenario": {"active": active, "models": models, "dice": list(dice), **kw}})
-    return env
-
-
-def model(player, slot, x, y, facing=90, **kw):
-    return {"player": player, "slot": slot, "x": x, "y": y, "facing_deg": facing, **kw}
-
-
-def A(env, key):
-    return int(env.core.cfg.k[getattr(L, "K_" + key)])
-
-
-def md(env, player, slot, col):
-    return int(env.core.state.md[0, player, slot, col])
-
-
-def g(env, col):
-    return int(env.core.state.g[0, col])
-
-
-def act(env, slot, ak, target=None, mine=False):
-    env.step(A(env, "A_MODEL") + slot)
-    env.step(A(env, "A_ACT") + ak)
-    if target is not None:
-        env.step(A(env, "A_MINE" if mine else "A_THEIR") + target)
-
-
-def move_choice(direction, quarters):
-    return direction * (L.N_DIST + 1) + quarters
+from helpers.union_wars import (A, act, charged_to_a_won_melee, g, md, model, move_choice, new_env, sergente_env, start,
+                                throw_at_point)
 
 
 def face(env, direction):
@@ -314,12 +280,6 @@ def test_frammentazione_hits_every_model_within_3_cm():
     assert md(env, 1, 2, L.MD_WOUNDS) == 1 and md(env, 1, 3, L.MD_WOUNDS) == 1
 
 
-def throw_at_point(env, slot, ak, direction, quarters):
-    env.step(A(env, "A_MODEL") + slot)
-    env.step(A(env, "A_ACT") + ak)
-    env.step(A(env, "A_MOVE") + move_choice(direction, quarters))
-
-
 def test_frammentazione_thrown_at_a_point_hits_every_model_within_3_cm_of_it():
     # DA LANCIO: "indica un bersaglio o un punto"; FRAMMENTAZIONE centred on the point (RULES.md).
     # The fante (COS 3, base 25 mm) throws north (direction 4) 2/4 of 42 cm from its base edge:
@@ -333,10 +293,6 @@ def test_frammentazione_thrown_at_a_point_hits_every_model_within_3_cm_of_it():
     assert [md(env, 1, j, L.MD_MORALE) for j in (2, 3, 4)] == [1, 1, 0]
     shot = env.core.state.geo[0, L.GEO_SHOT:L.GEO_SHOT + 4]
     assert shot[2] == pytest.approx(60.0) and shot[3] == pytest.approx(42.25)
-
-
-def sergente_env():
-    return new_env(armies=[["umanita", ["capitano", "sergente artigliere"]], "xeno:default_250"])
 
 
 def test_fumogeno_thrown_at_a_point_places_the_marker_there():
@@ -476,18 +432,6 @@ def test_twelve_turns_of_each_player_then_the_mission_decides():
     env2 = start(new_env(turns=1, turn_count="total"), [model(0, 2, 60, 20), model(1, 2, 60, 100, 270)])
     env2.step(A(env2, "A_PASS"))
     assert env2.terminations["player_0"]
-
-
-def charged_to_a_won_melee(env):
-    """The fante charges the guerriero (the charge and melee of the test above, the second
-    guerriero far away keeps the game going) and the consolidation's 2D6 is 3 + 4; returns
-    the env before the pass that ends the tactical phase and fights the melee."""
-    env = start(env, [model(0, 2, 60, 20), model(1, 2, 60, 35, 270, car=0), model(1, 3, 100, 100, car=0)],
-                dice=[1, 1, 6, 3, 3, 1, 6, 2, 2, 5, 3, 3, 3, 4])
-    act(env, 2, L.AK_CHARGE, 2)
-    if g(env, L.G_STAGE) == L.ST_REACT:
-        env.step(A(env, "A_PASS"))
-    return env
 
 
 def test_melee_winner_may_consolidate_2d6():
