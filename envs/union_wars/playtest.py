@@ -7,23 +7,13 @@ Prints, per mission and overall, how often each faction wins, with Wilson 95 % i
 from __future__ import annotations
 
 import argparse
-import math
 
 import numpy as np
 
+from ...arena.stats import wilson_interval as wilson
 from ..core.vec import VecGame
 from . import bot, game
 from . import layout as L
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
 
 
 def play(armies, mission, games, seed, table="random"):

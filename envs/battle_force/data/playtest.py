@@ -32,18 +32,10 @@ import time
 
 import numpy as np
 
+from wargym.arena.stats import wilson_interval as wilson
+
 RACE_NAMES = ("Federation", "Klingon", "Romulan", "Gorn", "Kzinti", "Orion", "Tholian")
 END = {"end_shuffles": 3, "max_decisions": 30000}
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def _play_single_race(races: np.ndarray, seed: int, options: dict):
