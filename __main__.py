@@ -193,6 +193,9 @@ def playthrough_command(args) -> int:
     if args.write:
         write(args.modules)
         return 0
+    from .playthrough import GOLDEN_DIR
+    if not GOLDEN_DIR.is_dir():
+        raise SystemExit(f"wargym playthrough: no {GOLDEN_DIR}/ here; run it from the repository's root")
     failed = 0
     for module, name, _options, _seed in PLAYTHROUGHS:
         if args.modules and module not in args.modules:

@@ -8,7 +8,8 @@ termination and truncation, and every array of the game's state (dice streams in
 ``tests/test_golden.py`` replays the actions and compares the hashes step by step; the first step
 that differs is named with its action.
 
-A deliberate change to the rules or to an observation regenerates the files with one command,
+A deliberate change to the rules or to an observation regenerates the files with one command (run
+from the repository root, where tests/golden/ is),
 and the change shows up in review as a diff of the files that moved::
 
     python -m wargym playthrough --write            # every file
@@ -24,7 +25,9 @@ import numpy as np
 
 from .registration import env_module
 
-GOLDEN_DIR = Path(__file__).parent / "tests" / "golden"
+# the files live in the checkout, beside the tests (an installed package has no tests/): the
+# commands run from the repository root, the tests pass their own folder
+GOLDEN_DIR = Path("tests") / "golden"
 FORMAT = 1
 MAX_STEPS = 1000  # decisions recorded per playthrough (or until the game ends)
 
@@ -51,8 +54,8 @@ PLAYTHROUGHS = (
 )
 
 
-def golden_path(module: str, name: str) -> Path:
-    return GOLDEN_DIR / f"{module}-{name}.json"
+def golden_path(module: str, name: str, directory: Path = GOLDEN_DIR) -> Path:
+    return Path(directory) / f"{module}-{name}.json"
 
 
 def _digest(env, agent) -> str:
@@ -123,7 +126,7 @@ def dumps(golden: dict) -> str:
 
 def write(modules: list[str] | None = None) -> list[Path]:
     """Regenerate the golden files (of ``modules``, default all); returns the paths written."""
-    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)  # (run from the repository root)
     written = []
     for module, name, options, seed in PLAYTHROUGHS:
         if modules and module not in modules:

@@ -4,16 +4,19 @@ step that moved.  A deliberate change regenerates them: ``python -m wargym playt
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from wargym import playthrough
 from wargym.registration import GAMES, LEGACY_VERSIONS
 
+GOLDEN = Path(__file__).parent / "golden"   # the package may be installed elsewhere: the files are here
+
 
 @pytest.mark.parametrize("module,name,options,seed", playthrough.PLAYTHROUGHS,
                          ids=[f"{m}-{n}" for m, n, _, _ in playthrough.PLAYTHROUGHS])
 def test_golden_playthrough_replays_step_for_step(module, name, options, seed):
-    golden = json.loads(playthrough.golden_path(module, name).read_text())
+    golden = json.loads(playthrough.golden_path(module, name, GOLDEN).read_text())
     assert (golden["module"], golden["options"], golden["seed"]) == (module, options, seed)
     diff = playthrough.replay(golden)
     assert diff is None, (f"{module}-{name}: step {diff[0]}: {diff[1]}; if the change is deliberate, "
