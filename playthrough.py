@@ -47,6 +47,7 @@ PLAYTHROUGHS = (
     ("battle_force_v0", "default", {}, 0),
     ("battle_force_v0", "four_players", {"players": 4}, 1),
     ("battle_force_v0", "basic", {"game": "basic", "formation": False, "fighters": False}, 2),
+    ("union_wars_v2", "default", {}, 3),
     ("union_wars_v1", "default", {}, 0),
     ("union_wars_v1", "optional_rules", {"weight": True, "ammo": True, "jamming": True, "reserves": True,
                                          "exploration_bank": "own_tests"}, 1),

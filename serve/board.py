@@ -220,7 +220,7 @@ def union_wars_circles(core, legal) -> list[dict]:
     return list(circles.values())
 
 
-CIRCLES = {"union_wars_v1": union_wars_circles, "union_wars_v0": union_wars_circles}
+CIRCLES = {"union_wars_v2": union_wars_circles, "union_wars_v1": union_wars_circles, "union_wars_v0": union_wars_circles}
 
 
 # -- Battle Force: cards and ship cards on panels ----------------------------------------------

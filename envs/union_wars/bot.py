@@ -2,8 +2,9 @@
 
 * ``RANDOM``: uniform over legal actions, from the game's policy stream.
 * ``SCRIPTED``: shoots the most wounded enemy it can hit, charges with models good in melee,
-  otherwise walks toward the mission's goal (the nearest enemy, an objective, the enemy
-  base, an unexplored element) stopping at half its weapon's range; reacts to an enemy
+  otherwise walks toward the mission's goal (the nearest enemy it knows of, not a hidden one;
+  an objective, the enemy base, an unexplored element) stopping at half its weapon's range
+  (relations.py states the goal, which union_wars_v2's action table measures moves against); reacts to an enemy
   action with reaction fire when it can (free reactions first); recovers when suppressed or
   tired; deploys near the middle of its zone and takes the first turn.
 """
@@ -25,6 +26,7 @@ from . import melee as _melee
 from . import movement as _movement
 from . import psychology as _psychology
 from . import reactions as _reactions
+from . import relations as _relations
 from . import rules as _rules
 from . import shooting as _shooting
 from . import sight as _sight
@@ -42,6 +44,7 @@ from .layout import (AK_AID, AK_CHARGE, AK_FIRE0, AK_FIRE1, AK_GENIO, AK_HIDE, A
                      BK_ROLLER, BK_SLOT, TK_ABILITY, TK_ARMOUR, TK_COMMAND, TK_FLIGHT, TK_PINNING, TK_SHIELD,
                      TK_SUPPRESSION, TK_CHARGE, TK_DUEL, BK_WOUNDS, ROLLER_NONE, ST_FACING, G_FACE, G_FACE_MOVE,
                      G_CONSOL, FACE_ACTION, FACE_COUNTERMOVE)
+from .relations import facing_toward_goal, mover, off_goal, stand_off, wanted_stand
 from .rules import step_game
 from .layout import config_ref, state_ref
 
@@ -58,68 +61,17 @@ def first_legal(mask, lo, hi):
 
 
 @nb.njit(cache=True)
-def goal_point(s, cfg, b, side, i):
-    """Where the model should head: the mission's goal or the nearest enemy."""
-    m = s.g[b, G_MISSION]
-    x, y = s.pos[b, side, i, 0], s.pos[b, side, i, 1]
-    best_x, best_y, best_d = 60.0, 60.0, 1e9
-    if m == M_OBJECTIVES and i % 2 == 1:
-        for q in range(s.g[b, G_NOBJ]):
-            d = math.hypot(s.objs[b, q, 0] - x, s.objs[b, q, 1] - y)
-            if s.objs[b, q, 2] > 0 and d < best_d:
-                best_x, best_y, best_d = s.objs[b, q, 0], s.objs[b, q, 1], d
-        return best_x, best_y, False
-    if m == M_BASES and i % 2 == 1:
-        t = s.g[b, G_BASE0 + 1 - side]
-        if t >= 0:
-            return s.terr[b, t, 0, 0], s.terr[b, t, 0, 1], False
-    if m == M_PATROL and i % 2 == 1:
-        for t in range(T_MAX):
-            if s.tinfo[b, t, TI_KIND] != T_NONE and s.tinfo[b, t, TI_EXPLORED] != side + 1:
-                cx = (s.terr[b, t, 0, 0] + s.terr[b, t, 2, 0]) / 2
-                cy = (s.terr[b, t, 0, 1] + s.terr[b, t, 2, 1]) / 2
-                d = math.hypot(cx - x, cy - y)
-                if d < best_d:
-                    best_x, best_y, best_d = cx, cy, d
-        if best_d < 1e9:
-            return best_x, best_y, False
-    for j in range(N_SLOTS):
-        if is_active(s, b, 1 - side, j):
-            d = math.hypot(s.pos[b, 1 - side, j, 0] - x, s.pos[b, 1 - side, j, 1] - y)
-            if d < best_d:
-                best_x, best_y, best_d = s.pos[b, 1 - side, j, 0], s.pos[b, 1 - side, j, 1], d
-    return best_x, best_y, True
-
-
-@nb.njit(cache=True)
-def stand_off(s, cfg, b, side, i):
-    """Preferred distance from an enemy: half the longest weapon's range (melee models: 0)."""
-    best = 0.0
-    for w in range(2):
-        wpn = cfg.pf[s.md[b, side, i, 0], PF_R0 + w]
-        if wpn >= 0 and cfg.wp[wpn, WP_RANGE] > 0:
-            best = max(best, cfg.wp[wpn, WP_RANGE] / 2.0)
-    if stat(s, cfg, b, side, i, PF_AT) >= 2 and stat(s, cfg, b, side, i, PF_ADM) <= 4:
-        return 0.0
-    return best
-
-
-@nb.njit(cache=True)
 def best_move(s, cfg, b, side, i, mask, base, half, flying):
-    gx, gy, enemy = goal_point(s, cfg, b, side, i)
-    want = stand_off(s, cfg, b, side, i) if enemy else 0.0
+    """The legal move ending nearest where the model wants to stand (relations.wanted_stand),
+    facing its goal on ties."""
+    gx, gy, want = wanted_stand(s, cfg, b, side, i)
     allow = _movement.move_allowance(s, cfg, b, side, i, flying, half)
-    x, y = s.pos[b, side, i, 0], s.pos[b, side, i, 1]
     best, best_v = -1, 1e9
     for c in range(N_MOVES):
         if not mask[base + c]:
             continue
-        d = c // (N_DIST + 1)
-        k = c % (N_DIST + 1)
-        a = 2.0 * math.pi * d / N_DIRS
-        dist = allow * k / N_DIST
-        nx, ny = x + dist * math.cos(a), y + dist * math.sin(a)
-        v = abs(math.hypot(gx - nx, gy - ny) - want)
+        nx, ny, a, _d = _movement.move_target(s, b, side, i, c, allow)
+        v = off_goal(gx, gy, want, nx, ny)
         # face the goal at the end: prefer directions pointing at it
         v += 0.01 * abs(math.atan2(math.sin(math.atan2(gy - ny, gx - nx) - a), math.cos(math.atan2(gy - ny, gx - nx) - a)))
         if v < best_v:
@@ -130,22 +82,11 @@ def best_move(s, cfg, b, side, i, mask, base, half, flying):
 @nb.njit(cache=True)
 def best_facing(s, cfg, b, me):
     """Option facing="choose" (stage ST_FACING): end the move facing the goal it walks toward
-    (goal_point: the nearest enemy, an objective, ...), seen from where the move ends."""
-    kind, mv = s.g[b, G_FACE], s.g[b, G_FACE_MOVE]
-    if kind == FACE_ACTION:
-        side, i = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
-        allow = _movement.move_allowance(s, cfg, b, side, i, s.g[b, G_ACT] == AK_FLY, False)
-    elif kind == FACE_COUNTERMOVE:
-        side, i = me, s.g[b, G_RSLOT]
-        allow = _movement.move_allowance(s, cfg, b, side, i, False, True)
-    else:
-        side, i = me, s.g[b, G_RSLOT]
-        allow = float(s.g[b, G_CONSOL])
+    (relations.goal_point: the nearest enemy, an objective, ...), seen from where the move ends."""
+    side, i, allow, _fly = mover(s, cfg, b, me)
+    mv = s.g[b, G_FACE_MOVE]
     x, y, _a, _d = _movement.move_target(s, b, side, i, mv, allow)
-    gx, gy, _enemy = goal_point(s, cfg, b, side, i)
-    if math.hypot(gx - x, gy - y) < 1e-6:
-        return mv // (N_DIST + 1)
-    return int(round(math.atan2(gy - y, gx - x) / (2.0 * math.pi / N_DIRS))) % N_DIRS
+    return facing_toward_goal(s, cfg, b, side, i, x, y, mv // (N_DIST + 1))
 
 
 @nb.njit(cache=True)
@@ -400,6 +341,6 @@ def policy_action(s, cfg, b, mask, policy):
 
 LOOPS = specialise_loops("union_wars", step_game, policy_action, 4, 2,   # G_DONE, G_DECIDER
                          sources=(_rules, _actions, _bank, _battle, _general, _melee, _movement, _psychology, _reactions,
-                                  _shooting, _sight, sys.modules[__name__]),
+                                  _shooting, _sight, _relations, sys.modules[__name__]),
                          policies=POLICIES)
 play_turns, play_games, policy_actions, play = LOOPS.play_turns, LOOPS.play_games, LOOPS.policy_actions, LOOPS.play

@@ -22,10 +22,11 @@ from ..core.results import NO_WINNER, result_info
 from ..core.structs import WargymStruct
 from . import bot, rules  # noqa: F401  (game.bot: the compiled opponents, used by the wrappers)
 from . import layout as L
+from . import relations
 from .validate import validate_state  # noqa: F401  (a state from outside, checked before any kernel sees it)
 
 NAME = "union_wars"
-VERSION = 0
+VERSION = 2         # union_wars_v2: the action table (option relations); v1 without it, v0 also facing="travel"
 DATA = Path(__file__).parent / "data"
 num_players = 2
 kernels = rules
@@ -49,6 +50,8 @@ DEFAULT_OPTIONS = {
                                  # or the model faces its direction of travel ("travel", the behaviour before)
     "weight": False, "ammo": False, "jamming": False, "reserves": False, "time": False,  # REGOLE OPZIONALI
     "night": "off",              # LA NOTTE: "off", "on", or "choose" (the initiative winner decides)
+    "relations": True,           # the action table after the observation (relations.py; RULES.md "Observation"):
+                                 # True (union_wars_v2), False (union_wars_v1's observation)
     "reward": "win",             # "win": +1/-1/0 at the end; "kills": also (enemy - own losses)/army each step
     "max_decisions": 0,          # truncate after this many decisions (0 = never)
 }
@@ -65,7 +68,23 @@ _CHOICES = {
     "time": (False, True),
     "night": ("off", "on", "choose"),
     "reward": ("win", "kills"),
+    "relations": (True, False),
 }
+
+# the action table (option relations; relations.py, RULES.md "Observation"): one row per action
+ACTION_FEATURES = ("row describes the action",
+                   "family: 1 own model, 2 action kind, 3 enemy model, 4 own model as target, 5 move or facing, "
+                   "6 spot, 7 reaction kind, 8 pass",
+                   "enemy models it can fire at now (enemy model: own models that can fire at it)",
+                   "the weapon's rate (own model: its best rate at a target)",
+                   "wounds left of the model it names",
+                   "cm from the actor (move: cm off where the mover wants to stand; spot: from the middle line)",
+                   "cm a move gains toward where the mover wants to stand (facing: - steps off the goal; "
+                   "own model: cm off where it wants to stand)",
+                   "a charge: 1 legal, 2 and the model fights in melee (enemy model: the actor may charge it)",
+                   "charisma: the action's cost (own model: charisma left, or a reaction's cost)",
+                   "1 suppressed + 2 tired + 4 acted this turn (own model, the recover action)")
+assert len(ACTION_FEATURES) == relations.N_AF
 
 REASONS = (
     "legal",
@@ -392,6 +411,7 @@ def build_config(opts: dict):
     k[L.K_REACT_ONCE] = opts["reactions_per_model"] == "one"
     k[L.K_MELEE_AUTO] = opts["melee_choices"] == "auto"
     k[L.K_FACING_TRAVEL] = opts["facing"] == "travel"
+    k[L.K_RELATIONS] = bool(opts["relations"])
     for key, value in a.items():
         k[getattr(L, "K_" + key.upper())] = value
     return Tables(k=k, pf=pf, wp=wp, army=army, spots=spots, fixed_terr=fixed_terr, fixed_tinfo=fixed_info,
@@ -460,8 +480,14 @@ def num_actions(cfg) -> int:
 
 
 def obs_size(cfg) -> int:
-    """N_OBS, and the pending bank roll's N_BANK_OBS values with exploration_bank="ask" (the
-    other modes keep the size the shipped agents were trained on)."""
+    """N_OBS, the pending bank roll's N_BANK_OBS values with exploration_bank="ask" (the
+    other modes keep the size the shipped agents were trained on), then with option relations
+    the action table (one row of relations.N_AF values per action)."""
+    return table_offset(cfg) + (num_actions(cfg) * relations.N_AF if cfg.k[L.K_RELATIONS] else 0)
+
+
+def table_offset(cfg) -> int:
+    """Where the action table starts in the flat observation."""
     return L.N_OBS + (L.N_BANK_OBS if cfg.k[L.K_BANK] == L.BANK_ASK else 0)
 
 
@@ -483,8 +509,11 @@ def split_obs(cfg, obs: np.ndarray) -> dict:
              "terrain": obs[m:t].reshape(L.T_MAX, L.N_TF),
              "globals": obs[t:t + L.N_GF],
              "markers": obs[t + L.N_GF:L.N_OBS].reshape(L.MAX_OBJ + L.MAX_SMOKE, 3)}
-    if obs.size > L.N_OBS:
-        parts["bank"] = obs[L.N_OBS:]     # exploration_bank="ask": the pending roll (RULES.md "Osservazione")
+    table = table_offset(cfg)
+    if table > L.N_OBS:
+        parts["bank"] = obs[L.N_OBS:table]     # exploration_bank="ask": the pending roll (RULES.md "Observation")
+    if cfg.k[L.K_RELATIONS]:
+        parts["action_features"] = obs[table:].reshape(num_actions(cfg), relations.N_AF)
     return parts
 
 

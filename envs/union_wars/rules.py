@@ -29,6 +29,7 @@ from .layout import (config_ref, outputs_ref, state_ref)
 from .melee import melee_continue, melee_start, melee_target_reason, melee_weapon_reason, update_engagement
 from .movement import (consolidate_reason, direction_angle, execute_move, move_allowance, move_reason, move_target,
                        pieces_in_reach, place)
+from .relations import write_action_table
 from .psychology import choose_commander, command_test, command_test_needed, control_phase, losses
 from .reactions import (reaction_group, apply_prone, declare_reaction, execute_reaction, reaction_kind_reason,
                         reaction_reason, reactor_can, reactor_reason, stacking_reason)
@@ -1064,8 +1065,25 @@ def _i8(v):
 
 
 @nb.njit(cache=True)
+def declared_target_side(s, b):
+    """The side of the model G_TGT names while an action or a melee blow is under way (-1: no
+    model is targeted now).  union_wars_v1 flagged that slot on both sides, and after the
+    action had ended."""
+    st = s.g[b, G_STAGE]
+    if s.g[b, G_TGT] < 0:
+        return -1
+    if st == ST_MELEE_WEAPON:
+        return 1 - s.g[b, G_ACTOR_SIDE]
+    if st == ST_REACT or st == ST_REACT_KIND or st == ST_COUNTERMOVE or st == ST_BANK:
+        return target_side(s, b, s.g[b, G_ACTOR_SIDE], s.g[b, G_ACT])
+    return -1
+
+
+@nb.njit(cache=True)
 def write_obs(s, cfg, b, me, obs):
     obs[:] = 0
+    relations = cfg.k[K_RELATIONS]
+    target_of_declared = declared_target_side(s, b)
     for rel in range(2):
         side = me if rel == 0 else 1 - me
         for i in range(N_SLOTS):
@@ -1077,7 +1095,7 @@ def write_obs(s, cfg, b, me, obs):
             if rel == 1 and (f & F_HIDDEN):
                 continue   # hidden models stay hidden
             p = s.md[b, side, i, MD_PROFILE]
-            obs[o + 0] = 1 if (st == ACTIVE or st == OOC) else 2
+            obs[o + 0] = 1 if (st == ACTIVE or st == OOC) else (3 if st == REMOVED and relations else 2)
             obs[o + 1] = _i8(int(s.pos[b, side, i, 0] + 0.5))
             obs[o + 2] = _i8(int(s.pos[b, side, i, 1] + 0.5))
             obs[o + 3] = _i8(int(round(s.pos[b, side, i, 2] / (2 * math.pi) * N_DIRS)) % N_DIRS)
@@ -1095,7 +1113,10 @@ def write_obs(s, cfg, b, me, obs):
             obs[o + 15] = 1 if f & F_ENGAGED else 0
             obs[o + 16] = 1 if s.g[b, G_CMD0 + side] == i else 0
             obs[o + 17] = 1 if (s.g[b, G_ACTOR] == i and s.g[b, G_ACTOR_SIDE] == side and s.g[b, G_STAGE] >= ST_ACTION) else 0
-            obs[o + 18] = 1 if (s.g[b, G_TGT] == i and s.g[b, G_STAGE] >= ST_REACT) else 0
+            if relations:
+                obs[o + 18] = 1 if (s.g[b, G_TGT] == i and side == target_of_declared) else 0
+            else:
+                obs[o + 18] = 1 if (s.g[b, G_TGT] == i and s.g[b, G_STAGE] >= ST_REACT) else 0
             obs[o + 19] = _i8(cfg.pf[p, PF_M])
             obs[o + 20] = _i8(cfg.pf[p, PF_ADT])
             obs[o + 21] = _i8(cfg.pf[p, PF_ADM])
@@ -1193,8 +1214,11 @@ def write_obs(s, cfg, b, me, obs):
             obs[o + 3 * q] = _i8(int(s.smoke[b, q, 0] + 0.5))
             obs[o + 3 * q + 1] = _i8(int(s.smoke[b, q, 1] + 0.5))
             obs[o + 3 * q + 2] = 1
+    if relations:
+        # union_wars_v2: the action table after the rest (relations.py; RULES.md "Observation")
+        write_action_table(s, cfg, b, me, obs, N_OBS + (N_BANK_OBS if cfg.k[K_BANK] == BANK_ASK else 0))
     if cfg.k[K_BANK] == BANK_ASK and s.g[b, G_STAGE] == ST_BANK:
-        # exploration_bank="ask": the pending roll (RULES.md "Osservazione")
+        # exploration_bank="ask": the pending roll (RULES.md "Observation")
         o = N_OBS
         obs[o] = 1
         obs[o + 1] = 0 if s.bk[b, BK_ROLLER] == ROLLER_NONE else (1 if s.bk[b, BK_ROLLER] == me else -1)

@@ -6,12 +6,18 @@ several test files start from.  Armies are the default ones: humanity slots 0 ca
 """
 from __future__ import annotations
 
-from wargym.envs import union_wars_v1
+from wargym.envs import union_wars_v1, union_wars_v2
 from wargym.envs.union_wars import layout as L
 
 
 def new_env(**opts):
+    """union_wars_v1 (no action table: the rules tests need none, and it costs a step time)."""
     return union_wars_v1.raw_env(table="open_field", mission=1, **opts)
+
+
+def new_env_v2(**opts):
+    """union_wars_v2: the observation with the action table (relations.py)."""
+    return union_wars_v2.raw_env(table="open_field", mission=1, **opts)
 
 
 def start(env, models, dice=(), active=0, **kw):
