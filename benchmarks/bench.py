@@ -116,22 +116,26 @@ def compiled_self_play(batch: int, game=None, bot=None, options=None, decisions_
 
 
 def union_wars_rows(secs: float) -> list:
-    """UnionWars First Contact: state size, AEC random play, the batched core, compiled self-play."""
-    from wargym.envs import union_wars_v1
+    """UnionWars First Contact: state size, AEC random play, the batched core (union_wars_v2, and
+    v1's observation without the action table in the same run: what the table costs), compiled self-play."""
+    from wargym.envs import union_wars_v2
     from wargym.envs.core.vec import VecGame
     from wargym.envs.union_wars import bot as uw_bot
     from wargym.envs.union_wars import game as uw
     from wargym.envs.union_wars import layout as uw_layout
     ucore = VecGame(uw, 1)
-    rows = [("union_wars_v1 state bytes per game", ucore.state.nbytes_per_game(), "B"),
-            ("union_wars_v1 observation + mask bytes per step", ucore.obs[0].nbytes + ucore.mask[0].nbytes, "B"),
-            ("union_wars_v1 AEC env, random masked play", aec_random_play(lambda: union_wars_v1.env(), secs), "steps/s")]
+    rows = [("union_wars_v2 state bytes per game", ucore.state.nbytes_per_game(), "B"),
+            ("union_wars_v2 observation + mask bytes per step", ucore.obs[0].nbytes + ucore.mask[0].nbytes, "B"),
+            ("union_wars_v2 AEC env, random masked play", aec_random_play(lambda: union_wars_v2.env(), secs), "steps/s")]
     print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} steps/s", flush=True)
     for batch in (1, 64, 1024, 4096):
-        rows.append((f"union_wars_v1 batched core B={batch}, obs+mask each step", batched_core(batch, secs, uw),
+        rows.append((f"union_wars_v2 batched core B={batch}, obs+mask each step", batched_core(batch, secs, uw),
                      "decisions/s"))
         print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
-    rows.append(("union_wars_v1 compiled random self-play, B=256 whole games",
+    rows.append(("union_wars_v1 (relations=False) batched core B=4096, obs+mask each step",
+                 batched_core(4096, secs, uw, {"relations": False}), "decisions/s"))
+    print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
+    rows.append(("union_wars_v2 compiled random self-play, B=256 whole games",
                  compiled_self_play(256, uw, uw_bot, None, uw_layout.G_DECISIONS), "decisions/s"))
     print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
     return rows

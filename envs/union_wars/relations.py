@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 import numba as nb
+import numpy as np
 
 from .actions import action_cost, action_reason, kind_reason, target_reason
 from .general import has_flag, is_active, model_distance, on_table, stat
@@ -155,14 +156,22 @@ def _put(obs, off, a, f, v):
 
 
 @nb.njit(cache=True)
-def fire_targets(s, cfg, b, side, i, ak):
-    """Enemy models action ``ak`` (FUOCO with weapon 1 or 2) of (side, i) may target now."""
-    n = 0
-    ts = 1 - side
-    for j in range(N_SLOTS):
-        if target_reason(s, cfg, b, side, i, ak, ts, j) == 0:
-            n += 1
-    return n
+def fire_matrix(s, cfg, b, me):
+    """``hits[i, w, j]``: my model i may declare FUOCO with weapon w now (LE AZIONI: its turn,
+    charisma, fatigue, ...) at enemy model j (range, sight, the arc): the mask's own tests, asked
+    once per observation and read by every row."""
+    hits = np.zeros((N_SLOTS, 2, N_SLOTS), np.bool_)
+    if s.g[b, G_ACTIVE] != me:
+        return hits
+    for i in range(N_SLOTS):
+        if not is_active(s, b, me, i):
+            continue
+        for w in range(2):
+            if kind_reason(s, cfg, b, me, i, AK_FIRE0 + w) != 0:
+                continue
+            for j in range(N_SLOTS):
+                hits[i, w, j] = target_reason(s, cfg, b, me, i, AK_FIRE0 + w, 1 - me, j) == 0
+    return hits
 
 
 @nb.njit(cache=True)
@@ -194,7 +203,7 @@ def charge_value(s, cfg, b, side, i):
 
 
 @nb.njit(cache=True)
-def _own_rows(s, cfg, b, me, obs, off, st, tactical):
+def _own_rows(s, cfg, b, me, obs, off, st, tactical, hits):
     k = cfg.k
     for i in range(N_SLOTS):
         if not on_table(s, b, me, i):
@@ -220,10 +229,7 @@ def _own_rows(s, cfg, b, me, obs, off, st, tactical):
             continue
         shots, rate = 0, 0
         for w in range(2):
-            ak = AK_FIRE0 + w
-            if kind_reason(s, cfg, b, me, i, ak) != 0:
-                continue
-            n = fire_targets(s, cfg, b, me, i, ak)
+            n = hits[i, w].sum()
             if n > 0:
                 shots = max(shots, n)
                 rate = max(rate, weapon_rate(s, cfg, b, me, i, w))
@@ -233,7 +239,7 @@ def _own_rows(s, cfg, b, me, obs, off, st, tactical):
 
 
 @nb.njit(cache=True)
-def _enemy_rows(s, cfg, b, me, obs, off, st, actor_side, actor):
+def _enemy_rows(s, cfg, b, me, obs, off, st, actor_side, actor, hits):
     """Rows of the enemy models: what the actor (or, with no actor, my models) could do to them."""
     k = cfg.k
     q = 1 - me
@@ -250,11 +256,7 @@ def _enemy_rows(s, cfg, b, me, obs, off, st, actor_side, actor):
             if st == ST_TARGET and (ak == AK_FIRE0 or ak == AK_FIRE1):
                 _put(obs, off, a, AF_SHOTS, 1 if target_reason(s, cfg, b, me, actor, ak, q, j) == 0 else 0)
             else:
-                n = 0
-                for w in range(2):
-                    if target_reason(s, cfg, b, me, actor, AK_FIRE0 + w, q, j) == 0:
-                        n = 1
-                _put(obs, off, a, AF_SHOTS, n)
+                _put(obs, off, a, AF_SHOTS, 1 if hits[actor, 0, j] or hits[actor, 1, j] else 0)
             _put(obs, off, a, AF_CHARGE, 1 if target_reason(s, cfg, b, me, actor, AK_CHARGE, q, j) == 0 else 0)
             continue
         near, shooters = 1e9, 0
@@ -262,18 +264,15 @@ def _enemy_rows(s, cfg, b, me, obs, off, st, actor_side, actor):
             if not is_active(s, b, me, i):
                 continue
             near = min(near, model_distance(s, cfg, b, me, i, q, j))
-            for w in range(2):
-                if kind_reason(s, cfg, b, me, i, AK_FIRE0 + w) == 0 and \
-                        target_reason(s, cfg, b, me, i, AK_FIRE0 + w, q, j) == 0:
-                    shooters += 1
-                    break
+            if hits[i, 0, j] or hits[i, 1, j]:
+                shooters += 1
         if near < 1e9:
             _put(obs, off, a, AF_DIST, int(round(near)))
         _put(obs, off, a, AF_SHOTS, shooters)
 
 
 @nb.njit(cache=True)
-def _action_rows(s, cfg, b, me, obs, off, side, i):
+def _action_rows(s, cfg, b, me, obs, off, side, i, hits):
     """Stage *declare an action*: the rows of the action kinds of my acting model."""
     base = cfg.k[K_A_ACT]
     for ak in range(N_AK):
@@ -282,10 +281,8 @@ def _action_rows(s, cfg, b, me, obs, off, side, i):
         _put(obs, off, a, AF_FAMILY, FAM_ACTION)
         _put(obs, off, a, AF_COST, action_cost(s, cfg, b, side, i, ak))
     for w in range(2):
-        ak = AK_FIRE0 + w
-        if kind_reason(s, cfg, b, side, i, ak) == 0:
-            _put(obs, off, base + ak, AF_SHOTS, fire_targets(s, cfg, b, side, i, ak))
-        _put(obs, off, base + ak, AF_RATE, weapon_rate(s, cfg, b, side, i, w))
+        _put(obs, off, base + AK_FIRE0 + w, AF_SHOTS, hits[i, w].sum())
+        _put(obs, off, base + AK_FIRE0 + w, AF_RATE, weapon_rate(s, cfg, b, side, i, w))
     _put(obs, off, base + AK_CHARGE, AF_CHARGE, charge_value(s, cfg, b, side, i))
     _put(obs, off, base + AK_RECOVER, AF_STATE, model_state(s, cfg, b, side, i))
 
@@ -342,14 +339,15 @@ def write_action_table(s, cfg, b, me, obs, off):
     k = cfg.k
     st = s.g[b, G_STAGE]
     tactical = st == ST_SELECT or st == ST_ACTION or st == ST_TARGET or st == ST_REACT or st == ST_REACT_KIND
-    _own_rows(s, cfg, b, me, obs, off, st, tactical)
+    hits = fire_matrix(s, cfg, b, me) if tactical else np.zeros((N_SLOTS, 2, N_SLOTS), np.bool_)
+    _own_rows(s, cfg, b, me, obs, off, st, tactical, hits)
     actor_side, actor = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
     if not (st == ST_ACTION or st == ST_TARGET or st == ST_MELEE_TARGET):
         actor = -1
     if tactical or st == ST_MELEE_TARGET:
-        _enemy_rows(s, cfg, b, me, obs, off, st, actor_side, actor)
+        _enemy_rows(s, cfg, b, me, obs, off, st, actor_side, actor, hits)
     if st == ST_ACTION and actor_side == me and actor >= 0:
-        _action_rows(s, cfg, b, me, obs, off, actor_side, actor)
+        _action_rows(s, cfg, b, me, obs, off, actor_side, actor, hits)
     _move_rows(s, cfg, b, me, obs, off)
     if st == ST_REACT_KIND:
         _react_rows(s, cfg, b, me, obs, off)
