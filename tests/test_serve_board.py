@@ -129,9 +129,9 @@ def test_the_server_gives_the_map_of_the_clients_turn_only():
 def test_union_wars_circles_are_where_the_renderer_draws_the_models(monkeypatch):
     """Union Wars' table: each model circle is centred on the disc the renderer draws for it, each
     lattice spot on its 10 cm cell (UW deployment and objectives: "spot (x, y) cm")."""
-    from wargym.envs import union_wars_v1
+    from wargym.envs import union_wars_v2
     from wargym.envs.union_wars import render as uw_render
-    env = union_wars_v1.raw_env()
+    env = union_wars_v2.raw_env()
     env.reset(seed=1)
     rng = np.random.default_rng(2)
     kinds = set()
@@ -139,7 +139,7 @@ def test_union_wars_circles_are_where_the_renderer_draws_the_models(monkeypatch)
         if env.core.terminated[0] or env.core.truncated[0]:
             break
         legal = env.legal_actions()
-        circles = board.board_map("union_wars_v1", env.core, legal)["circles"]
+        circles = board.board_map("union_wars_v2", env.core, legal)["circles"]
         assert {a for c in circles for a in c["actions"]} <= {int(a) for a in legal}
         discs = []
         original = uw_render._disc

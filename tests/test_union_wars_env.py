@@ -1,4 +1,4 @@
-"""union_wars_v1: PettingZoo contract, determinism, state management, renderers, the bot,
+"""union_wars_v2 (and v1 where a test needs no action table): PettingZoo contract, determinism, state management, renderers, the bot,
 and a random-play fuzz with the game's invariants."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from wargym.envs import union_wars_v1
+from wargym.envs import union_wars_v1, union_wars_v2
 from wargym.envs.core.geometry import point_polygon_distance
 from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
@@ -17,15 +17,15 @@ from wargym.envs.union_wars import layout as L
 
 
 def test_pettingzoo_api_test():
-    api_test(union_wars_v1.env(), num_cycles=600)
+    api_test(union_wars_v2.env(), num_cycles=600)
 
 
 def test_pettingzoo_seed_test():
-    seed_test(union_wars_v1.env, num_cycles=300)
+    seed_test(union_wars_v2.env, num_cycles=300)
 
 
 def test_render_modes():
-    env = union_wars_v1.env(render_mode="rgb_array")
+    env = union_wars_v2.env(render_mode="rgb_array")
     env.reset(seed=3)
     for _ in range(60):
         obs, *_ = env.last()
@@ -33,7 +33,7 @@ def test_render_modes():
     frame = env.render()
     assert frame.dtype == np.uint8 and frame.shape == (620, 620, 3)
     assert len(np.unique(frame.reshape(-1, 3), axis=0)) > 4
-    text = union_wars_v1.env(render_mode="ansi")
+    text = union_wars_v2.env(render_mode="ansi")
     text.reset(seed=3)
     assert "UnionWars" in text.render()
 
