@@ -28,6 +28,24 @@ def _module(name):
     return importlib.import_module(f"wargym.envs.{name}")
 
 
+# PettingZoo's own checks on the current version of every game, as many cycles as a game needs to
+# reach its later stages (Battle Force at 3 to 6 players: test_battle_force_env.py)
+API_CYCLES = {"planetoids_v2": (3000, 800), "talon_v1": (2000, 500), "battle_force_v0": (300, 300),
+              "union_wars_v2": (600, 300)}
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_pettingzoo_api_test(name):
+    from pettingzoo.test import api_test
+    api_test(_module(name).env(), num_cycles=API_CYCLES[name][0])
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_pettingzoo_seed_test(name):
+    from pettingzoo.test import seed_test
+    seed_test(_module(name).env, num_cycles=API_CYCLES[name][1])
+
+
 def _raw(name, **options):
     env = _module(name).raw_env(**options)
     env.reset(seed=3)

@@ -4,42 +4,23 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 from wargym.envs import planetoids_v0
 from wargym.envs.core.batch import BatchState
 from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
 from wargym.envs.planetoids import game, rules
+from helpers.play import random_trajectory
 from wargym.envs.planetoids.rules import (BASE, CI_PDIST_ALL, CI_PLANETOID, CI_TERRAIN, CRUISER,
                                           FIGHTER, ON_MAP, PC_DAMAGE, PC_POS, PC_STATUS, PL_COLOUR, SPACE,
                                           TRANSPORT)
 
 
-def _random_trajectory(batch: int, seed: int, steps: int, game_index: int = 0):
-    """Hashes of game ``game_index``'s observations while all games play random legal moves."""
-    core = VecGame(game, batch, auto_reset=True, parallel=batch > 1)  # the thread-pool kernels
-    core.reset(seed=seed)
-    streams = new_streams(batch, seed)
-    actions = np.zeros(batch, dtype=np.int64)
-    out = []
-    for _ in range(steps):
-        sample_legal(core.mask, streams, actions)
-        core.step(actions)
-        out.append((int(actions[game_index]), hash(core.obs[game_index].tobytes()),
-                    hash(core.mask[game_index].tobytes()), float(core.rewards[game_index, 0])))
-    return out
+def _random_trajectory(batch, seed, steps, game_index=0):
+    return random_trajectory(game, batch, seed, steps, game_index)
 
 
 # -- PettingZoo contract --------------------------------------------------------
-def test_pettingzoo_api_test():
-    api_test(planetoids_v0.env(), num_cycles=3000)
-
-
-def test_pettingzoo_seed_test():
-    seed_test(planetoids_v0.env, num_cycles=800)
-
-
 def test_api_test_on_a_whole_game_and_a_second_episode():
     # api_test stops at the first episode end; play a full game and a second reset too.
     env = planetoids_v0.env(turns=3)

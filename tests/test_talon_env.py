@@ -4,7 +4,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.test import render_test
 
 from wargym.envs import talon_v0
 from wargym.envs.core.batch import BatchState
@@ -13,31 +13,14 @@ from wargym.envs.core.vec import VecGame
 from wargym.envs.talon import game
 from wargym.envs.talon import rules as R
 from helpers.talon import check_invariants
+from helpers.play import random_trajectory
 
 
 def _random_trajectory(batch, seed, steps, game_index=0, options=None):
-    core = VecGame(game, batch, options, auto_reset=True, parallel=batch > 1)  # the thread-pool kernels
-    core.reset(seed=seed)
-    streams = new_streams(batch, seed)
-    actions = np.zeros(batch, dtype=np.int64)
-    out = []
-    for _ in range(steps):
-        sample_legal(core.mask, streams, actions)
-        core.step(actions)
-        out.append((int(actions[game_index]), hash(core.obs[game_index].tobytes()),
-                    hash(core.mask[game_index].tobytes()), float(core.rewards[game_index, 0])))
-    return out
+    return random_trajectory(game, batch, seed, steps, game_index, options)
 
 
 # -- PettingZoo contract ------------------------------------------------------------------
-def test_pettingzoo_api_test():
-    api_test(talon_v0.env(), num_cycles=2000)
-
-
-def test_pettingzoo_seed_test():
-    seed_test(talon_v0.env, num_cycles=500)
-
-
 def test_pettingzoo_render_test():
     render_test(lambda render_mode=None: talon_v0.env(render_mode=render_mode))
 

@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 from wargym.envs import union_wars_v1, union_wars_v2
 from wargym.envs.core.geometry import point_polygon_distance
@@ -14,14 +13,6 @@ from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
 from wargym.envs.union_wars import bot, game
 from wargym.envs.union_wars import layout as L
-
-
-def test_pettingzoo_api_test():
-    api_test(union_wars_v2.env(), num_cycles=600)
-
-
-def test_pettingzoo_seed_test():
-    seed_test(union_wars_v2.env, num_cycles=300)
 
 
 def test_render_modes():

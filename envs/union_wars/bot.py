@@ -14,7 +14,6 @@ import math
 import sys
 
 import numba as nb
-import numpy as np
 
 from ..core.loops import specialise_loops
 from ..core.sampling import random_action
@@ -30,20 +29,16 @@ from . import relations as _relations
 from . import rules as _rules
 from . import shooting as _shooting
 from . import sight as _sight
-from .general import is_active, model_distance, on_table, radius, stat
+from .general import model_distance, on_table, radius, stat
 from .layout import (AK_AID, AK_CHARGE, AK_FIRE0, AK_FIRE1, AK_GENIO, AK_HIDE, AK_MOVE, AK_RECOVER, AK_CONTROLLO,
-                     AK_SEGNALATORE, AK_COORDINATE, AK_RICHIAMO, AK_FLY, AK_DELEGATE, F_SUPPRESSED, G_ACT,
-                     G_ACTIVE, G_ACTOR, G_ACTOR_SIDE, G_BASE0, G_DECIDER, G_DONE, G_MISSION, G_NOBJ, G_RSLOT,
-                     G_STAGE, G_TGT, K_A_ACT, K_A_CHOICE, K_A_MODEL, K_A_MOVE, K_A_PASS, K_A_REACT, K_A_SPOT,
-                     K_A_THEIR, K_A_MINE, M_BASES, M_OBJECTIVES, M_PATROL, MD_CAR, MD_FATIGUE, MD_FLAGS, MD_MORALE,
-                     MD_USED, MD_WOUNDS, N_DIRS, N_DIST, N_MOVES, N_SLOTS, N_SPOTS, PF_ADM, PF_AT, PF_CAR, PF_COS,
-                     PF_FS, PF_R0, PF_RULES, RK_FIRE0, RK_FIRE1, RK_PRONE, SR_FLY, ST_ACTION, ST_COUNTERMOVE,
-                     ST_DEPLOY, ST_REACT, ST_REACT_KIND, ST_SELECT, ST_TARGET, ST_CONSOLIDATE, ST_MELEE_TARGET,
-                     ST_MELEE_WEAPON, T_MAX, T_NONE, TI_EXPLORED, TI_KIND,
-                     TI_NVERT, WP_RANGE, WP_RATE, WP_RULES, WR_FRAG, WR_THROWN, G_NREACT, ST_BANK, BK_KIND,
-                     BK_ROLLER, BK_SLOT, TK_ABILITY, TK_ARMOUR, TK_COMMAND, TK_FLIGHT, TK_PINNING, TK_SHIELD,
-                     TK_SUPPRESSION, TK_CHARGE, TK_DUEL, BK_WOUNDS, ROLLER_NONE, ST_FACING, G_FACE, G_FACE_MOVE,
-                     G_CONSOL, FACE_ACTION, FACE_COUNTERMOVE)
+                     AK_SEGNALATORE, AK_RICHIAMO, AK_FLY, F_SUPPRESSED, G_ACT, G_ACTIVE, G_ACTOR, G_ACTOR_SIDE,
+                     G_DECIDER, G_RSLOT, G_STAGE, K_A_ACT, K_A_CHOICE, K_A_MODEL, K_A_MOVE, K_A_PASS,
+                     K_A_REACT, K_A_SPOT, K_A_THEIR, K_A_MINE, MD_CAR, MD_FATIGUE, MD_FLAGS, MD_USED, MD_WOUNDS,
+                     N_DIST, N_MOVES, N_SLOTS, N_SPOTS, PF_COS, PF_FS, PF_R0, PF_RULES, RK_FIRE0, RK_FIRE1, ST_ACTION,
+                     ST_COUNTERMOVE, ST_DEPLOY, ST_REACT, ST_REACT_KIND, ST_SELECT, ST_TARGET, ST_CONSOLIDATE,
+                     ST_MELEE_TARGET, ST_MELEE_WEAPON, WP_RATE, WP_RULES, WR_FRAG, WR_THROWN, G_NREACT, ST_BANK,
+                     BK_KIND, BK_ROLLER, BK_SLOT, TK_ABILITY, TK_ARMOUR, TK_COMMAND, TK_FLIGHT, TK_PINNING, TK_SHIELD,
+                     TK_SUPPRESSION, TK_CHARGE, TK_DUEL, BK_WOUNDS, ROLLER_NONE, ST_FACING, G_FACE_MOVE)
 from .relations import facing_toward_goal, mover, off_goal, stand_off, wanted_stand
 from .rules import step_game
 from .layout import config_ref, state_ref
