@@ -12,7 +12,7 @@ from ..core.geometry import point_polygon_distance, segment_crosses_polygon
 from .bank import bank_amount, bank_roll
 from .layout import T_MAX, T_NONE, TI_KIND, TI_NVERT, TK_ABILITY, TK_AID, TK_CHARGE_AT, TK_DUEL, TK_GENIO
 
-from .general import (d6, test_d6, discipline_test, has_flag, in_control_area, is_active, model_distance, on_table,
+from .general import (d6, test_d6, discipline_test, exhausted, has_flag, in_control_area, is_active, model_distance, on_table,
                       roll_off, stat)
 from .layout import (AB_CONTROLLO, AB_COORDINATE, AB_GENIO, AB_RICHIAMO, AB_SEGNALATORE, AK_AID, AK_AIM, AK_ALERT,
                      AK_CHARGE, AK_CONC, AK_CONTROLLO, AK_COORDINATE, AK_DELEGATE, AK_FIRE0, AK_FIRE1, AK_FLY,
@@ -139,7 +139,7 @@ def kind_reason(s, cfg, b, side, i, ak):
     if controlled and not (ak == AK_MOVE or ak == AK_FLY or ak == AK_FIRE0 or ak == AK_FIRE1
                            or ak == AK_SUPP0 or ak == AK_SUPP1 or ak == AK_CHARGE):
         return R_NOT_AVAILABLE    # RULES.md: the controlled model moves, shoots or charges
-    if s.md[b, side, i, MD_FATIGUE] >= stat(s, cfg, b, side, i, PF_COS) and ak != AK_RECOVER:
+    if exhausted(s, cfg, b, side, i) and ak != AK_RECOVER:
         return R_FATIGUED         # LA FATICA: "potrà solamente dichiarare l'azione Ripresa"
     if not can_pay(s, b, side, i, action_cost(s, cfg, b, side, i, ak)):
         return R_NO_CHARISMA

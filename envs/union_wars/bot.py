@@ -29,12 +29,12 @@ from . import relations as _relations
 from . import rules as _rules
 from . import shooting as _shooting
 from . import sight as _sight
-from .general import model_distance, on_table, radius, stat
+from .general import exhausted, model_distance, on_table, radius, stat, wounds_left
 from .layout import (AK_AID, AK_CHARGE, AK_FIRE0, AK_FIRE1, AK_GENIO, AK_HIDE, AK_MOVE, AK_RECOVER, AK_CONTROLLO,
                      AK_SEGNALATORE, AK_RICHIAMO, AK_FLY, F_SUPPRESSED, G_ACT, G_ACTIVE, G_ACTOR, G_ACTOR_SIDE,
                      G_DECIDER, G_RSLOT, G_STAGE, K_A_ACT, K_A_CHOICE, K_A_MODEL, K_A_MOVE, K_A_PASS,
-                     K_A_REACT, K_A_SPOT, K_A_THEIR, K_A_MINE, MD_CAR, MD_FATIGUE, MD_FLAGS, MD_USED, MD_WOUNDS,
-                     N_DIST, N_MOVES, N_SLOTS, N_SPOTS, PF_COS, PF_FS, PF_R0, PF_RULES, RK_FIRE0, RK_FIRE1, ST_ACTION,
+                     K_A_REACT, K_A_SPOT, K_A_THEIR, K_A_MINE, MD_CAR, MD_FLAGS, MD_USED,
+                     N_DIST, N_MOVES, N_SLOTS, N_SPOTS, PF_FS, PF_R0, PF_RULES, RK_FIRE0, RK_FIRE1, ST_ACTION,
                      ST_COUNTERMOVE, ST_DEPLOY, ST_REACT, ST_REACT_KIND, ST_SELECT, ST_TARGET, ST_CONSOLIDATE,
                      ST_MELEE_TARGET, ST_MELEE_WEAPON, WP_RATE, WP_RULES, WR_FRAG, WR_THROWN, G_NREACT, ST_BANK,
                      BK_KIND, BK_ROLLER, BK_SLOT, TK_ABILITY, TK_ARMOUR, TK_COMMAND, TK_FLIGHT, TK_PINNING, TK_SHIELD,
@@ -89,8 +89,7 @@ def fire_value(s, cfg, b, side, i, ak, tj):
     ts = 1 - s.g[b, G_ACTIVE]
     w = 0 if ak == AK_FIRE0 else 1
     wpn = cfg.pf[s.md[b, side, i, 0], PF_R0 + w]
-    left = stat(s, cfg, b, ts, tj, PF_FS) - s.md[b, ts, tj, MD_WOUNDS]
-    return cfg.wp[wpn, WP_RATE] * 10 - left
+    return cfg.wp[wpn, WP_RATE] * 10 - wounds_left(s, cfg, b, ts, tj)
 
 
 @nb.njit(cache=True)
@@ -206,7 +205,7 @@ def scripted_action(s0, cfg0, b, mask):
         side, i = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
         base = k[K_A_ACT]
         if side == me and (s.md[b, side, i, MD_FLAGS] & F_SUPPRESSED or
-                           s.md[b, side, i, MD_FATIGUE] >= stat(s, cfg, b, side, i, PF_COS)) and mask[base + AK_RECOVER]:
+                           exhausted(s, cfg, b, side, i)) and mask[base + AK_RECOVER]:
             return base + AK_RECOVER
         for ak in (AK_GENIO, AK_CONTROLLO):
             if mask[base + ak] and side == me:

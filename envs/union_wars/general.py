@@ -11,7 +11,8 @@ import numba as nb
 from ..core.rng import roll_die
 from .bank import bank_event, bank_game_roll, bank_roll
 from .layout import (ROLLER_NONE, ACTIVE, F_ENGAGED, G_CMD0, G_TURN, MD_FLASH_UNTIL, K_MORALE_EACH, MD_CAR, MD_FLAGS, MD_MORALE,
-                     MD_PROFILE, MD_STATUS, N_SLOTS, OOC, PF_CAR, PF_HEIGHT_MM, PF_PSI, PF_RADIUS_MM, PF_SN)
+                     MD_PROFILE, MD_STATUS, N_SLOTS, OOC, PF_CAR, PF_HEIGHT_MM, PF_PSI, PF_RADIUS_MM, PF_SN,
+                     MD_FATIGUE, MD_WOUNDS, PF_COS, PF_FS)
 
 
 @nb.njit(cache=True)
@@ -115,6 +116,18 @@ def is_active(s, b, side, i):
 @nb.njit(cache=True, inline="always")
 def has_flag(s, b, side, i, f):
     return (s.md[b, side, i, MD_FLAGS] & f) != 0
+
+
+@nb.njit(cache=True, inline="always")
+def exhausted(s, cfg, b, side, i):
+    """LA FATICA: as many fatigue markers as COS: the model may only recover, never react."""
+    return s.md[b, side, i, MD_FATIGUE] >= stat(s, cfg, b, side, i, PF_COS)
+
+
+@nb.njit(cache=True, inline="always")
+def wounds_left(s, cfg, b, side, i):
+    """LE FERITE: the wounds the model can still take (FS - wounds)."""
+    return stat(s, cfg, b, side, i, PF_FS) - s.md[b, side, i, MD_WOUNDS]
 
 
 @nb.njit(cache=True, inline="always")

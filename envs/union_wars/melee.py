@@ -18,12 +18,12 @@ import math
 import numba as nb
 
 from ..core.structs import local_i32
-from .general import d6, has_flag, is_active, on_table, radius, stat
+from .general import d6, has_flag, is_active, on_table, radius, stat, wounds_left
 from .layout import (TK_HIT, K_MELEE_AUTO, MELEE_BARE_HANDS, MELEE_NO_TARGET, MELEE_UNCHOSEN, MD_MELEE_TGT, MD_MELEE_WPN, OK,
                      R_NOT_IN_CONTACT, R_NO_WEAPON, F_MELEE_DONE, F_MELEE_GROUP, G_ACTIVE, G_MELEE_ROUND,
                      EX_MARTIAL, F_ALERT, F_WON, F_CHARGER, F_COUNTERCHARGER, F_COVER, F_ENGAGED, F_FROM_HIDDEN, F_PRONE,
                      F_SATURATED, G_TURN, MD_CHARGE_AT, MD_FATIGUE, MD_FLAGS, MD_FLASH_UNTIL, MD_MELEE_DEALT,
-                     MD_STATUS, MD_WOUNDS, N_SLOTS, OOC, PF_ADM, PF_AT, PF_EXPERT, PF_FS, PF_M0, PF_R0, REMOVED,
+                     MD_STATUS, N_SLOTS, OOC, PF_ADM, PF_AT, PF_EXPERT, PF_M0, PF_R0, REMOVED,
                      WP_MELEE, WP_RULES, WR_BARE, WR_BLADE, WR_MONO, WR_PISTOL, WR_POWER)
 from .shooting import protect
 from .bank import bank_roll
@@ -131,7 +131,7 @@ def best_melee_target(s, cfg, b, side, i):
     best, best_left = -1, 999
     for j in range(N_SLOTS):
         if melee_target_reason(s, cfg, b, side, i, j) == OK:
-            left = stat(s, cfg, b, 1 - side, j, PF_FS) - s.md[b, 1 - side, j, MD_WOUNDS]
+            left = wounds_left(s, cfg, b, 1 - side, j)
             if s.md[b, 1 - side, j, MD_STATUS] == OOC:
                 left = 100   # out of combat: last
             if left < best_left:

@@ -16,7 +16,7 @@ import numba as nb
 from ..core.geometry import point_segment_distance
 from .actions import do_charge, is_controlled, mental_duel, tire
 from .melee import in_contact
-from .general import has_flag, in_control_area, is_active, control_range, model_distance, radius, stat
+from .general import exhausted, has_flag, in_control_area, is_active, control_range, model_distance, radius, stat
 from .layout import (AK_CHARGE, AK_CONTROLLO, AK_FLY, AK_MOVE, F_CHARGER, F_ENGAGED, F_FROM_HIDDEN, F_HIDDEN, F_PRONE,
                      F_SUPPRESSED, G_ACT, G_ACTOR,
                      G_ACTOR_SIDE, G_CHARGE_OK, G_MOVE, G_NREACT, G_TGT, K_REACT_ONCE, MD_CAR, MD_FATIGUE, MD_REACTED, N_SLOTS,
@@ -85,7 +85,7 @@ def reactor_reason(s, cfg, b, rs, j):
         return R_ENGAGED              # "i modelli ingaggiati non possono reagire in nessun modo"
     if has_flag(s, b, rs, j, F_PRONE):
         return R_CANNOT_ACT
-    if s.md[b, rs, j, MD_FATIGUE] >= stat(s, cfg, b, rs, j, PF_COS):
+    if exhausted(s, cfg, b, rs, j):
         return R_FATIGUED             # LA FATICA: "non potrà reagire in nessun modo"
     if s.md[b, rs, j, MD_REACTED] and cfg.k[K_REACT_ONCE]:
         return R_ALREADY_REACTED

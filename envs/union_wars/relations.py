@@ -19,12 +19,12 @@ import numba as nb
 import numpy as np
 
 from .actions import action_cost, action_reason, kind_reason, target_reason
-from .general import has_flag, is_active, model_distance, on_table, stat
+from .general import exhausted, has_flag, is_active, model_distance, on_table, stat, wounds_left
 from .layout import (AK_CHARGE, AK_FIRE0, AK_FIRE1, AK_FLY, AK_MOVE, AK_RECOVER, F_HIDDEN, F_SUPPRESSED, G_ACT,
                      G_ACTIVE, G_ACTOR, G_ACTOR_SIDE, G_BASE0, G_CONSOL, G_FACE, G_FACE_MOVE, G_MISSION, G_NOBJ,
                      G_RSLOT, G_STAGE, K_A_ACT, K_A_MINE, K_A_MODEL, K_A_MOVE, K_A_PASS, K_A_REACT, K_A_SPOT,
-                     K_A_THEIR, M_BASES, MD_CAR, M_OBJECTIVES, M_PATROL, MD_FATIGUE, MD_USED, MD_WOUNDS, N_AK, N_DIRS,
-                     N_DIST, N_MOVES, N_SLOTS, N_SPOTS, PF_ADM, PF_AT, PF_COS, PF_FS, PF_R0, RK_FIRE0,
+                     K_A_THEIR, M_BASES, MD_CAR, M_OBJECTIVES, M_PATROL, MD_USED, N_AK, N_DIRS,
+                     N_DIST, N_MOVES, N_SLOTS, N_SPOTS, PF_ADM, PF_AT, PF_R0, RK_FIRE0,
                      ST_ACTION, ST_CONSOLIDATE, ST_COUNTERMOVE, ST_DEPLOY, ST_FACING, ST_MELEE_TARGET, ST_REACT,
                      ST_REACT_KIND, ST_SELECT, ST_TARGET, T_MAX, T_NONE, TI_EXPLORED, TI_KIND, WP_RANGE, WP_RATE,
                      FACE_ACTION, FACE_COUNTERMOVE)
@@ -128,7 +128,9 @@ def facing_toward_goal(s, cfg, b, side, i, x, y, default):
 @nb.njit(cache=True)
 def mover(s, cfg, b, me):
     """(side, slot, allowance in cm, flying) of the model a move choice of stage ``G_STAGE``
-    moves (-1 slot: no move is being chosen)."""
+    moves (-1 slot: no move is being chosen): MOVIMENTO and VOLO its whole M (or volo), a
+    CONTROMOSSA half of M, a consolidation its 2D6 cm.  The mask (rules.write_mask), the action
+    table and the bot all ask it here."""
     st = s.g[b, G_STAGE]
     if st == ST_TARGET and (s.g[b, G_ACT] == AK_MOVE or s.g[b, G_ACT] == AK_FLY):
         side, i, fly = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR], s.g[b, G_ACT] == AK_FLY
@@ -183,16 +185,11 @@ def weapon_rate(s, cfg, b, side, i, w):
 @nb.njit(cache=True)
 def model_state(s, cfg, b, side, i):
     v = 1 if has_flag(s, b, side, i, F_SUPPRESSED) else 0
-    if s.md[b, side, i, MD_FATIGUE] >= stat(s, cfg, b, side, i, PF_COS):
+    if exhausted(s, cfg, b, side, i):
         v += 2
     if s.md[b, side, i, MD_USED] & 1:
         v += 4
     return v
-
-
-@nb.njit(cache=True)
-def wounds_left(s, cfg, b, side, i):
-    return stat(s, cfg, b, side, i, PF_FS) - s.md[b, side, i, MD_WOUNDS]
 
 
 @nb.njit(cache=True)

@@ -27,9 +27,9 @@ from .general import (banked_roll_off, d6, game_test_d6, has_flag, is_active, on
 from .layout import *  # noqa: F401,F403  (the named columns and codes)
 from .layout import (config_ref, outputs_ref, state_ref)
 from .melee import melee_continue, melee_start, melee_target_reason, melee_weapon_reason, update_engagement
-from .movement import (consolidate_reason, direction_angle, execute_move, move_allowance, move_reason, move_target,
+from .movement import (consolidate_reason, direction_angle, execute_move, move_reason, move_target,
                        pieces_in_reach, place)
-from .relations import write_action_table
+from .relations import mover, write_action_table
 from .psychology import choose_commander, command_test, command_test_needed, control_phase, losses
 from .reactions import (reaction_group, apply_prone, declare_reaction, execute_reaction, reaction_kind_reason,
                         reaction_reason, reactor_can, reactor_reason, stacking_reason)
@@ -1024,13 +1024,8 @@ def write_mask(s, cfg, b, mask):
         return
     if st == ST_COUNTERMOVE or st == ST_CONSOLIDATE or (st == ST_TARGET and ACTION_TARGET[s.g[b, G_ACT]] == TARGET_MOVE):
         # the same tests as decide -> _move, with the terrain pieces out of every path's reach left out
-        if st == ST_TARGET:
-            side, i = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
-        else:
-            side, i = s.g[b, G_DECIDER], s.g[b, G_RSLOT]
-        flying = st == ST_TARGET and s.g[b, G_ACT] == AK_FLY
+        side, i, allowance, flying = mover(s, cfg, b, s.g[b, G_DECIDER])
         half = st == ST_COUNTERMOVE
-        allowance = float(s.g[b, G_CONSOL]) if st == ST_CONSOLIDATE else move_allowance(s, cfg, b, side, i, flying, half)
         near = pieces_in_reach(s, cfg, b, side, i, allowance)
         for c in range(N_MOVES):
             if st == ST_CONSOLIDATE:
