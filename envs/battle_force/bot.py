@@ -69,11 +69,11 @@ import numpy as np
 
 from ..core.loops import specialise_loops
 from ..core.rng import draw_int
-from ..core.sampling import random_action
+from ..core.sampling import first_legal, last_legal, random_action
 from . import rules as _rules
 from .rules import (CC_TYPE, CC_VALUE, CD_LOC, CD_WHO, CL_HAND, CX_CLOAK, G_CANCELS, G_DECIDER, G_DONE, G_RETURN,
                     G_SEL, G_STAGE, K_A_CARD, K_A_KIND, K_A_LINE, K_A_NAMED, K_A_NUM, K_A_RACE, K_A_SHIP, K_ADVANCED,
-                    K_FORMATION, K_FTR, K_NC, K_NS, K_P, K_WPN, L_MAIN, L_RESERVE, L_SCREEN, N_ACTIVATE, N_CDC,
+                    K_FORMATION, K_FTR, K_NC, K_NS, K_WPN, L_MAIN, L_RESERVE, L_SCREEN, N_ACTIVATE, N_CDC,
                     N_DONE, N_DRAW_DECK, N_FIGHTERS, N_KEEP, N_REDRAW, N_KIND, N_PT_ADD, N_PT_CANCEL, N_PT_CANCEL_WW, N_TO_DISCARD, N_WEAPONS,
                     OK, SC_N, SC_VP, SH_LINE, SH_LOC, SH_OWNER, SL_FLEET, ST_ATK_CARDS, ST_ATTACK, ST_CARRIER,
                     ST_CEASE_KEEP, ST_CLOAK_SETUP, ST_DEFENCE, ST_DISC_DEST, ST_DISCARD, ST_DRAW, ST_DUEL_PICK,
@@ -88,22 +88,6 @@ RANDOM, HEURISTIC = 0, 1
 # "scripted" is what the wrappers and training scripts call a game's built-in strong policy; the
 # name "solitaire" is gone: the rulebook's solitaire game is the option solitaire=True
 POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "scripted": HEURISTIC}
-
-
-@nb.njit(cache=True)
-def _first_legal(mask, lo, hi):
-    for a in range(lo, hi):
-        if mask[a]:
-            return a
-    return -1
-
-
-@nb.njit(cache=True)
-def _last_legal(mask, lo, hi):
-    for a in range(hi - 1, lo - 1, -1):
-        if mask[a]:
-            return a
-    return -1
 
 
 @nb.njit(cache=True)
@@ -277,7 +261,7 @@ def _atk_cards_action(s, cfg, b, mask):
     for c in range(cfg.k[K_NC]):
         if mask[base + c] and is_multiplier(cfg.card[c, CC_TYPE]):
             return base + c
-    a = _first_legal(mask, base, base + cfg.k[K_NC])
+    a = first_legal(mask, base, base + cfg.k[K_NC])
     if a >= 0:
         return a
     return _named(cfg, mask, N_DONE)
@@ -290,7 +274,7 @@ def _link_action(s, cfg, b, mask):
     base = cfg.k[K_A_CARD]
     ret = s.g[b, G_RETURN]
     if ret != ST_DEFENCE and ret != ST_ATK_CARDS and ret != ST_FTR_DEF and ret != ST_PF_FIRE:
-        return _first_legal(mask, base, base + cfg.k[K_NC])
+        return first_legal(mask, base, base + cfg.k[K_NC])
     best, best_v = -1, -1
     for x in range(cfg.k[K_NC]):
         if not mask[base + x]:
@@ -309,7 +293,7 @@ def _play_all(cfg, mask, first_type):
         if a >= 0:
             return a
     base = cfg.k[K_A_CARD]
-    a = _first_legal(mask, base, base + cfg.k[K_NC])
+    a = first_legal(mask, base, base + cfg.k[K_NC])
     if a >= 0:
         return a
     return _named(cfg, mask, N_DONE)
@@ -358,7 +342,7 @@ def _formation_action(s, cfg, b, p, mask):
     a = _named(cfg, mask, N_DONE)
     if a >= 0:
         return a
-    return _first_legal(mask, base, base + cfg.k[K_NS])
+    return first_legal(mask, base, base + cfg.k[K_NS])
 
 
 @nb.njit(cache=True)
@@ -373,7 +357,7 @@ def _form_dest_action(s, cfg, b, p, mask):
             return lb + first
         if mask[lb + second]:
             return lb + second
-    a = _first_legal(mask, lb, lb + 3)
+    a = first_legal(mask, lb, lb + 3)
     if a >= 0:
         return a
     return _named(cfg, mask, N_ACTIVATE)
@@ -402,7 +386,7 @@ def _line_setup_action(s, cfg, b, p, mask):
     other = L_MAIN if line == L_SCREEN else L_SCREEN
     if mask[lb + other]:
         return lb + other
-    return _first_legal(mask, lb, lb + 3)
+    return first_legal(mask, lb, lb + 3)
 
 
 @nb.njit(cache=True)
@@ -500,7 +484,7 @@ def heuristic_action(s, cfg, b, mask):
     elif st == ST_CLOAK_SETUP:
         a = _named(cfg, mask, N_DONE)
     elif st == ST_DRAW:
-        a = _first_legal(mask, k[K_A_CARD], k[K_A_CARD] + k[K_NC])       # reserve cards first
+        a = first_legal(mask, k[K_A_CARD], k[K_A_CARD] + k[K_NC])       # reserve cards first
         if a < 0:
             a = _named(cfg, mask, N_DRAW_DECK)
     elif st == ST_KEEP:
@@ -510,7 +494,7 @@ def heuristic_action(s, cfg, b, mask):
     elif st == ST_REPAIR_SHIP:
         a = _most_damaged(s, cfg, b, mask)
     elif st == ST_UNMARK:
-        a = _first_legal(mask, k[K_A_KIND], k[K_A_NUM])                    # weapons first
+        a = first_legal(mask, k[K_A_KIND], k[K_A_NUM])                    # weapons first
     elif st == ST_FORMATION:
         a = _formation_action(s, cfg, b, p, mask)
     elif st == ST_FORM_DEST:
@@ -520,7 +504,7 @@ def heuristic_action(s, cfg, b, mask):
     elif st == ST_CARRIER:
         a = _carrier_action(s, cfg, b, mask)
     elif st == ST_SQUADRONS:
-        a = _last_legal(mask, k[K_A_NUM], k[K_A_RACE])                      # every squadron
+        a = last_legal(mask, k[K_A_NUM], k[K_A_RACE])                      # every squadron
     elif st == ST_TARGET:
         a = _target_action(s, cfg, b, mask)
     elif st == ST_ATK_CARDS:
@@ -540,7 +524,7 @@ def heuristic_action(s, cfg, b, mask):
     elif st == ST_MUTINY_ATK or st == ST_MUTINY_DEF:
         a = _play_all(cfg, mask, T_PRIME)
     elif st == ST_PLACE:
-        a = _last_legal(mask, k[K_A_KIND], k[K_A_NUM])                     # circles first
+        a = last_legal(mask, k[K_A_KIND], k[K_A_NUM])                     # circles first
     elif st == ST_DISCARD:
         a = _discard_action(s, cfg, b, p, mask)
     elif st == ST_DISC_DEST:
@@ -551,7 +535,7 @@ def heuristic_action(s, cfg, b, mask):
         a = _play_all(cfg, mask, -1)
     if a >= 0 and a < mask.shape[0] and mask[a]:
         return a
-    return _first_legal(mask, 0, mask.shape[0])
+    return first_legal(mask, 0, mask.shape[0])
 
 
 @nb.njit(cache=True)

@@ -28,6 +28,25 @@ def random_action(s, b, mask):
     return -1
 
 
+@nb.njit(cache=True)
+def first_legal(mask, lo, hi):
+    """The lowest legal action in ``lo`` .. ``hi - 1`` of a mask row, or -1: the scripted bots'
+    fallback and their "take the first of this family" choices, in every game."""
+    for a in range(lo, hi):
+        if mask[a]:
+            return a
+    return -1
+
+
+@nb.njit(cache=True)
+def last_legal(mask, lo, hi):
+    """The highest legal action in ``lo`` .. ``hi - 1`` of a mask row, or -1."""
+    for a in range(hi - 1, lo - 1, -1):
+        if mask[a]:
+            return a
+    return -1
+
+
 # Legal actions are counted a block at a time (a sum LLVM vectorises) to find the
 # block of the chosen one, then that block alone is scanned: a scan of the whole
 # row branched on every entry and cost about a third of a Planetoids step.

@@ -20,13 +20,13 @@ import sys
 import numba as nb
 
 from ..core.loops import specialise_loops
-from ..core.sampling import random_action
+from ..core.sampling import first_legal, random_action
 from . import rules as _rules
 from .rules import (ACT, BASE, CI_PLANETOID, CRUISER, EXIT_FACE, EXIT_HEX, FIGHTER, FIXED, FX_OWNER,
                     G_ACTIVE, G_CURRENT, G_DONE, G_LAUNCHED, G_PHASE, K_A_COLONISE, K_A_END_ACT, K_A_END_TURN,
                     K_A_FACE, K_A_FIXED, K_A_HEX, K_A_LAUNCH, K_A_MOVE, K_A_PIECE, K_A_REPAIR,
                     K_A_TARGET, ON_MAP, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS, PL_CELL, SELECT,
-                    SETUP, TRANSPORT, colour_now, fire_range, hunt_target, open_planetoid, step_game, to_hit)
+                    SETUP, TRANSPORT, colour_now, fire_range, gain_toward, hunt_target, open_planetoid, step_game, to_hit)
 
 RANDOM, SCRIPTED = 0, 1
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
@@ -68,30 +68,19 @@ def _step_towards(s, cfg, b, p, i, goal, mask):
     if goal < 0:
         return -1
     pos = s.pc[b, p, i, PC_POS]
-    here = cfg.dist[pos, goal]
-    best, best_d = -1, here
+    best, best_gain = -1, 0
     for d in range(6):
         a = cfg.k[K_A_MOVE] + d
         if mask[a]:
-            nxt = cfg.nbr[pos, d]
-            if cfg.dist[nxt, goal] < best_d:
-                best, best_d = a, cfg.dist[nxt, goal]
+            gain = gain_toward(cfg, pos, cfg.nbr[pos, d], goal)
+            if gain > best_gain:
+                best, best_gain = a, gain
     if best >= 0:
         return best
     # cruisers and transports: turn to face the goal when going straight no longer helps
     for f in range(6):
         a = cfg.k[K_A_FACE] + f
-        if mask[a]:
-            nxt = cfg.nbr[pos, f]
-            if nxt >= 0 and cfg.dist[nxt, goal] < here:
-                return a
-    return -1
-
-
-@nb.njit(cache=True)
-def _first_legal(mask, lo, hi):
-    for a in range(lo, hi):
-        if mask[a]:
+        if mask[a] and gain_toward(cfg, pos, cfg.nbr[pos, f], goal) > 0:
             return a
     return -1
 
@@ -101,8 +90,8 @@ def scripted_action(s, cfg, b, mask):
     p = s.g[b, G_CURRENT]
     ph = s.g[b, G_PHASE]
     if ph == SETUP or ph == EXIT_HEX or ph == EXIT_FACE:
-        a = _first_legal(mask, cfg.k[K_A_HEX], cfg.k[K_A_MOVE])
-        return a if a >= 0 else _first_legal(mask, 0, mask.shape[0])
+        a = first_legal(mask, cfg.k[K_A_HEX], cfg.k[K_A_MOVE])
+        return a if a >= 0 else first_legal(mask, 0, mask.shape[0])
     if ph == SELECT:
         if s.g[b, G_LAUNCHED] < 0:
             # one transport at a time on the map is enough; then cruisers, then fighters
@@ -112,18 +101,18 @@ def scripted_action(s, cfg, b, mask):
                     n_tr += 1
             order = (TRANSPORT, CRUISER, FIGHTER) if n_tr < 2 else (CRUISER, TRANSPORT, FIGHTER)
             for kind in order:
-                a = _first_legal(mask, cfg.k[K_A_LAUNCH] + 3 * (kind - CRUISER),
+                a = first_legal(mask, cfg.k[K_A_LAUNCH] + 3 * (kind - CRUISER),
                                  cfg.k[K_A_LAUNCH] + 3 * (kind - CRUISER) + 3)
                 if a >= 0:
                     return a
         elif s.g[b, G_LAUNCHED] == FIGHTER:
-            a = _first_legal(mask, cfg.k[K_A_LAUNCH] + 6, cfg.k[K_A_LAUNCH] + 9)
+            a = first_legal(mask, cfg.k[K_A_LAUNCH] + 6, cfg.k[K_A_LAUNCH] + 9)
             if a >= 0:
                 return a
-        a = _first_legal(mask, cfg.k[K_A_PIECE], cfg.k[K_A_TARGET])
+        a = first_legal(mask, cfg.k[K_A_PIECE], cfg.k[K_A_TARGET])
         return a if a >= 0 else cfg.k[K_A_END_TURN]
     if ph != ACT:
-        return _first_legal(mask, 0, mask.shape[0])
+        return first_legal(mask, 0, mask.shape[0])
     i = s.g[b, G_ACTIVE]
     kind = cfg.slot_kind[i]
     if mask[cfg.k[K_A_COLONISE]]:

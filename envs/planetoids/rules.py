@@ -1690,8 +1690,9 @@ def _where_row(s, cfg, b, me, obs, w, a, cell, family):
 
 
 @nb.njit(cache=True)
-def _gain(cfg, here, there, goal):
-    """Hexes nearer ``goal`` at ``there`` than at ``here`` (0 without a goal or a hex)."""
+def gain_toward(cfg, here, there, goal):
+    """Hexes nearer ``goal`` at ``there`` than at ``here`` (0 without a goal or a hex): what a step
+    brings, for the action table (planetoids_v2) and the scripted bot's moves alike."""
     if goal < 0 or there < 0:
         return 0
     return cfg.dist[here, goal] - cfg.dist[there, goal]
@@ -1707,8 +1708,8 @@ def _active_row(s, cfg, b, me, obs, w, a, cell, family, i, open_goal, hunt_goal)
     pos = s.pc[b, me, i, PC_POS]
     _put(obs, w, a, AF_ACTIVE_KIND, cfg.slot_kind[i] + 1)
     _put(obs, w, a, AF_OPEN, cfg.dist[cell, open_goal] if open_goal >= 0 else FAR)
-    _put(obs, w, a, AF_OPEN_GAIN, _gain(cfg, pos, cell, open_goal))
-    _put(obs, w, a, AF_HUNT_GAIN, _gain(cfg, pos, cell, hunt_goal))
+    _put(obs, w, a, AF_OPEN_GAIN, gain_toward(cfg, pos, cell, open_goal))
+    _put(obs, w, a, AF_HUNT_GAIN, gain_toward(cfg, pos, cell, hunt_goal))
 
 
 @nb.njit(cache=True)

@@ -23,7 +23,7 @@ import sys
 import numba as nb
 
 from ..core.loops import specialise_loops
-from ..core.sampling import random_action
+from ..core.sampling import first_legal, random_action
 from . import rules as _rules
 from .victory import named_by                 # scenario victory conditions
 from .movement import move_heading
@@ -31,8 +31,7 @@ from .relations import expected_damage
 from .layout import VK_DESTROY, VK_ESCAPE
 from .rules import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, DQ, DR, G_CURRENT, G_DONE, G_GROUP, G_IMPULSE, G_SHIP, G_STAGE,
                     GR_ARCS, GR_COUNT, GR_RED, GR_WEAPON, GR_YELLOW, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
-                    K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_SPEED, K_A_TARGET, K_COLS, K_ROWS, M_SLIP_LEFT,
-                    M_SLIP_RIGHT, M_TURN_LEFT, M_TURN_RIGHT, N_MOVES, N_USES, SH_AB_LEFT, SH_C_SHIELDS, SH_CELL,
+                    K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_SPEED, K_A_TARGET, K_COLS, K_ROWS, N_MOVES, N_USES, SH_AB_LEFT, SH_C_SHIELDS, SH_CELL,
                     SH_CLASS, SH_FACING, SH_GROUP_DEAD, SH_HULL_HITS, SH_MOVED, SH_RED, SH_REINF, SH_SHIELD, SH_STATUS,
                     SH_YEL, SS_ACTIVE, ST_AP, ST_COLLIDE, ST_EXPLODE, ST_FIRE_GROUP, ST_FIRE_SHIP, ST_FIRE_TARGET,
                     ST_INIT, ST_MOVE, ST_POWER, U_BATTERY, U_CHARGE, U_REINF, U_TURN, ap_source, from_axial, group_full,
@@ -52,14 +51,6 @@ POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
 
 OFF_MAP = -1000.0  # score of a move whose destination is off the map (the moving map is not modelled)
 DEADLY = -1000.0   # score of a hex that destroys the ship: a planet or black hole (Talon 17.2.1, 18.1)
-
-
-@nb.njit(cache=True)
-def _first_legal(mask, lo, hi):
-    for a in range(lo, hi):
-        if mask[a]:
-            return a
-    return -1
 
 
 # ---------------------------------------------------------------------------------
@@ -323,7 +314,7 @@ def _ap_action(s, cfg, b, p, mask):
             return a
     for k in range(sh.shape[2]):
         base = cfg.k[K_A_AP] + k * N_USES
-        if _first_legal(mask, base, base + N_USES) < 0:
+        if first_legal(mask, base, base + N_USES) < 0:
             continue
         chart = ap_source(s, cfg, b, p, k) == 1   # else the AP is the battery's: keep it for the shields
         c = sh[b, p, k, SH_CLASS]
@@ -568,7 +559,7 @@ def scripted_action(s, cfg, b, mask):
         elif st == ST_LAUNCH:
             a = _launch_hex_action(s, cfg, b, p)
         elif st == ST_MOVE:
-            a = _first_legal(mask, cfg.k[K_A_MMOVE], cfg.k[K_A_MTARGET])    # 13.4 every legal move heads for the target
+            a = first_legal(mask, cfg.k[K_A_MMOVE], cfg.k[K_A_MTARGET])    # 13.4 every legal move heads for the target
         elif st == ST_FIRE_TARGET:
             t = _target_action(s, cfg, b, p, mask)
             v = 0.0 if t < 0 else _target_score(s, cfg, b, p, s.g[b, G_SHIP],
@@ -585,7 +576,7 @@ def scripted_action(s, cfg, b, mask):
     elif st == ST_MOVE:
         a = _move_action(s, cfg, b, p, mask)
     elif st == ST_FIRE_SHIP:
-        a = _first_legal(mask, cfg.k[K_A_FIRE_SHIP], cfg.k[K_A_GROUP])
+        a = first_legal(mask, cfg.k[K_A_FIRE_SHIP], cfg.k[K_A_GROUP])
     elif st == ST_FIRE_GROUP:
         a = _group_action(s, cfg, b, p, mask)
     elif st == ST_FIRE_TARGET:
@@ -593,13 +584,13 @@ def scripted_action(s, cfg, b, mask):
     elif st == ST_POWER:
         a = cfg.k[K_A_SPEED] + 1  # keep the speed
         if not mask[a]:
-            a = _first_legal(mask, cfg.k[K_A_SPEED], cfg.k[K_A_SPEED] + 3)
+            a = first_legal(mask, cfg.k[K_A_SPEED], cfg.k[K_A_SPEED] + 3)
     elif st == ST_INIT:
         a = cfg.k[K_A_INIT]  # take or keep the initiative
     elif st == ST_COLLIDE:
         a = cfg.k[K_A_COLLIDE]  # the moving ship takes its damage first
     elif st == ST_EXPLODE:
-        a = _first_legal(mask, cfg.k[K_A_EXPLODE], cfg.k[K_A_PULL])
+        a = first_legal(mask, cfg.k[K_A_EXPLODE], cfg.k[K_A_PULL])
     elif st == ST_PULL:
         a = _pull_action(s, cfg, b, p)
     elif st == ST_PUSH:
@@ -608,7 +599,7 @@ def scripted_action(s, cfg, b, mask):
         a = _retreat_action(s, cfg, b, p, mask)
     if a >= 0 and mask[a]:
         return a
-    return _first_legal(mask, 0, mask.shape[0])
+    return first_legal(mask, 0, mask.shape[0])
 
 
 @nb.njit(cache=True)

@@ -16,7 +16,7 @@ import sys
 import numba as nb
 
 from ..core.loops import specialise_loops
-from ..core.sampling import random_action
+from ..core.sampling import first_legal, random_action
 from . import actions as _actions
 from . import bank as _bank
 from . import battle as _battle
@@ -45,14 +45,6 @@ from .layout import config_ref, state_ref
 
 RANDOM, SCRIPTED = 0, 1
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
-
-
-@nb.njit(cache=True)
-def first_legal(mask, lo, hi):
-    for a in range(lo, hi):
-        if mask[a]:
-            return a
-    return -1
 
 
 @nb.njit(cache=True)
