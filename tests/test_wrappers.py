@@ -6,7 +6,8 @@ import pytest
 from stable_baselines3.common.env_checker import check_env
 
 from wargym.training.evaluate import win_rate, win_rate_builtin
-from wargym.wrappers.sb3 import WargymSingleAgentEnv, WargymVecEnv
+from wargym.registration import GAME_KEYS
+from wargym.wrappers.sb3 import WargymSingleAgentEnv, WargymVecEnv, load_game
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
@@ -88,3 +89,23 @@ def test_frozen_model_as_opponent(tmp_path):
     assert result["games"] == 2
     vs_model.reset()
     vs_model.step([np.flatnonzero(m)[0] for m in vs_model.action_masks()])
+
+
+@pytest.mark.parametrize("game_key", GAME_KEYS)
+def test_the_compiled_loops_are_given_writable_arrays_whatever_the_batch(game_key):
+    """A read-only array is another Numba signature: the loops (the largest kernels) would be
+    compiled a second time beside those `wargym compile` made (issue 30).  One game (the
+    Gymnasium adapter's case) and a per-game policy array both pass writable C-ordered copies."""
+    from wargym.envs.core.vec import VecGame
+    venv = WargymVecEnv(game_key, n_envs=1, opponent="scripted", seed=0)
+    venv.reset()
+    venv.step(np.array([int(np.flatnonzero(venv.action_masks()[0])[0])], dtype=np.int64))
+    assert venv.loop.opponent_ids.flags.writeable and venv.loop.opponent_ids.flags.c_contiguous
+    game = load_game(game_key)
+    core = VecGame(game, 2)
+    core.reset(seed=1)
+    game.bot.play(core, np.zeros((2, core.num_players), dtype=np.int64))
+    signatures = game.bot.play_turns.signatures + game.bot.play_games.signatures
+    # one signature each: no read-only array, no Fortran or any-layout copy of the C arrays
+    assert signatures and not any("readonly" in str(sig) or "d, F)" in str(sig) or "d, A)" in str(sig)
+                                  for sig in signatures)

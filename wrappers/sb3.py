@@ -64,7 +64,7 @@ class LearnerLoop:
             ids = mixture_ids(opponent, self.game, self.core.num_envs, P)
             self.opponents = [Opponent(mixture_names(opponent)[0], self.game)] * P
             self.builtin = True
-            self.opponent_ids = np.ascontiguousarray(np.repeat(ids[:, None], P, axis=1))
+            self.opponent_ids = np.array(np.repeat(ids[:, None], P, axis=1), dtype=np.int64, order="C")
             return
         specs = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent] * P
         if len(specs) != P:
@@ -75,7 +75,10 @@ class LearnerLoop:
         self.opponents = [None if s is None else Opponent(s, self.game) for s in specs]
         self.builtin = all(o is None or o.builtin is not None for o in self.opponents)
         ids = [-1 if o is None or o.builtin is None else o.builtin for o in self.opponents]
-        self.opponent_ids = np.ascontiguousarray(np.broadcast_to(np.array(ids, np.int64), (self.core.num_envs, P)))
+        # a writable C-ordered copy: with one game broadcast_to's read-only view would pass as
+        # contiguous, and a read-only array or another layout is another signature of the compiled
+        # loops (compiled a second time)
+        self.opponent_ids = np.array(np.broadcast_to(np.array(ids, np.int64), (self.core.num_envs, P)), order="C")
 
     def reset(self):
         """New games: from the seed given last (``_seed``) once, then continuing its stream."""
@@ -173,7 +176,7 @@ class WargymVecEnv(VecEnv):
     def step_wait(self):
         loop = self.loop
         loop.advance(self._actions)
-        core, acc = loop.core, loop.acc
+        acc = loop.acc
         dones = (acc[:, ACC_TERMINATED] > 0) | (acc[:, ACC_TRUNCATED] > 0)
         infos = [{} for _ in range(self.num_envs)]
         for b in np.flatnonzero(dones):

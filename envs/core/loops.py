@@ -192,7 +192,10 @@ def specialise_loops(game: str, step_game, policy_action, g_done: int, g_decider
             seat_policies = [seat_policies] * P
         rows = seat_policies if np.ndim(seat_policies) == 2 else [seat_policies]
         ids = np.array([[policy_id(x) for x in row] for row in rows], dtype=np.int64)
-        ids = np.ascontiguousarray(np.broadcast_to(ids, (B, P)))
+        # a writable C-ordered copy: a (B, P) array given as is would come back from broadcast_to
+        # read-only, and another layout or a read-only array is another signature, so the loops
+        # would be compiled again beside those `wargym compile` made
+        ids = np.array(np.broadcast_to(ids, (B, P)), order="C")
         results = np.zeros((B, P), dtype=np.float64)
         states, cfgs, outs = core.kernel_args()
         kernels.play_games(states, cfgs, ids, outs, results)
