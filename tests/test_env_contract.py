@@ -1,12 +1,15 @@
 """The env contract a researcher relies on, for every game (issue 14, items 9-13):
 registration, what step() accepts, state that survives clone/restore and save/load,
-state_space, the package's py.typed and ``python -m wargym``, and the benchmark's warm-up."""
+state_space, the package's py.typed and ``python -m wargym``, and the benchmark's warm-up;
+and the game contract every game module fulfils (``envs/core/contract.py``)."""
 from __future__ import annotations
 
+import ast
 import importlib
 import subprocess
 import sys
 import tomllib
+import types
 from pathlib import Path
 
 import gymnasium
@@ -16,8 +19,9 @@ import pytest
 
 import wargym
 import wargym.envs
+from wargym.envs.core import contract
 from wargym.envs.core.batch import BatchState
-from wargym.registration import GAMES, gymnasium_id
+from wargym.registration import GAME_KEYS, GAMES, gymnasium_id, load_game
 
 ENVS = list(GAMES)  # the current version of every game: planetoids_v1, talon_v1, ...
 INSTALLED = Path(wargym.__file__).resolve().parent  # the package as installed (a copy, or the checkout)
@@ -312,3 +316,114 @@ def test_contract_bench_steps_the_aec_env_before_timing_it(monkeypatch):
     bench = _bench(monkeypatch, log)
     bench.aec_random_play(lambda: Recorder(_module("planetoids_v0").raw_env()), seconds=0.5)
     assert log.index("step") < log.index("clock"), log[:5]
+
+
+# -- the game contract (envs/core/contract.py) --------------------------------------------------------
+def _required_paths(protocol=contract.GameDef, prefix=""):
+    """Every required member as a dotted path: ``NAME``, ``kernels.step_single``, ``bot.LOOPS.policy_id``."""
+    for name, kind in contract.REQUIRED[protocol]:
+        yield prefix + name
+        if kind in contract.REQUIRED:
+            yield from _required_paths(kind, f"{prefix}{name}.")
+
+
+REQUIRED_PATHS = list(_required_paths())
+
+
+def _copy_without(obj, path: str):
+    """A SimpleNamespace copy of ``obj``'s attributes without the member at ``path`` (the
+    namespaces on the way copied too, so that the game module itself is left alone)."""
+    head, _, rest = path.partition(".")
+    ns = types.SimpleNamespace(**vars(obj))
+    if rest:
+        setattr(ns, head, _copy_without(getattr(obj, head), rest))
+    else:
+        delattr(ns, head)
+    return ns
+
+
+def _refusal(game) -> tuple[list[str], str]:
+    """check_game's refusal of ``game``: (the members it names as missing, the whole message)."""
+    with pytest.raises(TypeError) as caught:
+        contract.check_game(game)
+    message = str(caught.value)
+    missing = message.partition("missing ")[2].partition(";")[0]
+    return [m for m in missing.split(", ") if m], message
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_check_game_passes_every_registered_game(key):
+    contract.check_game(load_game(key))
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+@pytest.mark.parametrize("path", REQUIRED_PATHS)
+def test_check_game_refuses_a_game_missing_a_required_member_naming_it(key, path):
+    game = load_game(key)
+    assert _refusal(_copy_without(game, path))[0] == [path]
+    contract.check_game(game)  # the module itself is untouched
+
+
+def test_check_game_names_every_missing_member_at_once():
+    game = _copy_without(_copy_without(load_game("planetoids"), "REASONS"), "bot.POLICIES")
+    game = _copy_without(game, "kernels.step_single")
+    missing, message = _refusal(game)
+    assert sorted(missing) == ["REASONS", "bot.POLICIES", "kernels.step_single"], message
+    assert "game 'wargym.envs.planetoids.game'" in message and "contract.py" in message
+
+
+# a value where a function belongs, a function where a value belongs (an optional member too)
+WRONG_KIND = {"parse_options": {}, "kernels.observe_game": 3, "REASONS": lambda code: "?",
+              "bot.POLICIES": lambda name: 0, "OBS_KEY_LEN": "wide"}
+
+
+@pytest.mark.parametrize("path", sorted(WRONG_KIND))
+def test_check_game_refuses_a_member_of_the_wrong_kind(path):
+    game = _copy_without(load_game("planetoids"), path)
+    owner = game
+    for part in path.split(".")[:-1]:
+        owner = getattr(owner, part)
+    setattr(owner, path.rpartition(".")[2], WRONG_KIND[path])
+    missing, message = _refusal(game)
+    assert not missing and f"of the wrong kind: {path} (should be" in message, message
+
+
+@pytest.mark.parametrize("name", sorted(contract.OPTIONAL_GAME_MEMBERS))
+def test_check_game_needs_no_optional_member(name):
+    game = load_game("planetoids")
+    copy = types.SimpleNamespace(**vars(game))
+    if hasattr(copy, name):
+        delattr(copy, name)
+    contract.check_game(copy)
+    assert name not in dict(contract.REQUIRED[contract.GameDef])
+
+
+def test_check_game_optional_and_required_members_are_apart():
+    required = {name for name, _ in contract.REQUIRED[contract.GameDef]}
+    assert not required & set(contract.OPTIONAL_GAME_MEMBERS)
+    assert not {name for name, _ in contract.REQUIRED[contract.BotDef]} & set(contract.OPTIONAL_BOT_MEMBERS)
+    for member in (*contract.OPTIONAL_GAME_MEMBERS.values(), *contract.OPTIONAL_BOT_MEMBERS.values()):
+        assert member.doc and ": " in member.doc  # what it is, then who reads it
+
+
+def test_check_game_vecgame_refuses_a_game_missing_a_member_before_building_anything():
+    from wargym.envs.core.vec import VecGame
+    with pytest.raises(TypeError, match=r"missing kernel_obs_shape"):
+        VecGame(_copy_without(load_game("planetoids"), "kernel_obs_shape"), 2)
+
+
+def test_check_game_once_checks_each_game_object_once():
+    game = types.SimpleNamespace(**vars(load_game("planetoids")))
+    assert contract.check_game_once(game) is game
+    del game.REASONS  # not looked at again: the check costs nothing per core
+    assert contract.check_game_once(game) is game
+    with pytest.raises(TypeError, match="REASONS"):
+        contract.check_game_once(types.SimpleNamespace(**vars(game)))  # another object: checked
+
+
+def test_check_game_contract_module_is_pure_python():
+    tree = ast.parse(Path(contract.__file__).read_text())
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {(node.module or "").split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not imported & {"numba", "numpy"}, imported

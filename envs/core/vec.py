@@ -7,8 +7,11 @@ truncation flags, and the index of the player to decide next.  One ``step``
 call advances every game that is given an action, in parallel, in compiled
 code.  B=1 runs through exactly the same kernels.
 
-A game plugs in by providing a ``GameDef`` (see ``envs/planetoids/game.py``):
-its options, static config, state spec and Numba kernels.
+A game plugs in by providing a module that fulfils ``contract.GameDef``
+(``envs/core/contract.py``; see ``envs/planetoids/game.py``): its options,
+static config, state spec, Numba kernels (``game.kernels``) and bots
+(``game.bot``).  ``VecGame`` checks each game object against it once, at the
+first core made of it (``contract.check_game``).
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ import numpy as np
 
 from .actions import as_action
 from .batch import BatchState
+from .contract import check_game_once
 from .rng import DICE_SCRIPT_LEN
 from .pickling import RebuiltOnUnpickle
 from .seeding import SeedStream
@@ -42,8 +46,9 @@ def game_seeds(seed: int, index: np.ndarray) -> np.ndarray:
 
 
 class VecGame(RebuiltOnUnpickle):
-    """B independent games of one kind, stepped together.  Pickles and deep-copies as its
-    game, options and batch size plus its games and seed stream (``pickling.py``)."""
+    """B independent games of one kind, stepped together.  ``game``: a ``contract.GameDef`` (a
+    game module).  Pickles and deep-copies as its game, options and batch size plus its games
+    and seed stream (``pickling.py``)."""
 
     def __init__(self, game, num_envs: int = 1, options: dict | None = None, auto_reset: bool = False,
                  parallel: bool | None = None):
@@ -52,6 +57,7 @@ class VecGame(RebuiltOnUnpickle):
         default ``threads.PARALLEL_FROM``).  Results are the same either way."""
         if num_envs < 1:
             raise ValueError("num_envs must be at least 1")
+        check_game_once(game)  # a game missing a member of the contract is refused here, the member named
         self._remember_arguments(game=game, num_envs=num_envs, options=options, auto_reset=auto_reset,
                                  parallel=parallel)
         self.game = game
