@@ -20,7 +20,7 @@ SINGLE_AGENT_ENTRY_POINT = "wargym.wrappers.sb3:WargymSingleAgentEnv"
 GAMES = {
     "planetoids_v2": ("Planetoids-v2", "planetoids", "Planetoids: two-player hex colonisation over 51 turns"),
     "talon_v1": ("Talon-v1", "talon", "Talon: impulse-level hex fleet combat, every section"),
-    "battle_force_v0": ("BattleForce-v0", "battle_force", "Star Fleet Battle Force: 2-6 player card game"),
+    "battle_force_v1": ("BattleForce-v1", "battle_force", "Star Fleet Battle Force: 2-6 player card game"),
     "union_wars_v2": ("UnionWars-v2", "union_wars", "UnionWars First Contact: skirmish of actions and reactions"),
 }
 
@@ -32,6 +32,7 @@ LEGACY_VERSIONS = {
     "planetoids_v1": ("Planetoids-v1", "planetoids", {"relations": 1}),   # before the steps' gains (planetoids_v2)
     "planetoids_v0": ("Planetoids-v0", "planetoids", {"relations": 0}),   # before the action table
     "talon_v0": ("Talon-v0", "talon", {"relations": False}),     # before the relational block (talon_v1)
+    "battle_force_v0": ("BattleForce-v0", "battle_force", {"ship_order": False}),   # before the ships' order (v1)
     "union_wars_v1": ("UnionWars-v1", "union_wars", {"relations": False}),     # before the action table (union_wars_v2)
     # also before the mover chose the facing at the end of a move (union_wars_v1: MOVIMENTO "e/o ruotare")
     "union_wars_v0": ("UnionWars-v0", "union_wars", {"facing": "travel", "relations": False}),

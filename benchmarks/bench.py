@@ -201,22 +201,22 @@ def main(argv=None):
             rows.append((f"talon_v1 batched core B=4096, scenario {name}",
                          batched_core(4096, secs, talon, {"scenario": name}), "decisions/s"))
             print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
-        from wargym.envs import battle_force_v0
+        from wargym.envs import battle_force_v1
         from wargym.envs.battle_force import bot as bf_bot
         from wargym.envs.battle_force import game as bf
         from wargym.envs.battle_force import rules as bf_rules
         bcore = VecGame(bf, 1)
-        rows.append(("battle_force_v0 state bytes per game (2 players)", bcore.state.nbytes_per_game(), "B"))
-        rows.append(("battle_force_v0 observation + mask bytes per step", bcore.obs[0].nbytes + bcore.mask[0].nbytes,
+        rows.append(("battle_force_v1 state bytes per game (2 players)", bcore.state.nbytes_per_game(), "B"))
+        rows.append(("battle_force_v1 observation + mask bytes per step", bcore.obs[0].nbytes + bcore.mask[0].nbytes,
                      "B"))
-        rows.append(("battle_force_v0 AEC env, random masked play", aec_random_play(lambda: battle_force_v0.env(), secs),
+        rows.append(("battle_force_v1 AEC env, random masked play", aec_random_play(lambda: battle_force_v1.env(), secs),
                      "steps/s"))
         print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} steps/s", flush=True)
         for batch in (1, 64, 1024, 4096):
-            rows.append((f"battle_force_v0 batched core B={batch}, obs+mask each step", batched_core(batch, secs, bf),
+            rows.append((f"battle_force_v1 batched core B={batch}, obs+mask each step", batched_core(batch, secs, bf),
                          "decisions/s"))
             print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
-        rows.append(("battle_force_v0 compiled random self-play, B=64 whole games (20 game turns)",
+        rows.append(("battle_force_v1 compiled random self-play, B=64 whole games (20 game turns)",
                      compiled_self_play(64, bf, bf_bot, {"end_turns": 20}, bf_rules.G_DECISIONS), "decisions/s"))
         print(f"{rows[-1][0]}: {rows[-1][1]:,.0f} decisions/s", flush=True)
     if not args.planetoids_only or args.union_wars_only:

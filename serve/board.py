@@ -384,7 +384,7 @@ def battle_force_rects(core, legal) -> list[dict]:
     return out.final()
 
 
-RECTS = {"battle_force_v0": battle_force_rects}
+RECTS = {"battle_force_v1": battle_force_rects, "battle_force_v0": battle_force_rects}
 
 
 def board_map(game: str, core, legal) -> dict:

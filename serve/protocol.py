@@ -153,7 +153,7 @@ def _message(type_: str, required=(), **props) -> dict:
             "properties": {**_COMMON, "type": {"const": type_}, **props}}
 
 
-_GAME = {"game": {"type": "string", "description": "a game module, e.g. battle_force_v0 (see info)"},
+_GAME = {"game": {"type": "string", "description": "a game module, e.g. battle_force_v1 (see info)"},
          "options": {"type": "object", "description": "the game's options as keywords of env(); options naming "
                                                       "files on the server are refused"}}
 _MATCH = {"match": {"type": "string", "minLength": 1, "maxLength": 64},

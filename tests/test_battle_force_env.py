@@ -1,12 +1,12 @@
 """Env contract, determinism, state management, hidden information and fuzz tests for
-battle_force_v0 (2-6 players)."""
+battle_force_v1 (2-6 players)."""
 from __future__ import annotations
 
 import numba
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
-from wargym.envs import battle_force_v0
+from wargym.envs import battle_force_v1
 from wargym.envs.battle_force import game
 from wargym.envs.battle_force import rules as R
 from wargym.envs.core.batch import BatchState, StateSpec
@@ -33,12 +33,12 @@ def _same_state(a, b):
 # -- PettingZoo contract ------------------------------------------------------------------
 @pytest.mark.parametrize("players", [3, 6])   # 2 players: test_env_contract.py, as every game
 def test_pettingzoo_api_test(players):
-    api_test(battle_force_v0.env(players=players), num_cycles=300)
+    api_test(battle_force_v1.env(players=players), num_cycles=300)
 
 
 @pytest.mark.parametrize("players", [3, 6])
 def test_pettingzoo_seed_test(players):
-    seed_test(lambda: battle_force_v0.env(players=players), num_cycles=300)
+    seed_test(lambda: battle_force_v1.env(players=players), num_cycles=300)
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])
@@ -47,11 +47,11 @@ def test_pettingzoo_render_test(players):
     core.reset(0)
     if not isinstance(game.render(core, 0, "rgb_array"), np.ndarray):
         pytest.skip("the Battle Force renderer is still a stub (render.py is being written)")
-    render_test(lambda render_mode=None: battle_force_v0.env(render_mode=render_mode, players=players))
+    render_test(lambda render_mode=None: battle_force_v1.env(render_mode=render_mode, players=players))
 
 
 def test_whole_games_end_with_a_result():
-    env = battle_force_v0.env(players=3, end_turns=4)
+    env = battle_force_v1.env(players=3, end_turns=4)
     for episode in range(2):
         env.reset(seed=episode)
         rng = np.random.default_rng(episode)
@@ -68,7 +68,7 @@ def test_whole_games_end_with_a_result():
 
 
 def test_observation_layout_is_documented():
-    env = battle_force_v0.raw_env(players=3)
+    env = battle_force_v1.raw_env(players=3)
     env.reset(seed=0)
     cfg = env.core.cfg
     obs = env.observe(env.agent_selection)["observation"]
@@ -84,13 +84,57 @@ def test_observation_layout_is_documented():
     assert parts["players"][0, 0] == env.core.state.pl[0, me, R.PL_HAND]
 
 
+ORDER_SCENARIO = {"players": [{"hand": [], "ships": [{"ship": "Constellation"}, {"ship": "Lexington", "line": "main"}]},
+                              {"hand": [], "ships": [{"ship": "Thunderchild"}, {"ship": "Despoiler", "line": "main"},
+                                                     {"ship": "Ravager"}, {"ship": "Marauder", "line": "reserve"}]}],
+                  "active": 0, "phase": "attack"}
+
+
+def _ship_rows(options, viewer):
+    core = VecGame(game, 1, options)
+    core.load_scenario(ORDER_SCENARIO, seed=0)
+    names = [s["name"] for s in core.cfg.ships]
+    rows = game.split_obs(core.cfg, core.observe(0, viewer)[0])["ships"]
+    return {name: rows[names.index(name)] for name in names}, core
+
+
+def test_battle_force_v1_shows_each_ships_place_in_its_line():
+    """battle_force_v1 (SFBF Gioco in solitario: the automaton takes "the first" ship of a line): the
+    last ship feature is the ship's place in its owner's line in the order the ships came into play
+    (the scenario places them in its order), counted over the ships the viewer sees; a face-down
+    reserve ship (SFBF Navi di Riserva) stays hidden, its row empty but for "unknown to me"."""
+    rows, _ = _ship_rows({}, viewer=0)
+    order = {name: int(row[-1]) for name, row in rows.items()}
+    assert game.SHIP_FEATURES[-1].startswith("in play: its place in its owner's line")
+    assert (order["Thunderchild"], order["Ravager"], order["Despoiler"]) == (1, 2, 1)
+    assert (order["Constellation"], order["Lexington"]) == (1, 1)
+    hidden = rows["Marauder"]
+    assert hidden[8] == 1 and not hidden[:8].any() and not hidden[9:].any()
+    assert order["Federation"] == 0                  # not in play (in the ship deck)
+    rows_1, _ = _ship_rows({}, viewer=1)
+    assert rows_1["Marauder"][-1] == 1 and rows_1["Marauder"][7] == 3     # its owner sees it: reserve, first
+
+
+def test_battle_force_v0_observation_is_v1_without_the_ship_order():
+    """battle_force_v0 (option ship_order=False) keeps the earlier layout: v1 less its last ship feature."""
+    v1, core1 = _ship_rows({}, viewer=0)
+    v0, core0 = _ship_rows({"ship_order": False}, viewer=0)
+    assert all(np.array_equal(v0[name], v1[name][:-1]) for name in v1)
+    parts0 = game.split_obs(core0.cfg, core0.observe(0, 0)[0])
+    parts1 = game.split_obs(core1.cfg, core1.observe(0, 0)[0])
+    assert parts0["ships"].shape[1] == len(game.SHIP_FEATURES) - 1
+    for part in ("cards", "players", "globals"):
+        assert np.array_equal(parts0[part], parts1[part])
+    assert battle_force_v1.raw_env().metadata["name"] == "battle_force_v1"
+
+
 def test_unknown_or_bad_options_are_rejected():
     with pytest.raises(ValueError, match="unknown Battle Force option"):
-        battle_force_v0.env(warp_speed=9)
+        battle_force_v1.env(warp_speed=9)
     with pytest.raises(ValueError, match="players"):
-        battle_force_v0.env(players=7)
+        battle_force_v1.env(players=7)
     with pytest.raises(ValueError, match="allies"):
-        battle_force_v0.env(players=3, allies=True)
+        battle_force_v1.env(players=3, allies=True)
 
 
 # -- determinism -------------------------------------------------------------------------------
@@ -153,7 +197,7 @@ def test_save_and_load_single_games_by_index(tmp_path):
 
 
 def test_clone_and_restore_replays_identically():
-    env = battle_force_v0.raw_env(players=3)
+    env = battle_force_v1.raw_env(players=3)
     env.reset(seed=5)
     rng = np.random.default_rng(0)
     for _ in range(150):
@@ -236,7 +280,7 @@ def test_a_scenario_sets_up_the_game():
         assert core.state.sh[b, names.index("Ravager"), R.SH_COV + R.K_CIRCLE] == 1
         assert core.state.pl[b, 0, R.PL_HAND] == 2 and core.state.pl[b, 1, R.PL_HAND] == 1
         assert core.mask[b].any()
-    env = battle_force_v0.raw_env(game="basic")
+    env = battle_force_v1.raw_env(game="basic")
     env.reset(seed=0, options={"scenario": GOOD_SCENARIO})
     assert env.agent_selection == "player_0"
 
@@ -274,7 +318,7 @@ def test_malformed_scenario_raises_and_changes_nothing(bad):
 
 
 def test_malformed_scenario_through_the_env_changes_nothing():
-    env = battle_force_v0.raw_env()
+    env = battle_force_v1.raw_env()
     env.reset(seed=0)
     before = env.clone_state()
     with pytest.raises(ValueError):
@@ -308,7 +352,7 @@ def test_illegal_actions_raise_and_change_nothing():
 
 
 def test_illegal_action_through_the_env_raises_and_changes_nothing():
-    env = battle_force_v0.env(players=3)
+    env = battle_force_v1.env(players=3)
     env.reset(seed=1)
     rng = np.random.default_rng(1)
     for _ in range(40):

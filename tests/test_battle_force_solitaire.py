@@ -1,5 +1,5 @@
 """Star Fleet Battle Force's solitaire game (seed 001, "Gioco in solitario") as a mode of the core:
-``battle_force_v0.env(solitaire=True)`` is one agent (player_0) against the rulebook's automaton
+``battle_force_v1.env(solitaire=True)`` is one agent (player_0) against the rulebook's automaton
 (seat 1), whose decisions are taken inside the core.  Each test cites the sentence of the
 section it checks and scripts the deck (scenario ``deck``: top first) and the dice.
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from wargym.envs import battle_force_v0
+from wargym.envs import battle_force_v1
 from wargym.envs.battle_force import game as G
 from wargym.envs.battle_force import rules as R
 from wargym.envs.core.vec import VecGame
@@ -219,14 +219,14 @@ def test_whole_games_one_agent_against_the_automaton(options):
 
 
 def test_aec_env_has_one_agent_and_bad_options_are_refused():
-    env = battle_force_v0.env(solitaire=True)
+    env = battle_force_v1.env(solitaire=True)
     env.reset(seed=1)
     assert env.possible_agents == ["player_0"]
     for _, agent in zip(range(300), env.agent_iter()):
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
     with pytest.raises(ValueError, match="two-player"):
-        battle_force_v0.env(solitaire=True, players=3)
+        battle_force_v1.env(solitaire=True, players=3)
 
 
 def test_a_special_card_is_played_at_the_first_opportunity_instead_of_drawing():

@@ -27,7 +27,7 @@ from wargym.registration import GAMES, gymnasium_id, pettingzoo_id
 ENVS = list(GAMES)
 FIRST = ENVS[0]  # the game the worker-pool tests run (any would do; the first is the quickest)
 # every game at its default player count, and Battle Force at every other count
-CASES = [(module, {}) for module in ENVS] + [("battle_force_v0", {"players": n}) for n in (3, 4, 5, 6)]
+CASES = [(module, {}) for module in ENVS] + [("battle_force_v1", {"players": n}) for n in (3, 4, 5, 6)]
 CASE_IDS = [f"{m}-{o.get('players', 'default')}" for m, o in CASES]
 
 

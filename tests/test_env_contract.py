@@ -34,7 +34,7 @@ def _module(name):
 
 # PettingZoo's own checks on the current version of every game, as many cycles as a game needs to
 # reach its later stages (Battle Force at 3 to 6 players: test_battle_force_env.py)
-API_CYCLES = {"planetoids_v2": (3000, 800), "talon_v1": (2000, 500), "battle_force_v0": (300, 300),
+API_CYCLES = {"planetoids_v2": (3000, 800), "talon_v1": (2000, 500), "battle_force_v1": (300, 300),
               "union_wars_v2": (600, 300)}
 
 
@@ -229,8 +229,8 @@ def test_contract_state_loading_a_save_made_with_other_options_names_them(name, 
 
 
 def test_contract_state_loading_a_save_with_another_player_count_says_so(tmp_path):
-    _raw("battle_force_v0", players=3).save(tmp_path / "three.npz")
-    env = _raw("battle_force_v0", players=2)
+    _raw("battle_force_v1", players=3).save(tmp_path / "three.npz")
+    env = _raw("battle_force_v1", players=2)
     before = env.clone_state()
     with pytest.raises(ValueError, match=r"players=3.*players=2"):
         env.load(tmp_path / "three.npz")

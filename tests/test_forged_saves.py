@@ -68,7 +68,7 @@ def test_union_wars_exploration_winner_is_a_side(tmp_path):
 
 def test_battle_force_ship_deck_count_past_the_deck_is_refused(tmp_path):
     from wargym.envs.battle_force import rules
-    env = _env("battle_force_v0")
+    env = _env("battle_force_v1")
     _refused(env, tmp_path, "g", (rules.G_SDECK_N,), 64, r"g\[G_SDECK_N\]")
 
 
@@ -76,7 +76,7 @@ def test_battle_force_selected_ship_past_the_ship_deck_is_refused(tmp_path):
     # found by the bounds-checked fuzz: g[G_SEL] = 64 (a card's range; it is only ever a ship) was
     # accepted and then read as a ship index out of bounds
     from wargym.envs.battle_force import rules
-    env = _env("battle_force_v0")
+    env = _env("battle_force_v1")
     _refused(env, tmp_path, "g", (rules.G_SEL,), 64, r"g\[G_SEL\]")
     rng = np.random.default_rng(1)
     while env.core.state.g[0, rules.G_STAGE] not in (rules.ST_FORM_DEST, rules.ST_LINE_SETUP):

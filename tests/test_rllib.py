@@ -256,10 +256,10 @@ def test_wargym_train_backend_rllib(ray_cluster, tmp_path):
     assert saved["checkpoint"] == summary["checkpoint"]
     from wargym.rllib.policy import load
     assert load(summary["checkpoint"]).action_space.n == WargymVectorEnv("battle_force", 1).num_actions
-    # wargym serve --model battle_force_v0:rl=<checkpoint> serves it like any other bot
+    # wargym serve --model battle_force_v1:rl=<checkpoint> serves it like any other bot
     from wargym.serve.session import Server
-    server = Server(models={"battle_force_v0": {"rl": summary["checkpoint"]}})
-    reply = server.handle({"v": 1, "type": "bot_move", "game": "battle_force_v0", "state": {"seed": 1},
+    server = Server(models={"battle_force_v1": {"rl": summary["checkpoint"]}})
+    reply = server.handle({"v": 1, "type": "bot_move", "game": "battle_force_v1", "state": {"seed": 1},
                            "bot": "model:rl", "time_limit_ms": 120_000})
     assert reply["ok"] and not reply["actions"][0].get("fallback"), reply
 

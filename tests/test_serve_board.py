@@ -120,7 +120,7 @@ def test_the_server_gives_the_map_of_the_clients_turn_only():
     legal = {a["action"] for a in reply["legal"]}
     named = {a for h in m["hexes"] for a in h["actions"]}
     assert named and named <= legal
-    other = server.handle({"v": 1, "type": "new_match", "game": "battle_force_v0", "seed": 1, "legal": True})
+    other = server.handle({"v": 1, "type": "new_match", "game": "battle_force_v1", "seed": 1, "legal": True})
     m = server.match_board_map(other["match"])
     assert m["clickable"] and m["rects"] and {a for r in m["rects"] for a in r["actions"]} <= \
         {a["action"] for a in other["legal"]}
@@ -248,8 +248,8 @@ def test_battle_force_boxes_are_where_the_renderer_draws_the_cards(monkeypatch, 
     (and only those), and sits where ``render_rgb`` draws it for the player to decide; every legal
     action that picks a card or ship the picture shows has a box.  (Random legal play, seeded; the
     draft shows the ship pool.)"""
-    from wargym.envs import battle_force_v0
-    env = battle_force_v0.raw_env(players=players, **options)
+    from wargym.envs import battle_force_v1
+    env = battle_force_v1.raw_env(players=players, **options)
     env.reset(seed=players)
     rng = np.random.default_rng(3)
     kinds = set()
@@ -257,7 +257,7 @@ def test_battle_force_boxes_are_where_the_renderer_draws_the_cards(monkeypatch, 
         if env.core.terminated[0] or env.core.truncated[0]:
             break
         legal = {int(a) for a in env.legal_actions()}
-        boxes = board.board_map("battle_force_v0", env.core, sorted(legal))["rects"]
+        boxes = board.board_map("battle_force_v1", env.core, sorted(legal))["rects"]
         drawn = drawn_battle_force(monkeypatch, env.core)
         named = set()
         for box in boxes:

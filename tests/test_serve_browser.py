@@ -17,7 +17,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 WAIT_MS = 300_000  # bounded, but generous: a loaded machine may still be loading kernels
-WARM = ("talon_v0", "battle_force_v0", "planetoids_v0")
+WARM = ("talon_v0", "battle_force_v1", "planetoids_v0")
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +95,7 @@ def test_battle_force_three_seats_and_the_save_download(browser, base):
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(base + "/")
     page.wait_for_selector("body[data-phase=idle]", timeout=WAIT_MS)
-    page.select_option("#game", "battle_force_v0")
+    page.select_option("#game", "battle_force_v1")
     assert page.is_visible("#players") and page.is_visible("#solitaire")
     page.fill("#players", "3")
     page.dispatch_event("#players", "change")
@@ -112,8 +112,8 @@ def test_battle_force_three_seats_and_the_save_download(browser, base):
     href = page.get_attribute("#download", "href")
     saved = page.request.get(base + href)
     assert saved.ok
-    from wargym.envs import battle_force_v0
-    env = battle_force_v0.raw_env(players=3, max_decisions=30)
+    from wargym.envs import battle_force_v1
+    env = battle_force_v1.raw_env(players=3, max_decisions=30)
     with tempfile.NamedTemporaryFile(suffix=".wargym") as f:
         f.write(saved.body())
         f.flush()
@@ -224,7 +224,7 @@ def test_a_click_on_a_battle_force_card_plays_it(browser, base):
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(base + "/")
     page.wait_for_selector("body[data-phase=idle]", timeout=WAIT_MS)
-    page.select_option("#game", "battle_force_v0")
+    page.select_option("#game", "battle_force_v1")
     page.select_option("#bot", "random")
     page.fill("#seed", "2")
     page.click("#start")

@@ -21,11 +21,11 @@ from wargym.serve.protocol import state_hash
 
 GAMES = [("planetoids_v0", {}, None),
          ("talon_v0", {}, {"1": "random"}),
-         ("battle_force_v0", {"players": 3}, {"1": "heuristic", "2": "random"}),
-         ("battle_force_v0", {"solitaire": True}, None)]
+         ("battle_force_v1", {"players": 3}, {"1": "heuristic", "2": "random"}),
+         ("battle_force_v1", {"solitaire": True}, None)]
 IDS = [f"{g}{'-' + str(o) if o else ''}" for g, o, _ in GAMES]
 RECV_TIMEOUT = 300  # every receive is bounded: a test must fail, not hang
-WARM = ("planetoids_v0", "talon_v0", "battle_force_v0")
+WARM = ("planetoids_v0", "talon_v0", "battle_force_v1")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -136,9 +136,9 @@ def test_openapi_and_schema_are_published(base):
 def test_board_picture_and_save_download(base):
     from PIL import Image
 
-    from wargym.envs import battle_force_v0
+    from wargym.envs import battle_force_v1
     with httpx.Client(base_url=base, timeout=RECV_TIMEOUT) as client:
-        match = client.post("/v1/rpc", json={"v": 1, "type": "new_match", "game": "battle_force_v0", "seed": 4,
+        match = client.post("/v1/rpc", json={"v": 1, "type": "new_match", "game": "battle_force_v1", "seed": 4,
                                              "options": {"players": 4}, "legal": True}).json()
         move = client.post("/v1/rpc", json={"v": 1, "type": "move", "match": match["match"], "seq": match["seq"],
                                             "action": match["legal"][0]["name"]}).json()
@@ -148,7 +148,7 @@ def test_board_picture_and_save_download(base):
         assert picture.shape[0] > 300 and picture.shape[1] > 300 and len(np.unique(picture.reshape(-1, 3), axis=0)) > 20
         r = client.get(f"/v1/matches/{match['match']}/save")
         assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
-    env = battle_force_v0.raw_env(players=4)
+    env = battle_force_v1.raw_env(players=4)
     with tempfile.NamedTemporaryFile(suffix=".wargym") as f:
         f.write(r.content)
         f.flush()

@@ -36,8 +36,8 @@ FILE_OPTIONS = [
     (_bot_move("union_wars_v1", {"table": SECRET_PATH}), "bad_options"),
     (_bot_move("union_wars_v1", {"army_files": {"umanita": SECRET_PATH}}), "bad_options"),
     (_bot_move("union_wars_v1", {"army_files": {"umanita": "/dev/zero"}}), "bad_options"),
-    (_bot_move("battle_force_v0", {"cards_file": SECRET_PATH}), "bad_options"),
-    (_bot_move("battle_force_v0", {"ships_file": SECRET_PATH}), "bad_options"),
+    (_bot_move("battle_force_v1", {"cards_file": SECRET_PATH}), "bad_options"),
+    (_bot_move("battle_force_v1", {"ships_file": SECRET_PATH}), "bad_options"),
     (_bot_move("talon_v0", {"ships_file": SECRET_PATH}), "bad_options"),
     (_bot_move("talon_v0", {"ships_file": None, "scenario": "~/x"}), "bad_options"),
 ]

@@ -143,7 +143,7 @@ def test_a_checkpoint_past_its_time_limit_gives_the_scripted_move(stub_baselines
 
 def test_strength_levels_are_reproducible_and_weaker():
     server = Server()
-    common = {"type": "bot_move", "game": "battle_force_v0", "v": 1}
+    common = {"type": "bot_move", "game": "battle_force_v1", "v": 1}
     full, weak, weak_again = [], [], []
     for seed in range(12):
         full.append(server.handle({**common, "state": {"seed": seed}, "bot": "heuristic"})["actions"][0]["action"])
@@ -156,7 +156,7 @@ def test_strength_levels_are_reproducible_and_weaker():
 
 def test_options_naming_server_files_are_refused():
     server = Server()
-    for game, key in (("talon_v1", "ships_file"), ("battle_force_v0", "ships_file"), ("battle_force_v0", "cards_file")):
+    for game, key in (("talon_v1", "ships_file"), ("battle_force_v1", "ships_file"), ("battle_force_v1", "cards_file")):
         reply = server.handle({"v": 1, "type": "new_match", "game": game, "options": {key: "/etc/passwd"}})
         assert reply["error"] == {**reply["error"], "code": "bad_options", "field": f"options.{key}"}
     # a file-kind option is refused whatever its value, the default included (PROTOCOL.md "Security")

@@ -16,9 +16,9 @@ from wargym.serve.protocol import state_hash
 
 GAMES = [("planetoids_v0", {}, None),
          ("talon_v0", {}, {"1": "random"}),
-         ("battle_force_v0", {"players": 3}, {"1": "heuristic", "2": "random"}),
-         ("battle_force_v0", {"solitaire": True}, None)]
-WARM = ("planetoids_v0", "talon_v0", "battle_force_v0")
+         ("battle_force_v1", {"players": 3}, {"1": "heuristic", "2": "random"}),
+         ("battle_force_v1", {"solitaire": True}, None)]
+WARM = ("planetoids_v0", "talon_v0", "battle_force_v1")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -49,10 +49,10 @@ def test_whole_game_equals_in_process_env(server, game, options, bots):
 def test_info_lists_games_bots_and_limits(server):
     info = server.request({"type": "info"})
     games = {g["game"]: g for g in info["games"]}
-    assert {"planetoids_v0", "talon_v0", "battle_force_v0"} <= set(games)
-    assert games["battle_force_v0"]["bots"][:3] == ["random", "heuristic", "scripted"]
+    assert {"planetoids_v0", "talon_v0", "battle_force_v1"} <= set(games)
+    assert games["battle_force_v1"]["bots"][:3] == ["random", "heuristic", "scripted"]
     assert "test:slow" in games["talon_v0"]["bots"]
-    assert games["battle_force_v0"]["options"]["players"] == 2
+    assert games["battle_force_v1"]["options"]["players"] == 2
     assert info["limits"]["max_message_bytes"] == 65536 and info["protocol"] == 1
 
 
@@ -74,8 +74,8 @@ def test_garbage_gets_coded_errors_and_changes_nothing(server):
            b'{"v": 1, "type": "new_match", "game": "chess_v6"}\n',
            b'{"v": 1, "type": "new_match", "game": "talon_v0", "bots": {"1": "alphazero"}}\n',
            b'{"v": 1, "type": "new_match", "game": "talon_v0", "bots": {"1": {"name": "random", "level": 3}}}\n',
-           b'{"v": 1, "type": "new_match", "game": "battle_force_v0", "options": {"cards_file": "/etc/passwd"}}\n',
-           b'{"v": 1, "type": "new_match", "game": "battle_force_v0", "options": {"players": 9}}\n',
+           b'{"v": 1, "type": "new_match", "game": "battle_force_v1", "options": {"cards_file": "/etc/passwd"}}\n',
+           b'{"v": 1, "type": "new_match", "game": "battle_force_v1", "options": {"players": 9}}\n',
            b'{"v": 1, "type": "bot_move", "game": "talon_v0", "state": {"save": "not base64!"}, "bot": "random"}\n',
            b'{"v": 1, "type": "move", "match": "nope", "seq": 0, "action": 1, "extra": true}\n',
            b'{"v": 1, "type": "info"' + b" " * 70000 + b"}\n"]
@@ -134,12 +134,12 @@ def test_bot_past_its_time_limit_plays_the_scripted_move_or_errs(server):
 
 
 def test_stateless_bot_move_from_a_save_or_a_history(server):
-    match = _new(server, game="battle_force_v0", options={"players": 4}, seed=21)
+    match = _new(server, game="battle_force_v1", options={"players": 4}, seed=21)
     reply = server.request({"type": "move", "match": match["match"], "seq": 0, "action": match["legal"][0]["action"],
                             "save": True})
     history = server.request({"type": "state", "match": match["match"], "history": True})["history"]
     assert history["seed"] == 21 and len(history["actions"]) == reply["seq"]
-    common = {"type": "bot_move", "game": "battle_force_v0", "options": {"players": 4}, "bot": "heuristic",
+    common = {"type": "bot_move", "game": "battle_force_v1", "options": {"players": 4}, "bot": "heuristic",
               "until": "turn", "legal": True}
     from_save = server.request({**common, "state": {"save": reply["save"]}, "state_hash": reply["state_hash"]})
     from_history = server.request({**common, "state": history})
@@ -147,8 +147,8 @@ def test_stateless_bot_move_from_a_save_or_a_history(server):
     assert from_save["state_hash"] == from_history["state_hash"]
     assert from_history["seq"] == reply["seq"] + len(from_history["actions"])
     # the save is the file save() writes: load() reads it
-    from wargym.envs import battle_force_v0
-    env = battle_force_v0.raw_env(players=4)
+    from wargym.envs import battle_force_v1
+    env = battle_force_v1.raw_env(players=4)
     env.reset(seed=0)
     import tempfile
     with tempfile.NamedTemporaryFile(suffix=".wargym") as f:
@@ -160,7 +160,7 @@ def test_stateless_bot_move_from_a_save_or_a_history(server):
     talon = _new(server, save=True)
     errors = [server.request({**common, "state": {"save": s}})["error"] for s in (
         talon["save"], reply["save"][:200],
-        server.request({"type": "state", "match": _new(server, game="battle_force_v0")["match"], "save": True})["save"])]
+        server.request({"type": "state", "match": _new(server, game="battle_force_v1")["match"], "save": True})["save"])]
     assert [e["code"] for e in errors] == ["bad_save"] * 3
     assert "talon" in errors[0]["message"] and "players" in errors[2]["message"]
     wrong_hash = server.request({**common, "state": history, "state_hash": "f" * 16})

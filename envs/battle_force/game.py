@@ -20,7 +20,7 @@ from . import rules as R
 from .validate import validate_state  # noqa: F401  (a state from outside, checked before any kernel sees it)
 
 NAME = "battle_force"
-VERSION = 0
+VERSION = 1         # battle_force_v1: a ship's order in its line (option ship_order); v0 without it
 # A decision costs several microseconds, so the thread pool pays from 64 games on
 # (serial vs parallel, decisions/s on 2 cores: B=64 110k vs 121k, B=256 160k vs 220k)
 PARALLEL_FROM = 64
@@ -76,6 +76,8 @@ DEFAULT_OPTIONS = {
     "max_decisions": 0,            # truncate after this many decisions (0 = never)
     "solitaire": False,            # SFBF Gioco in solitario: one agent (player_0) against the rulebook's
                                    # automaton (seat 1), resolved inside the core (RULES.md 'Solitaire')
+    "ship_order": True,            # observation: a ship's place in its line in the order the ships came
+                                   # into it (battle_force_v1); False: battle_force_v0's observation
     "cards_file": None,            # your own cards.json (e.g. the printed deck)
     "ships_file": None,            # your own ships.json
 }
@@ -89,7 +91,8 @@ _CHOICES = {
     "em_ecm": ("one_card", "whole_attack"),
 }
 _BOOLS = ("formation", "learning", "fighters", "single_race", "draw_discard", "allies", "traditional",
-          "player_order", "second_attack", "end_on_elimination", "ceasefire_repairs", "count_survivors", "solitaire")
+          "player_order", "second_attack", "end_on_elimination", "ceasefire_repairs", "count_survivors", "solitaire",
+          "ship_order")
 SELECTION = {"deal": R.SEL_DEAL, "points": R.SEL_POINTS, "draft": R.SEL_DRAFT, "fleet_core": R.SEL_CORE,
              "draft4": R.SEL_DRAFT4}
 
@@ -164,7 +167,8 @@ SHIP_FEATURES = tuple([f"in the fleet of the player {r} seats after me" for r in
                          "1 in the pick pool, 2 out of the game", "cloaked", "web on", "Erratic Maneuvers on it",
                          "Wild Weasel on it", "disengaged"]
                       + [f"damage markers on {k}" for k in SPACE_KINDS]
-                      + ["the attacking ship", "the target", "the ship this decision is about"])
+                      + ["the attacking ship", "the target", "the ship this decision is about",
+                         "in play: its place in its owner's line, 1 the first that came into it (battle_force_v1)"])
 PLAYER_FEATURES = ("cards in hand", "reserve cards", "face-down reserve ships", "ships in the fleet",
                    "victory points from kills (at the end: final score) mod 128",
                    "victory points from kills (at the end: final score) // 128", "ships destroyed",
@@ -313,13 +317,14 @@ def build_config(opts: dict):
     k[R.K_SINGLE_RACE] = opts["single_race"]
     k[R.K_N_RACES] = len(RACES)
     k[R.K_LEARNING] = opts["learning"]
+    k[R.K_SHIP_ORDER] = opts["ship_order"]
     off = 0
     for key, size in ((R.K_A_CARD, NC), (R.K_A_SHIP, NS), (R.K_A_LINE, R.LINES), (R.K_A_KIND, R.N_KIND),
                       (R.K_A_NUM, R.N_NUM), (R.K_A_RACE, len(RACES)), (R.K_A_NAMED, R.N_NAMED)):
         k[key] = off
         off += size
     k[R.K_N_ACTIONS] = off
-    k[R.K_OBS] = NC * R.F_CARD + NS * R.F_SHIP + R.MAX_P * R.F_PLAYER + R.N_GLOBAL
+    k[R.K_OBS] = NC * R.F_CARD + NS * ship_features(k) + R.MAX_P * R.F_PLAYER + R.N_GLOBAL
     return Tables(k=k, card=card, ship=ship, cards=cards, ships=ships, options=opts)
 
 
@@ -397,15 +402,21 @@ def kernel_obs_shape(cfg) -> tuple[int, ...]:
     return obs_shape(cfg)
 
 
+def ship_features(k) -> int:
+    """A ship's row: all of SHIP_FEATURES, or battle_force_v0's first 30 (option ship_order=False)."""
+    return R.F_SHIP if k[R.K_SHIP_ORDER] else R.F_SHIP - 1
+
+
 def split_obs(cfg, obs: np.ndarray) -> dict:
     """The flat observation as named parts (see CARD_FEATURES, SHIP_FEATURES, PLAYER_FEATURES,
     GLOBAL_FEATURES); players are listed from the viewer's seat on."""
     NC, NS = int(cfg.k[R.K_NC]), int(cfg.k[R.K_NS])
     obs = np.asarray(obs).reshape(-1)
     a = NC * R.F_CARD
-    b = a + NS * R.F_SHIP
+    fs = ship_features(cfg.k)
+    b = a + NS * fs
     c = b + R.MAX_P * R.F_PLAYER
-    return {"cards": obs[:a].reshape(NC, R.F_CARD), "ships": obs[a:b].reshape(NS, R.F_SHIP),
+    return {"cards": obs[:a].reshape(NC, R.F_CARD), "ships": obs[a:b].reshape(NS, fs),
             "players": obs[b:c].reshape(R.MAX_P, R.F_PLAYER), "globals": obs[c:]}
 
 

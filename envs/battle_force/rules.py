@@ -60,8 +60,8 @@ RACE_KLINGON = 1
  K_ORDER_CARDS, K_SECOND_ATTACK, K_END_TURNS, K_END_SHUFFLES, K_END_KILLS, K_END_ELIM, K_TIE, K_PBF_MODE,
  K_PF_MODE, K_CEASE_REPAIR, K_SURVIVORS, K_REWARD, K_MAX_DECISIONS, K_SELECTION, K_BUDGET, K_PER_PLAYER,
  K_SINGLE_RACE, K_N_ACTIONS, K_A_CARD, K_A_SHIP, K_A_LINE, K_A_KIND, K_A_NUM, K_A_RACE, K_A_NAMED,
- K_N_RACES, K_OBS, K_LEARNING, K_EM_WHOLE, K_SOLITAIRE) = range(40)
-N_K = 40
+ K_N_RACES, K_OBS, K_LEARNING, K_EM_WHOLE, K_SOLITAIRE, K_SHIP_ORDER) = range(41)
+N_K = 41
 SEL_DEAL, SEL_POINTS, SEL_DRAFT, SEL_CORE, SEL_DRAFT4 = 0, 1, 2, 3, 4
 TIE_SHARE, TIE_DRAW, TIE_DUEL = 0, 1, 2
 
@@ -3411,7 +3411,7 @@ def apply_other(s, cfg, b, a):
 F_CARD = 8
 # write_obs stores a card's 8 features as one little-endian 8-byte word
 assert sys.byteorder == "little", "wargym's Battle Force observation assumes a little-endian machine"
-F_SHIP = 30
+F_SHIP = 31          # a ship's row; battle_force_v0 (option ship_order=False) has the first 30
 F_PLAYER = 12
 MAX_P = 6
 MAX_P_AND_NOBODY = MAX_P + 1   # per-owner counts, index owner + 1 (owner -1: nobody)
@@ -3432,6 +3432,28 @@ def clip8(x):
 CARD_SLOT_BITS = sum(slot << (4 * loc) for loc, slot in enumerate((7, 0, 2, 0, 1, 4, 5, 6)))
 CARD_PUBLIC_BITS = sum(1 << loc for loc in (CL_OUT, CL_DISC, CL_ATK, CL_DEF, CL_SHIP))
 CARD_PRIVATE_BITS = (1 << CL_HAND) | (1 << CL_RES)
+
+
+@nb.njit(cache=True, inline="always")
+def ship_row_width(cfg):
+    """A ship's row in the observation: F_SHIP, or its first 30 values in battle_force_v0."""
+    return F_SHIP if cfg.k[K_SHIP_ORDER] else F_SHIP - 1
+
+
+@nb.njit(cache=True)
+def order_in_line(s, cfg, b, i, seen, n_seen):
+    """Where fleet ship i stands in its owner's line in the order the ships came into it: 1 for the
+    first (lowest ``pos``), counted over the ships this player sees.  The order ships come into play
+    is public; the solitaire automaton (SFBF Gioco in solitario) and the heuristic bot take "the
+    first" enemy ship of the screen by it, so a learner needs it to read who is targeted first."""
+    owner = s.sh[b, i, SH_OWNER]
+    line = s.sh[b, i, SH_LINE]
+    before = 1
+    for k in range(n_seen):
+        j = seen[k]
+        before += (s.sh[b, j, SH_LOC] == SL_FLEET) & (s.sh[b, j, SH_OWNER] == owner) & \
+            (s.sh[b, j, SH_LINE] == line) & (s.pos[b, j] < s.pos[b, i])
+    return before
 
 
 @nb.njit(cache=True)
@@ -3481,6 +3503,7 @@ def write_obs(s, cfg, b, p, obs):
     down = local_i32(MAX_P_AND_NOBODY)
     seen = scratch_i32(MAX_SHIPS)
     n_seen = 0
+    fs = ship_row_width(cfg)
     for i in range(NS):
         loc = sh[b, i, SH_LOC]
         owner = sh[b, i, SH_OWNER]
@@ -3489,12 +3512,12 @@ def write_obs(s, cfg, b, p, obs):
         fleet[owner + 1] += in_fleet_
         down[owner + 1] += in_fleet_ & is_down
         hidden = (loc == SL_DECK) | (in_fleet_ & (owner != p) & is_down)
-        obs[o + i * F_SHIP + 8] = hidden      # unknown to this player
+        obs[o + i * fs + 8] = hidden      # unknown to this player
         seen[n_seen] = i
         n_seen += not hidden
     for j in range(n_seen):
         i = seen[j]
-        base = o + i * F_SHIP
+        base = o + i * fs
         loc = sh[b, i, SH_LOC]
         owner = sh[b, i, SH_OWNER]
         rel = owner - p          # the owner's seat counted from the viewer's
@@ -3518,7 +3541,9 @@ def write_obs(s, cfg, b, p, obs):
         obs[base + 27] = i == attacker
         obs[base + 28] = i == target
         obs[base + 29] = i == selected
-    o += NS * F_SHIP
+        if fs == F_SHIP and loc == SL_FLEET:
+            obs[base + 30] = clip8(order_in_line(s, cfg, b, i, seen, n_seen))
+    o += NS * fs
     for r in range(P):
         q = p + r
         q -= P if q >= P else 0
