@@ -31,13 +31,20 @@ from torch import nn
 INPUT_SCALE = 1.0 / 4.0
 
 
-def observation_parts(game, cfg) -> list[tuple[str, tuple[int, ...], np.ndarray | slice]]:
+def observation_parts(game, cfg, gathered: bool = False) -> list[tuple[str, tuple[int, ...], np.ndarray | slice]]:
     """``(name, shape, where)`` of every part of the flat observation, in ``split_obs`` order;
-    ``where`` is a slice when the part is a contiguous run of the flat vector, else indices."""
+    ``where`` is a slice when the part is a contiguous run of the flat vector, else indices.
+    ``gathered``: also the action table a game gathers from its observation (``action_rows``),
+    which only the pointer head reads (networks without it keep the layout they were trained on)."""
     shape = tuple(game.obs_shape(cfg))
     index = np.arange(int(np.prod(shape))).reshape(shape)
     split = getattr(game, "split_obs", None)
     parts = split(cfg, index) if split is not None else {"observation": index}
+    rows = getattr(game, "action_rows", None)
+    if gathered and rows is not None:
+        # a game whose observation has no action table may say, per action, which observation
+        # values describe what the action names (-1: nothing, read as 0): gathered, they are one
+        parts = {**parts, ACTION_FEATURES_PART: np.asarray(rows(cfg))}
     out = []
     for name, idx in parts.items():
         idx = np.asarray(idx)
@@ -138,7 +145,7 @@ class WargymExtractor(BaseFeaturesExtractor):
         from ..wrappers.sb3 import load_game
         g = load_game(game)
         cfg = g.build_config(g.parse_options(options or {}))
-        self.parts = observation_parts(g, cfg)
+        self.parts = observation_parts(g, cfg, gathered=pointer)
         n = int(np.prod(observation_space.shape))
         if n != int(np.prod(g.obs_shape(cfg))):
             raise ValueError(f"observation of {n} values does not match {game} with options {options}")
@@ -157,14 +164,26 @@ class WargymExtractor(BaseFeaturesExtractor):
             self._features_dim = features_dim + self.tail_dim
         self.encoders = nn.ModuleList(part_encoder(shape, plane_width, row_width, name)
                                       for name, shape, _ in self.parts)
+        # gathered parts may name -1 (nothing): read from a zero appended after the observation
+        self.padded = any(not isinstance(w, slice) and (w < 0).any() for w in
+                          [where for _, _, where in self.parts] + ([] if self.tail is None else [self.tail]))
         for k, (_, _, where) in enumerate(self.parts):
             if not isinstance(where, slice):
-                self.register_buffer(f"where_{k}", torch.as_tensor(where, dtype=torch.long), persistent=False)
+                self.register_buffer(f"where_{k}", self._gather_index(where, n), persistent=False)
+        if self.tail is not None and not isinstance(self.tail, slice):
+            self.register_buffer("where_tail", self._gather_index(self.tail, n), persistent=False)
         total = sum(e.out_dim for e in self.encoders)
         self.head = nn.Sequential(nn.Linear(total, features_dim), nn.ReLU())
 
+    @staticmethod
+    def _gather_index(where, n: int) -> torch.Tensor:
+        where = np.asarray(where, dtype=np.int64)
+        return torch.as_tensor(np.where(where < 0, n, where), dtype=torch.long)
+
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         x = obs.reshape(obs.shape[0], -1)
+        if self.padded:
+            x = torch.cat([x, x.new_zeros(x.shape[0], 1)], dim=1)
         encoded = []
         for k, ((_, _, where), enc) in enumerate(zip(self.parts, self.encoders)):
             # scaled part by part: one copy of each part, none of the whole observation
@@ -174,7 +193,8 @@ class WargymExtractor(BaseFeaturesExtractor):
         features = self.head(torch.cat(encoded, dim=1))
         if self.tail is None:
             return features
-        return torch.cat([features, x[:, self.tail] * INPUT_SCALE], dim=1)
+        tail = x[:, self.tail] if isinstance(self.tail, slice) else x.index_select(1, self.where_tail)
+        return torch.cat([features, tail * INPUT_SCALE], dim=1)
 
 
 class SplitMlpExtractor(nn.Module):
@@ -263,7 +283,7 @@ def has_action_table(game, options: dict | None = None) -> bool:
     from ..wrappers.sb3 import load_game
     g = load_game(game)
     cfg = g.build_config(g.parse_options(options or {}))
-    return any(name == ACTION_FEATURES_PART for name, _, _ in observation_parts(g, cfg))
+    return any(name == ACTION_FEATURES_PART for name, _, _ in observation_parts(g, cfg, gathered=True))
 
 
 def policy_class(game, options: dict | None = None, pointer: bool | None = None):

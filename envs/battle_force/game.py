@@ -420,6 +420,22 @@ def split_obs(cfg, obs: np.ndarray) -> dict:
             "players": obs[b:c].reshape(R.MAX_P, R.F_PLAYER), "globals": obs[c:]}
 
 
+def action_rows(cfg) -> np.ndarray:
+    """What each action names, as places of the flat observation, for a policy that scores every
+    action from the facts of what it names (training/networks.py, the pointer head): a card action
+    reads its card's row (CARD_FEATURES), a ship action its ship's row (SHIP_FEATURES, where the
+    order in its line and its damage tell the target the heuristic bot would pick); -1 where an
+    action names nothing (a line, a space kind, a number, a race, a named choice) or the row is
+    shorter.  ``(actions, ship features)`` int64."""
+    k = cfg.k
+    NC, NS, fs = int(k[R.K_NC]), int(k[R.K_NS]), ship_features(k)
+    rows = np.full((num_actions(cfg), fs), -1, dtype=np.int64)
+    cards, ships = int(k[R.K_A_CARD]), int(k[R.K_A_SHIP])
+    rows[cards:cards + NC, :R.F_CARD] = np.arange(NC * R.F_CARD).reshape(NC, R.F_CARD)
+    rows[ships:ships + NS] = NC * R.F_CARD + np.arange(NS * fs).reshape(NS, fs)
+    return rows
+
+
 def current(state) -> np.ndarray:
     return state.g[:, R.G_DECIDER]
 
