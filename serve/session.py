@@ -417,11 +417,6 @@ def _check_fits(model, bot: Bot, obs, mask) -> None:
                                                "it was trained with", field="bot")
 
 
-def _rule_of(why: str) -> str:
-    """The rule in ``why_illegal``'s sentence ("action 3 (name) is illegal: <rule>")."""
-    return why.split(" is illegal: ", 1)[-1]
-
-
 def _unit(*parts) -> float:
     """A number in [0, 1) fixed by the position: strength levels stay reproducible."""
     h = hashlib.blake2b("/".join(map(str, parts)).encode(), digest_size=8).digest()
@@ -604,9 +599,10 @@ class Server:
             if seat in m.bots:
                 raise ProtocolError("not_your_turn", f"seat {seat} ({m.bots[seat].name}) decides now: send "
                                                      "'advance' for the bot's move", field="action", to_move=seat)
-            why = slot.env.why_illegal(action)
-            if why is not None:
-                raise ProtocolError("illegal_action", why, field="action", rule=_rule_of(why), to_move=seat)
+            reason = slot.env.illegal_reason(action)
+            if reason is not None:
+                raise ProtocolError("illegal_action", slot.env.why_illegal(action), field="action", rule=reason[1],
+                                    to_move=seat)
             returns = list(m.returns)
             events = [self._step(slot, action, "client", m.seq, returns)]
             seq_before = m.seq
@@ -810,9 +806,10 @@ class Server:
                 if self._over(slot.core):
                     raise ProtocolError("bad_state", f"action {i} comes after the end of the game",
                                         field=f"{where}.{i}")
-                why = slot.env.why_illegal(a)
-                if why is not None:
-                    raise ProtocolError("bad_state", f"action {i}: {why}", field=f"{where}.{i}", rule=_rule_of(why))
+                reason = slot.env.illegal_reason(a)
+                if reason is not None:
+                    raise ProtocolError("bad_state", f"action {i}: {slot.env.why_illegal(a)}", field=f"{where}.{i}",
+                                        rule=reason[1])
                 slot.env.step(a)
             ids.append(a)
         return ids

@@ -171,6 +171,22 @@ def _assert_over_by_truncation(env):
 
 
 @pytest.mark.parametrize("name", ENVS)
+def test_contract_illegal_reason_gives_the_rules_code_and_its_text(name):
+    """An illegal action's reason as the code of the rule that forbids it and that rule's text
+    (game.REASONS), which why_illegal's sentence ends with: what the server sends as ``rule``."""
+    from wargym.envs.core.vec import OUTSIDE_ACTIONS
+    env = _raw(name)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    code, rule = env.illegal_reason(illegal)
+    assert code > 0 and rule == env.core.game.REASONS[code]
+    assert env.why_illegal(illegal).endswith(f" is illegal: {rule}")
+    assert env.illegal_reason(int(np.flatnonzero(mask)[0])) is None
+    assert env.illegal_reason(len(mask))[0] == OUTSIDE_ACTIONS
+
+
+@pytest.mark.parametrize("name", ENVS)
 def test_contract_state_truncation_empties_the_mask(name):
     env = _truncated_env(name)
     _assert_over_by_truncation(env)

@@ -65,3 +65,29 @@ def test_games_with_relations_get_the_pointer_head():
     assert has_action_table("talon") and has_action_table("planetoids")
     assert not has_action_table("talon", {"relations": False})
     assert not has_action_table("planetoids", {"relations": False})
+
+
+def test_battle_force_pointer_reads_the_card_or_ship_each_action_names():
+    """Battle Force has no action table in its observation; its ``action_rows`` say which observation
+    values describe what each action names, and the pointer head reads them gathered: a ship action
+    its ship's row (SHIP_FEATURES), a card action its card's row, nothing (zeros) for the others.
+    Networks without the pointer head keep the observation's own parts (earlier checkpoints load)."""
+    from gymnasium import spaces
+    from wargym.envs.battle_force import game as G
+    from wargym.training.networks import WargymExtractor, observation_parts
+
+    assert has_action_table("battle_force") and has_action_table("battle_force", {"ship_order": False})
+    cfg = G.build_config(G.parse_options({}))
+    n = G.obs_shape(cfg)[0]
+    nc, ns, fs = int(cfg.k[G.R.K_NC]), int(cfg.k[G.R.K_NS]), len(G.SHIP_FEATURES)
+    ext = WargymExtractor(spaces.Box(-128, 127, (n,), np.int8), game="battle_force", pointer=True)
+    assert (ext.n_actions, ext.n_action_features) == (G.num_actions(cfg), fs)
+    obs = torch.arange(1, n + 1, dtype=torch.float32)[None]        # value = place + 1, so 0 means "nothing"
+    table = (ext(obs)[0, ext.features_dim - ext.tail_dim:] * 4).reshape(ext.n_actions, fs)
+    first_ship = int(cfg.k[G.R.K_A_SHIP])
+    parts = G.split_obs(cfg, np.arange(1, n + 1))
+    assert torch.equal(table[first_ship + 2], torch.as_tensor(parts["ships"][2], dtype=torch.float32))
+    assert torch.equal(table[5, :8], torch.as_tensor(parts["cards"][5], dtype=torch.float32))
+    assert not table[5, 8:].any() and not table[first_ship + ns:].any()
+    assert first_ship == nc
+    assert [name for name, _, _ in observation_parts(G, cfg)] == ["cards", "ships", "players", "globals"]

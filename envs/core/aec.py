@@ -226,6 +226,10 @@ class WargymAEC(RebuiltOnUnpickle, AECEnv):
     def why_illegal(self, action: int) -> str | None:
         return self.core.why_illegal(0, action)
 
+    def illegal_reason(self, action: int) -> tuple[int, str] | None:
+        """``None`` if legal, else ``(code, rule)`` (``VecGame.illegal_reason``)."""
+        return self.core.illegal_reason(0, action)
+
     def action_name(self, action: int) -> str:
         return self.core.action_name(action)
 

@@ -45,6 +45,11 @@ def game_seeds(seed: int, index: np.ndarray) -> np.ndarray:
     return out
 
 
+# illegal_reason's codes for what no rule of the game says: an action outside the action space, and
+# any action once a game has been cut off by max_decisions (the rules' own codes count from 1)
+OUTSIDE_ACTIONS, CUT_OFF = -1, -2
+
+
 class VecGame(RebuiltOnUnpickle):
     """B independent games of one kind, stepped together.  ``game``: a ``contract.GameDef`` (a
     game module).  Pickles and deep-copies as its game, options and batch size plus its games
@@ -178,15 +183,26 @@ class VecGame(RebuiltOnUnpickle):
 
     def why_illegal(self, b: int, action: int) -> str | None:
         """``None`` if ``action`` is legal in game ``b`` now, else the reason in words."""
+        reason = self.illegal_reason(b, action)
+        if reason is None:
+            return None
+        code, rule = reason
+        action = int(action)
+        if code == OUTSIDE_ACTIONS:
+            return f"action {action} is {rule}"
+        return f"action {action} ({self.action_name(action)}) is illegal: {rule}"
+
+    def illegal_reason(self, b: int, action: int) -> tuple[int, str] | None:
+        """``None`` if ``action`` is legal in game ``b`` now, else ``(code, rule)``: the rules' reason
+        code (``game.REASONS[code]`` is ``rule``), or OUTSIDE_ACTIONS / CUT_OFF with their own words."""
         self._check_game(b)
         action = as_action(action, "why_illegal", self.num_actions)  # 1.5 or "3": a clear TypeError
         if not 0 <= action < self.num_actions:
-            return f"action {action} is outside the action space 0..{self.num_actions - 1}"
+            return OUTSIDE_ACTIONS, f"outside the action space 0..{self.num_actions - 1}"
         if self.truncated[b] and not self.auto_reset:
-            return (f"action {action} ({self.action_name(action)}) is illegal: the game is over, "
-                    f"cut off after max_decisions={self.options.get('max_decisions')} decisions")
+            return CUT_OFF, f"the game is over, cut off after max_decisions={self.options.get('max_decisions')} decisions"
         code = int(self.game.kernels.action_reason(self.state.view, self._k, b, action))
-        return None if code == 0 else self.describe_illegal(action, code)
+        return None if code == 0 else (code, self.game.REASONS[code])
 
     def describe_illegal(self, action: int, code: int) -> str:
         name = self.game.action_name(self.cfg, action) if 0 <= action < self.num_actions else "?"
