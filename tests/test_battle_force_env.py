@@ -86,12 +86,13 @@ def test_observation_layout_is_documented():
 
 ORDER_SCENARIO = {"players": [{"hand": [], "ships": [{"ship": "Constellation"}, {"ship": "Lexington", "line": "main"}]},
                               {"hand": [], "ships": [{"ship": "Thunderchild"}, {"ship": "Despoiler", "line": "main"},
-                                                     {"ship": "Ravager"}, {"ship": "Marauder", "line": "reserve"}]}],
+                                                     {"ship": "Marauder", "line": "reserve"}]},
+                              {"hand": [], "ships": [{"ship": "Ravager"}, {"ship": "Predator"}]}],
                   "active": 0, "phase": "attack"}
 
 
 def _ship_rows(options, viewer):
-    core = VecGame(game, 1, options)
+    core = VecGame(game, 1, {"players": 3, **options})
     core.load_scenario(ORDER_SCENARIO, seed=0)
     names = [s["name"] for s in core.cfg.ships]
     rows = game.split_obs(core.cfg, core.observe(0, viewer)[0])["ships"]
@@ -99,20 +100,24 @@ def _ship_rows(options, viewer):
 
 
 def test_battle_force_v1_shows_each_ships_place_in_its_line():
-    """battle_force_v1 (SFBF Gioco in solitario: the automaton takes "the first" ship of a line): the
-    last ship feature is the ship's place in its owner's line in the order the ships came into play
-    (the scenario places them in its order), counted over the ships the viewer sees; a face-down
-    reserve ship (SFBF Navi di Riserva) stays hidden, its row empty but for "unknown to me"."""
+    """battle_force_v1 (SFBF Gioco in solitario: the automaton attacks "the first" enemy ship of the
+    screen): the last ship feature is the ship's place in its line among the viewer's enemies' ships
+    (whichever enemy owns them) or among its own side's, in the order the ships came into play (the
+    scenario places them in its order), counted over the ships the viewer sees; a face-down reserve
+    ship (SFBF Navi di Riserva) stays hidden, its row empty but for "unknown to me"."""
     rows, _ = _ship_rows({}, viewer=0)
     order = {name: int(row[-1]) for name, row in rows.items()}
-    assert game.SHIP_FEATURES[-1].startswith("in play: its place in its owner's line")
-    assert (order["Thunderchild"], order["Ravager"], order["Despoiler"]) == (1, 2, 1)
+    assert game.SHIP_FEATURES[-1].startswith("in play: its place in its line")
+    assert (order["Thunderchild"], order["Ravager"], order["Predator"], order["Despoiler"]) == (1, 2, 3, 1)
     assert (order["Constellation"], order["Lexington"]) == (1, 1)
     hidden = rows["Marauder"]
     assert hidden[8] == 1 and not hidden[:8].any() and not hidden[9:].any()
     assert order["Federation"] == 0                  # not in play (in the ship deck)
     rows_1, _ = _ship_rows({}, viewer=1)
-    assert rows_1["Marauder"][-1] == 1 and rows_1["Marauder"][7] == 3     # its owner sees it: reserve, first
+    order_1 = {name: int(row[-1]) for name, row in rows_1.items()}
+    assert (order_1["Constellation"], order_1["Ravager"], order_1["Predator"]) == (1, 2, 3)   # player 1's enemies
+    assert (order_1["Thunderchild"], order_1["Despoiler"], order_1["Marauder"]) == (1, 1, 1)
+    assert rows_1["Marauder"][7] == 3                  # its owner sees it: in the reserve
 
 
 def test_battle_force_v0_observation_is_v1_without_the_ship_order():

@@ -168,7 +168,8 @@ SHIP_FEATURES = tuple([f"in the fleet of the player {r} seats after me" for r in
                          "Wild Weasel on it", "disengaged"]
                       + [f"damage markers on {k}" for k in SPACE_KINDS]
                       + ["the attacking ship", "the target", "the ship this decision is about",
-                         "in play: its place in its owner's line, 1 the first that came into it (battle_force_v1)"])
+                         "in play: its place in its line among my side's or my enemies' ships, 1 the first that came "
+                         "into play (battle_force_v1)"])
 PLAYER_FEATURES = ("cards in hand", "reserve cards", "face-down reserve ships", "ships in the fleet",
                    "victory points from kills (at the end: final score) mod 128",
                    "victory points from kills (at the end: final score) // 128", "ships destroyed",

@@ -3441,18 +3441,20 @@ def ship_row_width(cfg):
 
 
 @nb.njit(cache=True)
-def order_in_line(s, cfg, b, i, seen, n_seen):
-    """Where fleet ship i stands in its owner's line in the order the ships came into it: 1 for the
-    first (lowest ``pos``), counted over the ships this player sees.  The order ships come into play
-    is public; the solitaire automaton (SFBF Gioco in solitario) and the heuristic bot take "the
-    first" enemy ship of the screen by it, so a learner needs it to read who is targeted first."""
-    owner = s.sh[b, i, SH_OWNER]
+def order_in_line(s, cfg, b, p, i, seen, n_seen):
+    """Where fleet ship i stands in its line among the ships of its side as player p sees them
+    (p's own and allied ships, or p's enemies'), in the order they came into play: 1 for the first
+    (lowest ``pos``), counted over the ships p sees.  The order ships come into play is public; the
+    solitaire automaton (SFBF Gioco in solitario) and the heuristic bot attack "the first" enemy
+    ship of the screen by it, whichever enemy owns it, so a learner needs it to read who is
+    targeted first."""
+    hostile = enemies(s, cfg, b, p, s.sh[b, i, SH_OWNER])
     line = s.sh[b, i, SH_LINE]
     before = 1
     for k in range(n_seen):
         j = seen[k]
-        before += (s.sh[b, j, SH_LOC] == SL_FLEET) & (s.sh[b, j, SH_OWNER] == owner) & \
-            (s.sh[b, j, SH_LINE] == line) & (s.pos[b, j] < s.pos[b, i])
+        before += (s.sh[b, j, SH_LOC] == SL_FLEET) & (s.sh[b, j, SH_LINE] == line) & \
+            (enemies(s, cfg, b, p, s.sh[b, j, SH_OWNER]) == hostile) & (s.pos[b, j] < s.pos[b, i])
     return before
 
 
@@ -3542,7 +3544,7 @@ def write_obs(s, cfg, b, p, obs):
         obs[base + 28] = i == target
         obs[base + 29] = i == selected
         if fs == F_SHIP and loc == SL_FLEET:
-            obs[base + 30] = clip8(order_in_line(s, cfg, b, i, seen, n_seen))
+            obs[base + 30] = clip8(order_in_line(s, cfg, b, p, i, seen, n_seen))
     o += NS * fs
     for r in range(P):
         q = p + r
