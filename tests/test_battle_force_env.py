@@ -201,29 +201,6 @@ def test_save_and_load_single_games_by_index(tmp_path):
     np.testing.assert_array_equal(core.obs[2], other.obs[0])
 
 
-def test_clone_and_restore_replays_identically():
-    env = battle_force_v1.raw_env(players=3)
-    env.reset(seed=5)
-    rng = np.random.default_rng(0)
-    for _ in range(150):
-        env.step(int(rng.choice(env.legal_actions())))
-    snap = env.clone_state()
-    actions, first = [], []
-    for _ in range(200):
-        if env.core.terminated[0]:
-            break
-        a = int(rng.choice(env.legal_actions()))
-        actions.append(a)
-        env.step(a)
-        first.append((env.agent_selection, env.observe(env.agent_selection)["observation"].tobytes()))
-    env.set_state(snap)
-    second = []
-    for a in actions:
-        env.step(a)
-        second.append((env.agent_selection, env.observe(env.agent_selection)["observation"].tobytes()))
-    assert first == second
-
-
 def test_corrupt_or_foreign_save_file_is_rejected_and_changes_nothing(tmp_path):
     core = VecGame(game, 2)
     core.reset(seed=1)

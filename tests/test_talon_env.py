@@ -104,29 +104,6 @@ def test_save_load_round_trip(tmp_path):
         np.testing.assert_array_equal(core.state.arrays[k], twin.state.arrays[k])
 
 
-def test_clone_and_restore_replays_identically():
-    env = talon_v0.raw_env()
-    env.reset(seed=5)
-    rng = np.random.default_rng(0)
-    for _ in range(150):
-        env.step(int(rng.choice(env.legal_actions())))
-    snap = env.clone_state()
-    actions, first = [], []
-    for _ in range(150):
-        if env.core.terminated[0]:
-            break
-        a = int(rng.choice(env.legal_actions()))
-        actions.append(a)
-        env.step(a)
-        first.append(env.observe(env.agent_selection)["observation"].tobytes())
-    env.set_state(snap)
-    second = []
-    for a in actions:
-        env.step(a)
-        second.append(env.observe(env.agent_selection)["observation"].tobytes())
-    assert first == second
-
-
 def test_corrupt_or_foreign_save_file_is_rejected_and_changes_nothing(tmp_path):
     core = VecGame(game, 2)
     core.reset(seed=1)
