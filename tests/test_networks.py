@@ -71,12 +71,15 @@ def test_battle_force_pointer_reads_the_card_or_ship_each_action_names():
     """Battle Force has no action table in its observation; its ``action_rows`` say which observation
     values describe what each action names, and the pointer head reads them gathered: a ship action
     its ship's row (SHIP_FEATURES), a card action its card's row, nothing (zeros) for the others.
-    Networks without the pointer head keep the observation's own parts (earlier checkpoints load)."""
+    Networks without the pointer head keep the observation's own parts (earlier checkpoints load);
+    the pointer head is asked for (``--network pointer``), not the default."""
     from gymnasium import spaces
     from wargym.envs.battle_force import game as G
     from wargym.training.networks import WargymExtractor, observation_parts
 
-    assert has_action_table("battle_force") and has_action_table("battle_force", {"ship_order": False})
+    assert has_action_table("battle_force", gathered=True) and not has_action_table("battle_force")
+    assert policy_class("battle_force", {}, pointer=True).__name__ == "PointerPolicy"
+    assert policy_class("battle_force", {}) == "MlpPolicy"         # the default network: no pointer head
     cfg = G.build_config(G.parse_options({}))
     n = G.obs_shape(cfg)[0]
     nc, ns, fs = int(cfg.k[G.R.K_NC]), int(cfg.k[G.R.K_NS]), len(G.SHIP_FEATURES)

@@ -45,9 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--epochs", type=int, default=2, help="PPO epochs over each rollout")
     ap.add_argument("--learning-rate", type=float, default=3e-4)
     ap.add_argument("--network", default="auto", choices=("auto", "pointer", "structured"),
-                    help="auto: the pointer head where the observation has an action table (talon_v1, planetoids_v1 and v2), "
-                         "else the structured network; structured: the structured extractor and SB3's linear action "
-                         "head whatever the observation (the ablation baseline); see training/networks.py")
+                    help="auto: the pointer head where the observation has an action table (talon_v1, planetoids_v1 and v2, "
+                         "union_wars_v2), else the structured network; pointer: also where the game gathers one from its "
+                         "observation (Battle Force: each action reads the card or ship it names); structured: the "
+                         "structured extractor and SB3's linear action head whatever the observation (the ablation "
+                         "baseline); see training/networks.py")
     ap.add_argument("--reward", default=None, help="the game's reward option (default: the game's training reward: "
                     + ", ".join(f"{g} {r}" for g, r in DEFAULT_REWARD.items()) + ")")
     ap.add_argument("--warm-start", default="scripted",
@@ -308,7 +310,7 @@ def make_model(env, args, options):
 
     from .networks import has_action_table, policy_class, policy_kwargs
     pointer = {"auto": None, "pointer": True, "structured": False}[args.network]
-    if pointer and not has_action_table(args.game, options):
+    if pointer and not has_action_table(args.game, options, gathered=True):
         raise SystemExit(f"wargym-train: --network pointer needs an action table in the observation ({args.game} with "
                          f"options {options} has none)")
     return MaskablePPO(policy_class(args.game, options, pointer), env, n_steps=args.n_steps,
