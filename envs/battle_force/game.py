@@ -404,8 +404,9 @@ def kernel_obs_shape(cfg) -> tuple[int, ...]:
 
 
 def ship_features(k) -> int:
-    """A ship's row: all of SHIP_FEATURES, or battle_force_v0's first 30 (option ship_order=False)."""
-    return R.F_SHIP if k[R.K_SHIP_ORDER] else R.F_SHIP - 1
+    """A ship's row: all of SHIP_FEATURES, or battle_force_v0's first 30 (option ship_order=False);
+    the kernel's own definition, run as Python."""
+    return int(R.ship_row_width.py_func(k))
 
 
 def split_obs(cfg, obs: np.ndarray) -> dict:
