@@ -87,14 +87,14 @@ def play_tournament(game_name: str, game, policies: list[Policy], options: dict 
         ids = np.array([[policies[i].builtin for i in row] for row in lineups[builtin_rows]], dtype=np.int64)
         results[builtin_rows] = play_builtin(game, options, ids, seed)
     _play_model_games(game, policies, lineups, with_model, results, options, seed)
-    sources = {p.name: "built-in" if p.is_builtin else str(p.path) for p in policies}
+    sources = {p.name: p.source for p in policies}
     return Tournament(game_name, [p.name for p in policies], options, seed, games_per_lineup, lineups, results,
                       rounds, sources)
 
 
 def _load_checkpoints(policies, probe):
     for policy in policies:
-        if not policy.is_builtin and policy.model is None:
+        if not policy.is_builtin and policy.search is None and policy.model is None:
             load_checkpoint(policy, int(np.prod(probe.obs_shape)), probe.num_actions)
 
 
@@ -124,9 +124,11 @@ def play_lineup(game, seats: list[Policy], n_games: int, options: dict, seed: in
     models mixed, any number of players); returns each seat's summed rewards (its result).
 
     Every decision goes to the policy of the seat to act: the models see the acting player's
-    observation, as in training, and sample their actions (seeded through torch)."""
+    observation, as in training, and sample their actions (seeded through torch); a search bot
+    searches all its games' positions in one batch."""
     import torch
 
+    from ..envs.core.search import FlatSearch
     from ..envs.core.vec import VecGame
     torch.manual_seed(seed)  # the models sample with torch's generator: same seed, same games
     core = VecGame(game, n_games, options)
@@ -136,6 +138,8 @@ def play_lineup(game, seats: list[Policy], n_games: int, options: dict, seed: in
     playing = np.ones(n_games, dtype=bool)
     actions = np.zeros(n_games, dtype=np.int64)
     builtin_actions = np.zeros(n_games, dtype=np.int64)
+    searchers = {seat: FlatSearch(game, options, policy.search, seed=seed + seat)
+                 for seat, policy in enumerate(seats) if policy.search is not None}
     while playing.any():
         for seat, policy in enumerate(seats):
             rows = np.flatnonzero(playing & (core.current_player == seat))
@@ -144,6 +148,8 @@ def play_lineup(game, seats: list[Policy], n_games: int, options: dict, seed: in
             if policy.is_builtin:
                 game.bot.policy_actions(states, cfgs, core.mask, policy.builtin, builtin_actions)
                 actions[rows] = builtin_actions[rows]
+            elif seat in searchers:
+                actions[rows] = searchers[seat].choose(core, rows)
             else:
                 obs = core.obs[rows].reshape(len(rows), -1)
                 actions[rows] = policy.model.predict(obs, action_masks=core.mask[rows].astype(bool),

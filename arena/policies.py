@@ -20,11 +20,22 @@ def builtin_names(game) -> list[str]:
 
 @dataclass
 class Policy:
-    """One entrant: a built-in policy (``builtin`` = its id in ``bot.POLICIES``) or a model."""
+    """One entrant: a built-in policy (``builtin`` = its id in ``bot.POLICIES``), a search bot
+    (``search`` = its simulations per decision, envs/core/search.py) or a model."""
     name: str
     builtin: int | None = None
     path: Path | None = None
     model: object = field(default=None, repr=False)
+    search: int | None = None
+
+    @property
+    def source(self) -> str:
+        """Where it comes from, for the report."""
+        if self.is_builtin:
+            return "built-in"
+        if self.search is not None:
+            return f"Monte Carlo policy improvement of the scripted bot, {self.search} simulations a decision"
+        return str(self.path)
 
     @property
     def is_builtin(self) -> bool:
@@ -34,7 +45,10 @@ class Policy:
 def parse_policy(spec: str, game) -> Policy:
     """``"NAME"``: a built-in policy of the game; ``"NAME=PATH"``: a MaskablePPO checkpoint (.zip)
     or an RLlib checkpoint folder (``wargym-train --backend rllib``);
-    ``"baseline:NAME"``: a checkpoint shipped with wargym (``wargym.baselines``)."""
+    ``"baseline:NAME"``: a checkpoint shipped with wargym (``wargym.baselines``);
+    ``"search"`` or ``"search:SIMULATIONS"``: the search bot (envs/core/search.py, default 64)."""
+    if spec.split(":")[0].strip() == SEARCH:
+        return Policy(spec.strip(), search=parse_search_budget(spec, game))
     if spec.startswith("baseline:"):
         from .. import baselines
         shipped = spec.partition(":")[2].strip()
@@ -57,6 +71,24 @@ def parse_policy(spec: str, game) -> Policy:
     if not is_checkpoint_path(file):
         raise ValueError(f"checkpoint of policy {name!r} not found: {str(file)!r}")
     return Policy(name, path=file)
+
+
+SEARCH = "search"
+SEARCH_SIMULATIONS = 64   # the search bot's default budget
+
+
+def parse_search_budget(spec: str, game) -> int:
+    """``search`` or ``search:N``: N simulations a decision; refused for a game with hidden information."""
+    from ..envs.core.search import has_hidden_information
+    if has_hidden_information(game):
+        raise ValueError(f"policy {spec!r}: the search bot does not play {game.NAME} yet (its players hold "
+                         "hidden cards the search would read)")
+    budget = spec.partition(":")[2].strip()
+    if not budget:
+        return SEARCH_SIMULATIONS
+    if not budget.isdigit() or not 1 <= int(budget) <= 4096:
+        raise ValueError(f"policy {spec!r}: give the search's simulations a decision as search:N, N in 1..4096")
+    return int(budget)
 
 
 def _is_rllib_checkpoint(path: Path) -> bool:

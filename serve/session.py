@@ -48,6 +48,14 @@ FILE_OPTION_SUFFIXES = ("_file", "_files", "_path", "_paths", "_dir", "_dirs")
 OPTION_ERRORS = (ValueError, TypeError, KeyError, IndexError, OverflowError, AttributeError)
 TEST_BOT_SLOW = "test:slow"
 MODEL_PREFIX = "model:"
+SEARCH_BOT = "search"     # envs/core/search.py, for the games that hide nothing from their players
+MAX_SEARCHERS = 16        # searchers kept (one per game, options and budget), the oldest dropped first
+
+
+def search_budget(level: int) -> int:
+    """The search bot's simulations a decision at strength ``level`` (1..10): 64 at 10, halved per
+    level below (32 at 9, 16 at 8, ...), at least 1."""
+    return max(1, 64 >> (10 - level))
 MAX_BOT_RUN = 100_000  # bot decisions in one reply: a guard against a game that never reaches the client
 
 
@@ -247,9 +255,9 @@ def _restore(slot: _Slot, state) -> None:
 @dataclass(frozen=True)
 class Bot:
     name: str
-    kind: str          # "builtin" | "model" | "slow"
+    kind: str          # "builtin" | "model" | "slow" | "search"
     level: int = 10
-    policy: int = -1   # builtin: the game's policy id
+    policy: int = -1   # builtin: the game's policy id; search: its simulations a decision
 
     def to_json(self) -> dict:
         return {"name": self.name, "level": self.level}
@@ -273,9 +281,13 @@ class Bots:
         self.extra = {game: dict(named) for game, named in (models or {}).items()}
         self._models: dict = {}
         self._models_lock = threading.Lock()
+        self._searchers: dict = {}
 
     def names(self, entry: GameEntry) -> list[str]:
+        from ..envs.core.search import has_hidden_information
         out = list(entry.policies)
+        if not has_hidden_information(entry.game):
+            out.append(SEARCH_BOT)
         out += [MODEL_PREFIX + n for n in self.extra.get(entry.name, {})]
         lib = _baselines()
         if lib is not None:
@@ -293,6 +305,8 @@ class Bots:
             bot = Bot(name, "builtin", level, entry.policies[name])
         elif name == TEST_BOT_SLOW and self.limits.test_bots:
             bot = Bot(name, "slow", level)
+        elif name == SEARCH_BOT and name in self.names(entry):
+            bot = Bot(name, "search", level, search_budget(level))
         elif name.startswith(MODEL_PREFIX) and name in self.names(entry):
             bot = Bot(name, "model", level)
         else:
@@ -301,6 +315,17 @@ class Bots:
         if level != 10 and name == "random":
             raise ProtocolError("bad_request", "the random bot has no strength level", field=f"{where}.level")
         return bot
+
+    def searcher(self, entry: GameEntry, options: dict, bot: Bot):
+        """(search bot, its lock) for a game, its options and the bot's budget, made on first use."""
+        key = (entry.name, json.dumps(options, sort_keys=True, default=str), bot.policy)
+        with self._models_lock:
+            if key not in self._searchers:
+                from ..envs.core.search import FlatSearch
+                if len(self._searchers) >= MAX_SEARCHERS:
+                    self._searchers.pop(next(iter(self._searchers)))
+                self._searchers[key] = (FlatSearch(entry.game, options, bot.policy), threading.Lock())
+            return self._searchers[key]
 
     def model(self, entry: GameEntry, bot: Bot):
         """(model, its lock), loaded on first use by name from ``wargym.baselines`` (in a thinker
@@ -850,9 +875,10 @@ class Server:
         """The bot's action now, and whether it is the fallback played past the time limit."""
         core = slot.core
         deadline = received + clock["time_limit_ms"] / 1000.0
-        if bot.level < 10 or bot.kind == "slow":
+        if bot.level < 10 or bot.kind in ("slow", "search"):
             position, legal = state_hash(core), slot.env.legal_actions()
-            if bot.level < 10 and _unit(position, seq, "level") >= bot.level / 10.0:
+            # (the search bot's level is its budget, not a share of random moves)
+            if bot.level < 10 and bot.kind != "search" and _unit(position, seq, "level") >= bot.level / 10.0:
                 return int(legal[int(_unit(position, seq, "pick") * len(legal))]), False
         if bot.kind == "builtin":
             if time.monotonic() > deadline and bot.policy != entry.fallback_policy():
@@ -866,6 +892,16 @@ class Server:
                 with lock:
                     act, _ = model.predict(obs.reshape(1, -1), action_masks=mask[None], deterministic=True)
                 return int(np.asarray(act).reshape(-1)[0])
+        elif bot.kind == "search":
+            # it searches copies, so a thought that outlasts the time limit changes nothing; its dice
+            # are fixed by the position, so the same request gets the same move
+            roots, player, options = core.clone_state([0]), int(core.current_player[0]), core.options
+            seed = int(_unit(position, seq, "search") * 2 ** 62)
+
+            def think():
+                searcher, lock = self.bots.searcher(entry, options, bot)
+                with lock:
+                    return int(searcher.search(roots, mask[None], [player], seed=seed)[0])
         else:  # the slow test bot: sleeps, then a legal move fixed by the position
             delay = self.limits.slow_bot_ms / 1000.0
 

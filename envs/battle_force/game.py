@@ -20,6 +20,9 @@ from . import rules as R
 from .validate import validate_state  # noqa: F401  (a state from outside, checked before any kernel sees it)
 
 NAME = "battle_force"
+# hands, the decks and face-down reserve ships are secret (SFBF Preparazione, Navi di Riserva): the
+# state holds them, so the search bot (envs/core/search.py) does not search this game from it
+HIDDEN_INFORMATION = True
 VERSION = 1         # battle_force_v1: a ship's order in its line (option ship_order); v0 without it
 # A decision costs several microseconds, so the thread pool pays from 64 games on
 # (serial vs parallel, decisions/s on 2 cores: B=64 110k vs 121k, B=256 160k vs 220k)

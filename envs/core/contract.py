@@ -179,6 +179,8 @@ OPTIONAL_GAME_MEMBERS = {
                                               "the only names a client may give: serve.session"),
     "split_obs": OptionalMember(None, Callable, "split_obs(cfg, obs) -> {part: array}, the observation's named parts "
                                                 "(None: one part, 'observation'): training.networks"),
+    "HIDDEN_INFORMATION": OptionalMember(False, bool, "the state holds what a player may not see (hands, decks): "
+                                                      "the search bot refuses it rather than read it: core.search"),
     "rules": OptionalMember(None, types.ModuleType, "the rules module, for its G_DECISIONS column "
                                                     "(None: give decisions_col): benchmarks.bench.compiled_self_play"),
 }

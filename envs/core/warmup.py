@@ -80,6 +80,9 @@ def _bot(game) -> None:
         policies = np.full((2, core.num_players), policy, dtype=np.int64)
         states, cfgs, outs = core.kernel_args()
         game.bot.play_games(states, cfgs, policies, outs, np.zeros((2, core.num_players)))
+    from .search import FlatSearch, has_hidden_information
+    if not has_hidden_information(game):
+        FlatSearch(game, {}, 2).choose(core)  # the search bot's batch of simulations (arena, serve)
 
 
 class CompileLog:

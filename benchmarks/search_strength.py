@@ -1,0 +1,103 @@
+"""Strength and cost of the search bot (envs/core/search.py) against each game's scripted bot.
+
+    python -m wargym.benchmarks.search_strength --games 200 --budgets 8 32 128
+    python -m wargym.benchmarks.search_strength --game talon --games 50 --budgets 32 --json out.json
+
+For each game that shows its players everything and each budget (simulations a decision):
+
+* **strength**: ``--games`` games, search bot against the scripted bot, seats alternated, played
+  through the arena (``arena.matches.play_lineup``: the search bot searches all its games'
+  positions in one batch); wins, draws, losses, the win rate's 95 % Wilson interval and the Elo
+  difference it implies;
+* **latency**: one game's move searched alone (the server's case), median and p90 over
+  ``--positions`` positions reached by random play, forced moves left out (they cost nothing).
+
+The machine's load is printed with the figures (the search runs the compiled kernels on the
+cores it finds free).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+
+import numpy as np
+
+
+def latency_ms(game, options, budget, positions, seed=0):
+    """Median and p90 ms of searching one game's move, over positions after random play."""
+    from ..envs.core.search import FlatSearch
+    from ..envs.core.vec import VecGame
+    search = FlatSearch(game, options, budget, seed=seed)
+    core = VecGame(game, 1, options, auto_reset=True)
+    core.reset(seed)
+    rng = np.random.default_rng(seed)
+    times = []
+    search.choose(core)            # the simulation batch is built here, not in the figures
+    while len(times) < positions:
+        for _ in range(int(rng.integers(1, 12))):
+            noise = rng.random(core.num_actions) * core.mask[0]
+            core.step(np.array([noise.argmax()]))
+        if core.mask[0].sum() < 2:
+            continue
+        start = time.perf_counter()
+        search.choose(core)
+        times.append(1000 * (time.perf_counter() - start))
+    return float(np.median(times)), float(np.percentile(times, 90))
+
+
+def strength(game_key, game, options, budget, games, seed=0):
+    """(wins, draws, losses) of the search bot against the scripted bot, seats alternated."""
+    from ..arena.matches import arena_options, play_lineup
+    from ..arena.policies import parse_policy
+    options = arena_options(game_key, options)
+    search, scripted = parse_policy(f"search:{budget}", game), parse_policy("scripted", game)
+    half = games // 2
+    first = play_lineup(game, [search, scripted], games - half, options, seed)
+    second = play_lineup(game, [scripted, search], half, options, seed + 1)
+    diff = np.concatenate([first[:, 0] - first[:, 1], second[:, 1] - second[:, 0]])
+    return int((diff > 0).sum()), int((diff == 0).sum()), int((diff < 0).sum())
+
+
+def main(argv=None) -> int:
+    from ..arena.stats import elo_difference, wilson_interval
+    from ..envs.core.search import has_hidden_information
+    from ..registration import GAME_KEYS, load_game
+    p = argparse.ArgumentParser(prog="python -m wargym.benchmarks.search_strength", description=__doc__.split("\n")[0])
+    p.add_argument("--game", action="append", help="games (default: every game without hidden information)")
+    p.add_argument("--budgets", type=int, nargs="+", default=[8, 32, 128])
+    p.add_argument("--games", type=int, default=200, help="games per budget, seats alternated")
+    p.add_argument("--positions", type=int, default=30, help="positions timed for the latency")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", help="also write the rows here")
+    args = p.parse_args(argv)
+    keys = args.game or [k for k in GAME_KEYS if not has_hidden_information(load_game(k))]
+    rows = []
+    print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    for key in keys:
+        game = load_game(key)
+        for budget in args.budgets:
+            start = time.perf_counter()
+            w, d, l = strength(key, game, {}, budget, args.games, args.seed)
+            seconds = time.perf_counter() - start
+            n = w + d + l
+            score = (w + d / 2) / n
+            lo, hi = wilson_interval(w, n)
+            p50, p90 = latency_ms(game, {}, budget, args.positions, args.seed)
+            row = {"game": key, "simulations": budget, "games": n, "wins": w, "draws": d, "losses": l,
+                   "win_rate": w / n, "win_ci95": [lo, hi], "elo_vs_scripted": elo_difference(score) if 0 < score < 1 else None,
+                   "arena_seconds": seconds, "move_ms_p50": p50, "move_ms_p90": p90,
+                   "load": os.getloadavg()[0]}
+            rows.append(row)
+            print(f"{key:12s} {budget:5d} sims: {w}-{d}-{l} ({100 * w / n:.1f} % wins, 95 % {100 * lo:.0f}-{100 * hi:.0f}; "
+                  f"Elo {row['elo_vs_scripted'] or float('nan'):+.0f}) in {seconds:.0f} s; one move {p50:.1f} ms (p90 {p90:.1f}); "
+                  f"load {row['load']:.2f}", flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,87 @@
+"""The search bot (envs/core/search.py): flat Monte Carlo search with sequential halving over the
+compiled core, for every game of the registry that shows its players everything; what it must
+never do (read hidden cards, change the game it searches) and what it must do (find a win in one)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from wargym.envs.core.search import FlatSearch, has_hidden_information
+from wargym.envs.core.vec import VecGame
+from wargym.registration import GAME_KEYS, load_game
+
+OPEN_GAMES = [key for key in GAME_KEYS if not has_hidden_information(load_game(key))]
+
+
+def positions(game, n=6, steps=11, seed=3):
+    """``n`` games after ``steps`` random legal decisions each (fewer where a game ended)."""
+    core = VecGame(game, n)
+    core.reset(seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        live = ~(core.terminated | core.truncated)
+        if not live.any():
+            break
+        noise = rng.random(core.mask.shape) * core.mask
+        core.step(noise.argmax(axis=1), active=live)
+    return core
+
+
+def test_search_games_with_hidden_cards_are_refused():
+    # Battle Force's hands and decks are hidden (SFBF Preparazione): a search from the true state would read them
+    game = load_game("battle_force")
+    assert has_hidden_information(game)
+    with pytest.raises(ValueError, match="hidden information"):
+        FlatSearch(game, {}, 8)
+    assert "battle_force" not in OPEN_GAMES and len(OPEN_GAMES) == 3
+
+
+@pytest.mark.parametrize("key", OPEN_GAMES)
+def test_search_plays_legal_moves_reproducibly_and_leaves_the_game_alone(key):
+    game = load_game(key)
+    core = positions(game)
+    rows = np.flatnonzero(~(core.terminated | core.truncated))
+    before = core.clone_state()
+    obs, mask = core.obs.copy(), core.mask.copy()
+    chosen = FlatSearch(game, {}, 16, seed=5).choose(core, rows)
+    assert all(mask[r, a] for r, a in zip(rows, chosen))
+    again = FlatSearch(game, {}, 16, seed=5).choose(core, rows)
+    assert chosen.tolist() == again.tolist()
+    for name, array in before.arrays.items():
+        assert np.array_equal(array, core.state.arrays[name]), name
+    assert np.array_equal(obs, core.obs) and np.array_equal(mask, core.mask)
+    # one position searched alone gets the answer it gets in the batch (its own simulations differ,
+    # so only legality is shared): the batch is no other search
+    alone = FlatSearch(game, {}, 16, seed=5).choose(core, rows[:1])
+    assert mask[rows[0], alone[0]]
+
+
+@pytest.mark.parametrize("bad", [0, -1, 70000, 2.5, "8"])
+def test_search_budget_is_checked(bad):
+    with pytest.raises(ValueError, match="simulations"):
+        FlatSearch(load_game("planetoids"), {}, bad)
+
+
+def test_search_unknown_rollout_policy_is_refused():
+    with pytest.raises(ValueError, match="rollout policy"):
+        FlatSearch(load_game("planetoids"), {}, 8, rollout="nobody")
+
+
+def test_search_lands_to_escape_a_win_in_one():
+    # Talon 16.1: with the scenario's escape condition, landing the Patton on the planet wins at once
+    # (tests/test_talon_victory.py); every other move of the Patton leaves the Justice to fight
+    from helpers.talon import A, ship
+    from wargym.envs.talon import rules as R
+    game = load_game("talon")
+    options = {"fighters": True, "docking": True, "victory": True, "terrain": True}
+    core = VecGame(game, 1, options)
+    core.load_scenario({"players": [{"ships": [ship("terran_ca", "Patton", (9, 3), "E", speed=4)]},
+                                    {"ships": [ship("talon_ca", "Justice", (8, 3), "E", speed=1)]}],
+                        "impulse": "A", "initiative": 0, "terrain": [{"kind": "planet", "hex": [9, 4]}],
+                        "landing": True,
+                        "victory": {"conditions": [{"player": 0, "kind": "escape", "ships": ["Patton"]}]}}, seed=0)
+    if core.state.g[0, R.G_STAGE] == R.ST_AP:
+        core.step_one(0, A(core, "DONE"))
+    land = A(core, "DOCK", 0, R.M_STRAIGHT)
+    assert core.mask[0].sum() > 1 and core.mask[0, land]
+    assert FlatSearch(game, options, 64, seed=1).choose(core)[0] == land
