@@ -85,3 +85,24 @@ def test_search_lands_to_escape_a_win_in_one():
     land = A(core, "DOCK", 0, R.M_STRAIGHT)
     assert core.mask[0].sum() > 1 and core.mask[0, land]
     assert FlatSearch(game, options, 64, seed=1).choose(core)[0] == land
+
+
+@pytest.mark.parametrize("key", ["talon", "planetoids"])
+def test_search_cut_off_rollouts_score_the_lead_and_stay_legal(key):
+    # depth=N: rollouts end after N decisions by the game's own max_decisions truncation, and are scored
+    # by the lead in game.scores (ship points, base points)
+    game = load_game(key)
+    core = positions(game)
+    rows = np.flatnonzero(~(core.terminated | core.truncated))
+    search = FlatSearch(game, {}, 8, seed=2, depth=6)
+    chosen = search.choose(core, rows)
+    assert all(core.mask[r, a] for r, a in zip(rows, chosen))
+    sim = search._cores[min(search._cores)]
+    assert sim.options["max_decisions"] > 10 ** 8          # the cut comes from each copy's own count
+    assert -1 < search._lead(core.state, int(rows[0]), 0) < 1
+
+
+@pytest.mark.parametrize("bad", [{"depth": 0}, {"depth": 2.0}, {"confidence": -1}, {"confidence": True}])
+def test_search_depth_and_confidence_are_checked(bad):
+    with pytest.raises(ValueError, match=next(iter(bad))):
+        FlatSearch(load_game("planetoids"), {}, 8, **bad)
