@@ -74,18 +74,17 @@ def parse_policy(spec: str, game) -> Policy:
 
 
 SEARCH = "search"
-SEARCH_SIMULATIONS = 64   # the search bot's default budget
 
 
 def parse_search_budget(spec: str, game) -> int:
     """``search`` or ``search:N``: N simulations a decision; refused for a game with hidden information."""
-    from ..envs.core.search import has_hidden_information
+    from ..envs.core.search import DEFAULT_SIMULATIONS, has_hidden_information
     if has_hidden_information(game):
         raise ValueError(f"policy {spec!r}: the search bot does not play {game.NAME} yet (its players hold "
                          "hidden cards the search would read)")
     budget = spec.partition(":")[2].strip()
     if not budget:
-        return SEARCH_SIMULATIONS
+        return DEFAULT_SIMULATIONS
     if not budget.isdigit() or not 1 <= int(budget) <= 4096:
         raise ValueError(f"policy {spec!r}: give the search's simulations a decision as search:N, N in 1..4096")
     return int(budget)

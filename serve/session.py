@@ -53,9 +53,10 @@ MAX_SEARCHERS = 16        # searchers kept (one per game, options and budget), t
 
 
 def search_budget(level: int) -> int:
-    """The search bot's simulations a decision at strength ``level`` (1..10): 64 at 10, halved per
-    level below (32 at 9, 16 at 8, ...), at least 1."""
-    return max(1, 64 >> (10 - level))
+    """The search bot's simulations a decision at strength ``level`` (1..10): its default budget (64)
+    at 10, halved per level below (32 at 9, 16 at 8, ...), at least 1."""
+    from ..envs.core.search import DEFAULT_SIMULATIONS
+    return max(1, DEFAULT_SIMULATIONS >> (10 - level))
 MAX_BOT_RUN = 100_000  # bot decisions in one reply: a guard against a game that never reaches the client
 
 

@@ -46,6 +46,9 @@ from .options import MAX_DECISIONS
 from .vec import VecGame
 
 
+DEFAULT_SIMULATIONS = 64   # the search bot's budget where none is given (arena "search", serve level 10)
+
+
 def has_hidden_information(game) -> bool:
     return bool(getattr(game, "HIDDEN_INFORMATION", False))
 
@@ -67,8 +70,8 @@ class FlatSearch:
     ``game.scores`` (None: play to the end; UnionWars scores only the winner, so there it is blind).
     ``confidence``: how many standard errors a move's mean gain over the bot's must clear."""
 
-    def __init__(self, game, options: dict | None = None, simulations: int = 64, rollout: str = "scripted",
-                 seed: int = 0, depth: int | None = None, confidence: float = 1.0):
+    def __init__(self, game, options: dict | None = None, simulations: int = DEFAULT_SIMULATIONS,
+                 rollout: str = "scripted", seed: int = 0, depth: int | None = None, confidence: float = 1.0):
         if has_hidden_information(game):
             raise ValueError(f"{game.NAME}: its players hold hidden information, and the search would read it; "
                              "a search over sampled hidden cards (determinisation) is not written yet")
