@@ -77,10 +77,11 @@ SEARCH = "search"
 
 
 def parse_search_budget(spec: str, game) -> int:
-    """``search`` or ``search:N``: N simulations a decision; refused for a game with hidden information."""
-    from ..envs.core.search import DEFAULT_SIMULATIONS, has_hidden_information
-    if has_hidden_information(game):
-        raise ValueError(f"policy {spec!r}: the search bot does not play {game.NAME} yet (its players hold "
+    """``search`` or ``search:N``: N simulations a decision; refused for a game whose hidden cards the
+    search could only read (hidden information and no ``determinise``)."""
+    from ..envs.core.search import DEFAULT_SIMULATIONS, searchable
+    if not searchable(game):
+        raise ValueError(f"policy {spec!r}: the search bot does not play {game.NAME} (its players hold "
                          "hidden cards the search would read)")
     budget = spec.partition(":")[2].strip()
     if not budget:

@@ -3,9 +3,12 @@
     python -m wargym.benchmarks.search_strength --games 200 --budgets 8 32 128
     python -m wargym.benchmarks.search_strength --game talon --games 50 --budgets 32 --json out.json
 
-For each game that shows its players everything and each budget (simulations a decision):
+For each game and each budget (simulations a decision; Battle Force's hidden cards are sampled,
+never read):
 
-* **strength**: ``--games`` games, search bot against the scripted bot, seats alternated, played
+* **strength**: ``--games`` games, search bot against the scripted bot, seats alternated (with
+  ``--players N``, Battle Force: the search bot in one seat, rotated, against N - 1 scripted bots;
+  a win is a sole first place), played
   through the arena (``arena.matches.play_lineup``: the search bot searches all its games'
   positions in one batch); wins, draws, losses, the win rate's 95 % Wilson interval and the Elo
   difference it implies;
@@ -48,44 +51,55 @@ def latency_ms(game, options, budget, positions, seed=0):
 
 
 def strength(game_key, game, options, budget, games, seed=0):
-    """(wins, draws, losses) of the search bot against the scripted bot, seats alternated."""
+    """(wins, draws, losses) of the search bot against the scripted bot in every other seat, its own
+    seat rotated (alternated with two players): a win is a sole first place, a draw a shared one."""
     from ..arena.matches import arena_options, play_lineup
     from ..arena.policies import parse_policy
     options = arena_options(game_key, options)
+    players = int(options.get("players", 2))
     search, scripted = parse_policy(f"search:{budget}", game), parse_policy("scripted", game)
-    half = games // 2
-    first = play_lineup(game, [search, scripted], games - half, options, seed)
-    second = play_lineup(game, [scripted, search], half, options, seed + 1)
-    diff = np.concatenate([first[:, 0] - first[:, 1], second[:, 1] - second[:, 0]])
-    return int((diff > 0).sum()), int((diff == 0).sum()), int((diff < 0).sum())
+    counts = np.zeros(3, dtype=np.int64)
+    for seat in range(players):
+        n = games // players + (seat < games % players)
+        if not n:
+            continue
+        lineup = [scripted] * players
+        lineup[seat] = search
+        results = play_lineup(game, lineup, n, options, seed + seat)
+        lead = results[:, seat] - np.delete(results, seat, axis=1).max(axis=1)
+        counts += [(lead > 0).sum(), (lead == 0).sum(), (lead < 0).sum()]
+    return tuple(int(c) for c in counts)
 
 
 def main(argv=None) -> int:
     from ..arena.stats import elo_difference, wilson_interval
-    from ..envs.core.search import has_hidden_information
+    from ..envs.core.search import searchable
     from ..registration import GAME_KEYS, load_game
     p = argparse.ArgumentParser(prog="python -m wargym.benchmarks.search_strength", description=__doc__.split("\n")[0])
-    p.add_argument("--game", action="append", help="games (default: every game without hidden information)")
+    p.add_argument("--game", action="append", help="games (default: every game the search plays)")
     p.add_argument("--budgets", type=int, nargs="+", default=[8, 32, 128])
     p.add_argument("--games", type=int, default=200, help="games per budget, seats alternated")
     p.add_argument("--positions", type=int, default=30, help="positions timed for the latency")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--players", type=int, help="Battle Force: players per game (the search bot in one seat, "
+                                                "the scripted bot in the others; a win is a sole first place)")
     p.add_argument("--json", help="also write the rows here")
     args = p.parse_args(argv)
-    keys = args.game or [k for k in GAME_KEYS if not has_hidden_information(load_game(k))]
+    keys = args.game or [k for k in GAME_KEYS if searchable(load_game(k))]
     rows = []
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     for key in keys:
         game = load_game(key)
+        options = {"players": args.players} if args.players else {}
         for budget in args.budgets:
             start = time.perf_counter()
-            w, d, l = strength(key, game, {}, budget, args.games, args.seed)
+            w, d, l = strength(key, game, options, budget, args.games, args.seed)
             seconds = time.perf_counter() - start
             n = w + d + l
             score = (w + d / 2) / n
             lo, hi = wilson_interval(w, n)
-            p50, p90 = latency_ms(game, {}, budget, args.positions, args.seed)
-            row = {"game": key, "simulations": budget, "games": n, "wins": w, "draws": d, "losses": l,
+            p50, p90 = latency_ms(game, options, budget, args.positions, args.seed)
+            row = {"game": key, **options, "simulations": budget, "games": n, "wins": w, "draws": d, "losses": l,
                    "win_rate": w / n, "win_ci95": [lo, hi], "elo_vs_scripted": elo_difference(score) if 0 < score < 1 else None,
                    "arena_seconds": seconds, "move_ms_p50": p50, "move_ms_p90": p90,
                    "load": os.getloadavg()[0]}

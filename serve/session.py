@@ -285,9 +285,9 @@ class Bots:
         self._searchers: dict = {}
 
     def names(self, entry: GameEntry) -> list[str]:
-        from ..envs.core.search import has_hidden_information
+        from ..envs.core.search import searchable
         out = list(entry.policies)
-        if not has_hidden_information(entry.game):
+        if searchable(entry.game):
             out.append(SEARCH_BOT)
         out += [MODEL_PREFIX + n for n in self.extra.get(entry.name, {})]
         lib = _baselines()

@@ -142,14 +142,15 @@ def test_planetoids_scripted_beats_random_in_the_arena():
     assert elo["scripted"] > 0 and summary["pairings"][0]["losses"] == 4  # random lost all 4
 
 
-def test_the_search_bot_plays_in_the_arena(tmp_path):
+@pytest.mark.parametrize("game", ["planetoids", "battle_force"])
+def test_the_search_bot_plays_in_the_arena(game, tmp_path):
     # envs/core/search.py as an entrant ("search:N"): its games against the built-in bot run through
     # the per-decision loop, its positions searched in one batch; reproducible under the arena's seed
-    t, summary = run_arena("planetoids", ["random", "search:4"], TINY["planetoids"], games=2, seed=1,
-                           out_dir=tmp_path)
+    # (Battle Force: over samples of the hidden cards)
+    t, summary = run_arena(game, ["random", "search:4"], TINY[game], games=2, seed=1, out_dir=tmp_path)
     _check_two_player(t, summary, 2)
     assert t.sources["search:4"].startswith("Monte Carlo policy improvement")
-    again, _ = run_arena("planetoids", ["random", "search:4"], TINY["planetoids"], games=2, seed=1)
+    again, _ = run_arena(game, ["random", "search:4"], TINY[game], games=2, seed=1)
     assert np.array_equal(t.results, again.results)
 
 
@@ -224,7 +225,6 @@ def test_cli_runs_as_a_module(tmp_path):
     (["planetoids", "--players", "4"], "--players is a Battle Force option"),
     (["planetoids", "--games", "0"], "at least 1"),
     (["planetoids", "--policy", "random", "--policy", "search:0"], "search:N, N in 1..4096"),
-    (["battle_force", "--policy", "random", "--policy", "search"], "hidden cards"),
 ])
 def test_cli_bad_arguments_give_one_clear_line(argv, message, capsys):
     with pytest.raises(SystemExit) as stop:

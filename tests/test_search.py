@@ -1,16 +1,17 @@
 """The search bot (envs/core/search.py): flat Monte Carlo search with sequential halving over the
-compiled core, for every game of the registry that shows its players everything; what it must
-never do (read hidden cards, change the game it searches) and what it must do (find a win in one)."""
+compiled core, for every game of the registry (Battle Force's hidden cards sampled, never read);
+what it must never do (read hidden cards, change the game it searches) and what it must do (find
+a win in one)."""
 from __future__ import annotations
+
+import types
 
 import numpy as np
 import pytest
 
-from wargym.envs.core.search import FlatSearch, has_hidden_information
+from wargym.envs.core.search import FlatSearch, has_hidden_information, searchable
 from wargym.envs.core.vec import VecGame
 from wargym.registration import GAME_KEYS, load_game
-
-OPEN_GAMES = [key for key in GAME_KEYS if not has_hidden_information(load_game(key))]
 
 
 def positions(game, n=6, steps=11, seed=3):
@@ -27,16 +28,37 @@ def positions(game, n=6, steps=11, seed=3):
     return core
 
 
-def test_search_games_with_hidden_cards_are_refused():
-    # Battle Force's hands and decks are hidden (SFBF Preparazione): a search from the true state would read them
-    game = load_game("battle_force")
-    assert has_hidden_information(game)
+def test_every_game_is_searched_and_hidden_cards_only_through_samples():
+    assert all(searchable(load_game(key)) for key in GAME_KEYS)
+    # a game that hides cards and cannot sample them would be searched from the hidden cards: refused
+    hiding = types.SimpleNamespace(NAME="secret", HIDDEN_INFORMATION=True)
+    assert has_hidden_information(hiding) and not searchable(hiding)
     with pytest.raises(ValueError, match="hidden information"):
-        FlatSearch(game, {}, 8)
-    assert "battle_force" not in OPEN_GAMES and len(OPEN_GAMES) == 3
+        FlatSearch(hiding, {}, 8)
 
 
-@pytest.mark.parametrize("key", OPEN_GAMES)
+# SFBF Preparazione: the hands are secret.  Player 0 holds the same cards in both; player 1's card differs
+HANDS = [{"players": [{"hand": ["photon:6", "phaser1:4"], "ships": ["Federation", "Constellation"]},
+                      {"hand": [theirs], "ships": ["Thunderchild", "Ravager"]}], "active": 0, "phase": "attack"}
+         for theirs in ("ecm", "phaser1:3")]
+
+
+def test_search_gives_the_same_answer_whatever_the_opponent_holds():
+    # Battle Force (SFBF Preparazione): two positions that differ only in player 1's hidden hand (and
+    # so in the deck) are one information set of player 0's; its search reads neither hand, only samples
+    game = load_game("battle_force")
+    core = VecGame(game, 2, {"game": "basic"})
+    for b, scenario in enumerate(HANDS):
+        core.load_scenario(scenario, index=[b], seed=0)
+    assert not np.array_equal(core.state.cd[0], core.state.cd[1])             # the hidden cards differ
+    obs = [core.observe(b, 0) for b in range(2)]
+    assert np.array_equal(obs[0][0], obs[1][0]) and np.array_equal(obs[0][1], obs[1][1])  # what player 0 sees
+    for seed in (5, 6):
+        chosen = [FlatSearch(game, {"game": "basic"}, 32, seed=seed).choose(core, [b])[0] for b in range(2)]
+        assert chosen[0] == chosen[1] and core.mask[0, chosen[0]]
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
 def test_search_plays_legal_moves_reproducibly_and_leaves_the_game_alone(key):
     game = load_game(key)
     core = positions(game)

@@ -17,11 +17,12 @@ from ..core.rng import DICE_SCRIPT_LEN
 from ..core.results import NO_WINNER, result_info
 from ..core.structs import WargymStruct
 from . import rules as R
+from .information import determinise  # noqa: F401  (the search's sample of what a player cannot see)
 from .validate import validate_state  # noqa: F401  (a state from outside, checked before any kernel sees it)
 
 NAME = "battle_force"
 # hands, the decks and face-down reserve ships are secret (SFBF Preparazione, Navi di Riserva): the
-# state holds them, so the search bot (envs/core/search.py) does not search this game from it
+# state holds them, so the search bot (envs/core/search.py) searches samples of them (determinise)
 HIDDEN_INFORMATION = True
 VERSION = 1         # battle_force_v1: a ship's order in its line (option ship_order); v0 without it
 # A decision costs several microseconds, so the thread pool pays from 64 games on

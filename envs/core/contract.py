@@ -180,7 +180,11 @@ OPTIONAL_GAME_MEMBERS = {
     "split_obs": OptionalMember(None, Callable, "split_obs(cfg, obs) -> {part: array}, the observation's named parts "
                                                 "(None: one part, 'observation'): training.networks"),
     "HIDDEN_INFORMATION": OptionalMember(False, bool, "the state holds what a player may not see (hands, decks): "
-                                                      "the search bot refuses it rather than read it: core.search"),
+                                                      "the search bot samples it (determinise) or refuses "
+                                                      "the game: core.search"),
+    "determinise": OptionalMember(None, Callable, "determinise(cfg, state, rows, players, seeds): in games rows of "
+                                                  "state, replace what players[i] cannot see by a sample drawn "
+                                                  "from seeds[i], consistent with what it sees: core.search"),
     "rules": OptionalMember(None, types.ModuleType, "the rules module, for its G_DECISIONS column "
                                                     "(None: give decisions_col): benchmarks.bench.compiled_self_play"),
 }

@@ -22,7 +22,8 @@ from numba.core import caching
 # recompile the game; tests/test_core.py checks that they define no kernel and that no module
 # defining kernels imports them.
 NOT_KERNEL_MODULES = ("validate.py", "env.py", "render.py", "aec.py", "pickling.py", "seeding.py", "results.py",
-                      "options.py", "warmup.py", "contract.py", "vec.py", "package_cache.py", "search.py")
+                      "options.py", "warmup.py", "contract.py", "vec.py", "package_cache.py", "search.py",
+                      "information.py")
 
 
 def package_digest(directory: str) -> str:

@@ -28,9 +28,15 @@ its copy of the game come from the searcher's generator; scripted dice are dropp
 sample the game's dice and never replay the real game's future.
 
 Hidden information: a game whose state holds what the player to move cannot see (Battle Force's
-hands and decks) declares ``HIDDEN_INFORMATION = True``; searching it from the true state would
-read the hidden cards, so such a game is refused until a search over sampled hidden cards
-(determinisation) is written.  Talon, Planetoids and UnionWars show both players everything.
+hands and decks) declares ``HIDDEN_INFORMATION = True`` and gives ``determinise(cfg, state, rows,
+players, seeds)``, which replaces in place whatever each player cannot see by a sample consistent
+with what it sees.  The search then never plays from the true state: the bot's proposal is made in
+one such sample, and every simulation plays out a sample of its own (the j-th simulation of every
+move the same one, as with the dice), so the search decides over the player's information set
+(determinised Monte Carlo; Cowling, Powley and Whitehouse 2012).  Two positions that differ only
+in what the player cannot see give the same samples, hence the same move.  A hidden-information
+game without ``determinise`` is refused.  Talon, Planetoids and UnionWars show both players
+everything.
 
 What this is not (yet): a tree.  Below the root every move is the rollout policy's (issue 31 asks
 for UCT/PUCT on top of the same batched simulations).
@@ -53,6 +59,12 @@ def has_hidden_information(game) -> bool:
     return bool(getattr(game, "HIDDEN_INFORMATION", False))
 
 
+def searchable(game) -> bool:
+    """The search can play ``game`` without reading hidden state: nothing is hidden, or the game
+    samples what is (``determinise``)."""
+    return not has_hidden_information(game) or callable(getattr(game, "determinise", None))
+
+
 def decisions_column(game) -> int:
     """The state's ``g`` column that counts decisions (what ``max_decisions`` truncates on)."""
     rules = getattr(game, "rules", None) or importlib.import_module(game.__name__.rpartition(".")[0] + ".rules")
@@ -72,9 +84,9 @@ class FlatSearch:
 
     def __init__(self, game, options: dict | None = None, simulations: int = DEFAULT_SIMULATIONS,
                  rollout: str = "scripted", seed: int = 0, depth: int | None = None, confidence: float = 1.0):
-        if has_hidden_information(game):
-            raise ValueError(f"{game.NAME}: its players hold hidden information, and the search would read it; "
-                             "a search over sampled hidden cards (determinisation) is not written yet")
+        if not searchable(game):
+            raise ValueError(f"{game.NAME}: its players hold hidden information and the game gives no "
+                             "determinise() to sample it, so the search would read it")
         if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)) \
                 or not 1 <= simulations <= 1 << 16:
             raise ValueError(f"simulations must be an int in 1..65536, got {simulations!r}")
@@ -92,6 +104,7 @@ class FlatSearch:
         self.depth = None if depth is None else int(depth)
         self.confidence = float(confidence)
         self.rng = np.random.default_rng(seed)
+        self._determinise = game.determinise if has_hidden_information(game) else None
         self._cores: dict[int, VecGame] = {}   # simulation batches, by capacity (powers of two)
         if self.depth is not None:
             # a rollout is cut off after ``depth`` decisions by the game's own truncation
@@ -123,6 +136,8 @@ class FlatSearch:
         st = core.state
         st.rng[rows], st.policy_rng[rows] = dice[:, 0], dice[:, 1]
         st.dice[rows] = 0  # scripted dice (tests) are the real game's, not the rollouts'
+        if self._determinise is not None:   # the hidden cards of this simulation's sample
+            self._determinise(core.cfg, st, rows, players, dice[:, 0] >> np.uint64(1))
         if self.depth is not None:
             limit = self.options.get("max_decisions", 0)
             done = st.g[rows, self._decisions_col].astype(np.int64)
@@ -145,12 +160,16 @@ class FlatSearch:
             value[cut] += [self._lead(st, b, players[b]) for b in cut]
         return value
 
-    def _rollout_moves(self, roots, masks: np.ndarray) -> np.ndarray:
+    def _rollout_moves(self, roots, masks: np.ndarray, players: np.ndarray) -> np.ndarray:
         """What the rollout policy plays in each root (on a copy: its own dice are not consumed)."""
         n = roots.batch_size
         core = self._core(n)
         core.state.assign(np.arange(n), roots)
         core.mask[:n] = masks
+        if self._determinise is not None:   # the bot proposes in a sample, not from the hidden cards
+            words = self.rng.integers(0, 1 << 63, (n, 3), dtype=np.uint64)
+            core.state.rng[:n], core.state.policy_rng[:n] = words[:, 0], words[:, 1]
+            self._determinise(core.cfg, core.state, np.arange(n), players, words[:, 2])
         moves = np.zeros(n, dtype=np.int64)
         states, cfgs, _ = core.kernel_args()
         self.game.bot.policy_actions(states, cfgs, core.mask[:n], self.rollout, moves)
@@ -180,7 +199,7 @@ class FlatSearch:
         players = np.asarray(players, dtype=np.int64).reshape(roots.batch_size)
         if not masks.any(axis=1).all():
             raise ValueError("a game to search is over (no legal action)")
-        own = self._rollout_moves(roots, masks)
+        own = self._rollout_moves(roots, masks, players)
         others = [np.flatnonzero(m)[np.flatnonzero(m) != a] for a, m in zip(own, masks)]
         stats = [np.zeros((3, len(o))) for o in others]    # per other move: n, sum and sum of squares of gains
         alive = [np.arange(len(o)) for o in others]
