@@ -19,6 +19,10 @@ Readings (RULES.md 'The search bot's hidden cards'):
   the other players' face-down ships are dealt anew among those places; with ships chosen in the
   open (points, draft, fleet core), everybody knows which ships a player took, so only which of
   its own ships lies where face down is resampled, and the ship deck's order;
+* during set-up the others' lines are secret, but battle_force_v1's observation shows which of
+  another player's ships share a line (a ship's place in its line, counted within the hidden
+  line): the sample keeps the lines as they are, which reads no more than the observation does
+  (RULES.md);
 * a card or ship that something refers to (a pending or just-drawn card, a card linked or on a
   ship, a ship attacking, targeted or being damaged) keeps its identity: a player tracks those.
 
@@ -105,3 +109,4 @@ def _deal_ships(state, b: int, p: int, ns: int, pooled: bool, rng) -> None:
             state.pos[b, i] = place[len(SHIP_PLACE)]
             if place[-1] >= 0:
                 state.sdeck[b, place[-1]] = i
+
