@@ -138,7 +138,7 @@ def play_lineup(game, seats: list[Policy], n_games: int, options: dict, seed: in
     playing = np.ones(n_games, dtype=bool)
     actions = np.zeros(n_games, dtype=np.int64)
     builtin_actions = np.zeros(n_games, dtype=np.int64)
-    searchers = {seat: FlatSearch(game, options, policy.search, seed=seed + seat)
+    searchers = {seat: FlatSearch(game, options, policy.search, seed=seed + seat, milliseconds=policy.search_ms)
                  for seat, policy in enumerate(seats) if policy.search is not None}
     while playing.any():
         for seat, policy in enumerate(seats):

@@ -21,18 +21,22 @@ def builtin_names(game) -> list[str]:
 @dataclass
 class Policy:
     """One entrant: a built-in policy (``builtin`` = its id in ``bot.POLICIES``), a search bot
-    (``search`` = its simulations per decision, envs/core/search.py) or a model."""
+    (``search`` = its simulations per decision, or per pass with ``search_ms``, its milliseconds
+    a decision; envs/core/search.py) or a model."""
     name: str
     builtin: int | None = None
     path: Path | None = None
     model: object = field(default=None, repr=False)
     search: int | None = None
+    search_ms: float | None = None
 
     @property
     def source(self) -> str:
         """Where it comes from, for the report."""
         if self.is_builtin:
             return "built-in"
+        if self.search_ms is not None:
+            return f"Monte Carlo policy improvement of the scripted bot, {self.search_ms:g} ms a decision"
         if self.search is not None:
             return f"Monte Carlo policy improvement of the scripted bot, {self.search} simulations a decision"
         return str(self.path)
@@ -46,9 +50,11 @@ def parse_policy(spec: str, game) -> Policy:
     """``"NAME"``: a built-in policy of the game; ``"NAME=PATH"``: a MaskablePPO checkpoint (.zip)
     or an RLlib checkpoint folder (``wargym-train --backend rllib``);
     ``"baseline:NAME"``: a checkpoint shipped with wargym (``wargym.baselines``);
-    ``"search"`` or ``"search:SIMULATIONS"``: the search bot (envs/core/search.py, default 64)."""
+    ``"search"``, ``"search:SIMULATIONS"`` or ``"search:MILLISECONDSms"``: the search bot
+    (envs/core/search.py, default 64 simulations)."""
     if spec.split(":")[0].strip() == SEARCH:
-        return Policy(spec.strip(), search=parse_search_budget(spec, game))
+        simulations, milliseconds = parse_search_budget(spec, game)
+        return Policy(spec.strip(), search=simulations, search_ms=milliseconds)
     if spec.startswith("baseline:"):
         from .. import baselines
         shipped = spec.partition(":")[2].strip()
@@ -76,19 +82,23 @@ def parse_policy(spec: str, game) -> Policy:
 SEARCH = "search"
 
 
-def parse_search_budget(spec: str, game) -> int:
-    """``search`` or ``search:N``: N simulations a decision; refused for a game whose hidden cards the
-    search could only read (hidden information and no ``determinise``)."""
-    from ..envs.core.search import DEFAULT_SIMULATIONS, searchable
+def parse_search_budget(spec: str, game) -> tuple[int, float | None]:
+    """``search``, ``search:N`` (N simulations a decision) or ``search:Nms`` (N milliseconds a
+    decision, passes from FIRST_PASS simulations): (simulations, milliseconds or None).  Refused for
+    a game whose hidden cards the search could only read (hidden information and no ``determinise``)."""
+    from ..envs.core.search import DEFAULT_SIMULATIONS, FIRST_PASS, searchable
     if not searchable(game):
         raise ValueError(f"policy {spec!r}: the search bot does not play {game.NAME} (its players hold "
                          "hidden cards the search would read)")
     budget = spec.partition(":")[2].strip()
     if not budget:
-        return DEFAULT_SIMULATIONS
+        return DEFAULT_SIMULATIONS, None
+    if budget.endswith("ms") and budget[:-2].isdigit() and 1 <= int(budget[:-2]) <= 60_000:
+        return FIRST_PASS, float(budget[:-2])
     if not budget.isdigit() or not 1 <= int(budget) <= 4096:
-        raise ValueError(f"policy {spec!r}: give the search's simulations a decision as search:N, N in 1..4096")
-    return int(budget)
+        raise ValueError(f"policy {spec!r}: give the search's budget a decision as search:N (N simulations, "
+                         "1..4096) or search:Nms (N milliseconds, 1..60000)")
+    return int(budget), None
 
 
 def _is_rllib_checkpoint(path: Path) -> bool:

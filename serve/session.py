@@ -48,7 +48,7 @@ FILE_OPTION_SUFFIXES = ("_file", "_files", "_path", "_paths", "_dir", "_dirs")
 OPTION_ERRORS = (ValueError, TypeError, KeyError, IndexError, OverflowError, AttributeError)
 TEST_BOT_SLOW = "test:slow"
 MODEL_PREFIX = "model:"
-SEARCH_BOT = "search"     # envs/core/search.py, for the games that hide nothing from their players
+SEARCH_BOT = "search"     # envs/core/search.py (Battle Force's hidden cards sampled, never read)
 MAX_SEARCHERS = 16        # searchers kept (one per game, options and budget), the oldest dropped first
 
 

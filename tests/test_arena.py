@@ -224,7 +224,8 @@ def test_cli_runs_as_a_module(tmp_path):
     (["planetoids", "--options", '{"reward": "score"}'], "the arena sets reward='win'"),
     (["planetoids", "--players", "4"], "--players is a Battle Force option"),
     (["planetoids", "--games", "0"], "at least 1"),
-    (["planetoids", "--policy", "random", "--policy", "search:0"], "search:N, N in 1..4096"),
+    (["planetoids", "--policy", "random", "--policy", "search:0"], "search:N (N simulations, 1..4096)"),
+    (["planetoids", "--policy", "random", "--policy", "search:0ms"], "search:Nms (N milliseconds, 1..60000)"),
 ])
 def test_cli_bad_arguments_give_one_clear_line(argv, message, capsys):
     with pytest.raises(SystemExit) as stop:

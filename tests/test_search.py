@@ -128,3 +128,25 @@ def test_search_cut_off_rollouts_score_the_lead_and_stay_legal(key):
 def test_search_depth_and_confidence_are_checked(bad):
     with pytest.raises(ValueError, match=next(iter(bad))):
         FlatSearch(load_game("planetoids"), {}, 8, **bad)
+
+
+def test_search_budget_in_milliseconds_runs_doubling_passes_while_the_next_fits(monkeypatch):
+    # milliseconds=50 on a clock that moves 10 ms a reading: the first pass (FIRST_PASS simulations)
+    # "takes" 10 ms and ends at 20 ms, so a second of twice as many fits (expected end 40 ms); after
+    # it (ending at 40 ms) a third would end at 60 ms, past the budget: two passes, 4 then 8
+    import wargym.envs.core.search as S
+    game = load_game("planetoids")
+    core = positions(game)
+    rows = np.flatnonzero(~(core.terminated | core.truncated))
+    clock = iter(np.arange(0.0, 100.0, 0.010))
+    monkeypatch.setattr(S, "time", types.SimpleNamespace(perf_counter=lambda: float(next(clock))))
+    search = FlatSearch(game, {}, S.FIRST_PASS, seed=1, milliseconds=50)
+    passes = []
+    real = search._halving
+    monkeypatch.setattr(search, "_halving", lambda *a: (passes.append(a[-1]), real(*a)))
+    chosen = search.choose(core, rows)
+    assert passes == [S.FIRST_PASS, 2 * S.FIRST_PASS]
+    assert all(core.mask[r, a] for r, a in zip(rows, chosen))
+    for bad in (0, -5, 10 ** 9, True, "50"):
+        with pytest.raises(ValueError, match="milliseconds"):
+            FlatSearch(game, {}, 4, milliseconds=bad)

@@ -38,6 +38,9 @@ in what the player cannot see give the same samples, hence the same move.  A hid
 game without ``determinise`` is refused.  Talon, Planetoids and UnionWars show both players
 everything.
 
+Budgets: ``simulations`` a decision (reproducible under a seed), or ``milliseconds`` a call
+(passes of sequential halving with twice the simulations each, while the next fits in time).
+
 What this is not (yet): a tree.  Below the root every move is the rollout policy's (issue 31 asks
 for UCT/PUCT on top of the same batched simulations).
 """
@@ -45,6 +48,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import time
 
 import numpy as np
 
@@ -53,6 +57,8 @@ from .vec import VecGame
 
 
 DEFAULT_SIMULATIONS = 64   # the search bot's budget where none is given (arena "search", serve level 10)
+FIRST_PASS = 4             # with a budget in milliseconds: the simulations of the first pass
+MAX_SIMULATIONS = 1 << 16
 
 
 def has_hidden_information(game) -> bool:
@@ -80,21 +86,30 @@ class FlatSearch:
     ``seed``: the searcher's own generator (the rollouts' dice): same seed, same choices.
     ``depth``: cut rollouts off after this many decisions and score them by the lead in
     ``game.scores`` (None: play to the end; UnionWars scores only the winner, so there it is blind).
-    ``confidence``: how many standard errors a move's mean gain over the bot's must clear."""
+    ``confidence``: how many standard errors a move's mean gain over the bot's must clear.
+    ``milliseconds``: a budget in time instead (a call of ``choose`` / ``search``, for all the games
+    it searches at once): passes of sequential halving, the first of ``simulations`` simulations,
+    each next one twice as many, their statistics pooled, while the next pass is expected to end in
+    time (it takes about twice the last; the first always runs).  Its moves depend on the machine's
+    speed, so they are not reproducible; a budget in simulations is."""
 
     def __init__(self, game, options: dict | None = None, simulations: int = DEFAULT_SIMULATIONS,
-                 rollout: str = "scripted", seed: int = 0, depth: int | None = None, confidence: float = 1.0):
+                 rollout: str = "scripted", seed: int = 0, depth: int | None = None, confidence: float = 1.0,
+                 milliseconds: float | None = None):
         if not searchable(game):
             raise ValueError(f"{game.NAME}: its players hold hidden information and the game gives no "
                              "determinise() to sample it, so the search would read it")
         if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)) \
-                or not 1 <= simulations <= 1 << 16:
+                or not 1 <= simulations <= MAX_SIMULATIONS:
             raise ValueError(f"simulations must be an int in 1..65536, got {simulations!r}")
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer))
                                   or not 1 <= depth <= 1 << 20):
             raise ValueError(f"depth must be None (play to the end) or an int in 1..1048576, got {depth!r}")
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 <= confidence <= 10:
             raise ValueError(f"confidence must be a number of standard errors in 0..10, got {confidence!r}")
+        if milliseconds is not None and (isinstance(milliseconds, bool) or not isinstance(milliseconds, (int, float))
+                                         or not 0 < milliseconds <= 600_000):
+            raise ValueError(f"milliseconds must be None or a number in (0, 600000], got {milliseconds!r}")
         if rollout not in game.bot.POLICIES:
             raise ValueError(f"unknown rollout policy {rollout!r}: {', '.join(game.bot.POLICIES)}")
         self.game = game
@@ -103,6 +118,7 @@ class FlatSearch:
         self.rollout = int(game.bot.POLICIES[rollout])
         self.depth = None if depth is None else int(depth)
         self.confidence = float(confidence)
+        self.milliseconds = None if milliseconds is None else float(milliseconds)
         self.rng = np.random.default_rng(seed)
         self._determinise = game.determinise if has_hidden_information(game) else None
         self._cores: dict[int, VecGame] = {}   # simulation batches, by capacity (powers of two)
@@ -193,6 +209,7 @@ class FlatSearch:
         """``choose`` on copies: the games ``roots`` (a ``clone_state``), their masks and the player
         to move in each (what a server's thinker thread searches while the match goes on).
         ``seed``: restart the searcher's generator first (the server: the same request, the same move)."""
+        start = time.perf_counter()
         if seed is not None:
             self.rng = np.random.default_rng(seed)
         masks = np.asarray(masks).astype(bool).reshape(roots.batch_size, -1)
@@ -202,9 +219,23 @@ class FlatSearch:
         own = self._rollout_moves(roots, masks, players)
         others = [np.flatnonzero(m)[np.flatnonzero(m) != a] for a, m in zip(own, masks)]
         stats = [np.zeros((3, len(o))) for o in others]    # per other move: n, sum and sum of squares of gains
+        budget = self.simulations
+        while True:
+            began = time.perf_counter()
+            self._halving(roots, players, own, others, stats, budget)
+            if self.milliseconds is None or 2 * budget > MAX_SIMULATIONS:
+                break
+            now = time.perf_counter()
+            if now + 2 * (now - began) > start + self.milliseconds / 1000:
+                break
+            budget *= 2
+        return np.array([self._decide(own[r], others[r], stats[r]) for r in range(len(others))], dtype=np.int64)
+
+    def _halving(self, roots, players, own, others, stats, simulations: int) -> None:
+        """One pass of sequential halving with ``simulations`` a position, its gains added to ``stats``."""
         alive = [np.arange(len(o)) for o in others]
         rounds = max(1, math.ceil(math.log2(max(len(o) for o in others) + 1)))
-        per_round = max(1, self.simulations // rounds)
+        per_round = max(1, simulations // rounds)
         for _ in range(rounds):
             searched = [r for r in range(len(others)) if len(alive[r])]
             if not searched:
@@ -222,7 +253,6 @@ class FlatSearch:
                 mean = stats[r][1, alive[r]] / stats[r][0, alive[r]]
                 keep = len(alive[r]) // 2                # the better half stays (one, once two are left)
                 alive[r] = alive[r][np.argsort(-mean, kind="stable")[:keep]] if keep else alive[r][:0]
-        return np.array([self._decide(own[r], others[r], stats[r]) for r in range(len(others))], dtype=np.int64)
 
     def _plan(self, r: int, own: int, moves: np.ndarray, per_round: int):
         """One round's simulations of root ``r``: the bot's move and every surviving move ``k``
