@@ -899,10 +899,10 @@ class Server:
             roots, player, options = core.clone_state([0]), int(core.current_player[0]), core.options
             seed = int(_unit(position, seq, "search") * 2 ** 62)
 
-            def think():
+            def think():  # past the deadline it gives up (TimeoutError): the fallback is played then
                 searcher, lock = self.bots.searcher(entry, options, bot)
                 with lock:
-                    return int(searcher.search(roots, mask[None], [player], seed=seed)[0])
+                    return int(searcher.search(roots, mask[None], [player], seed=seed, give_up_at=deadline)[0])
         else:  # the slow test bot: sleeps, then a legal move fixed by the position
             delay = self.limits.slow_bot_ms / 1000.0
 
@@ -912,7 +912,7 @@ class Server:
         future = _THINKERS.submit(think)
         try:
             action = future.result(timeout=max(0.0, deadline - time.monotonic()))
-        except cf.TimeoutError:
+        except cf.TimeoutError:  # (the builtin TimeoutError, which a search past its deadline raises)
             future.cancel()  # if it has not started; a started thought ends on its own, unheard
             return self._late(entry, slot, clock)
         if not mask[action]:

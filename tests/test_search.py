@@ -150,3 +150,18 @@ def test_search_budget_in_milliseconds_runs_doubling_passes_while_the_next_fits(
     for bad in (0, -5, 10 ** 9, True, "50"):
         with pytest.raises(ValueError, match="milliseconds"):
             FlatSearch(game, {}, 4, milliseconds=bad)
+
+
+def test_search_gives_up_once_its_answer_is_no_longer_wanted():
+    # the server's time limit (serve/session.py): past give_up_at the search stops with TimeoutError
+    # (the fallback move is played), rather than keeping the cores from the thoughts still awaited
+    import time
+    game = load_game("planetoids")
+    core = positions(game)
+    rows = np.flatnonzero(~(core.terminated | core.truncated))
+    search = FlatSearch(game, {}, 8, seed=1)
+    with pytest.raises(TimeoutError):
+        search.search(core.clone_state(rows), core.mask[rows], core.current_player[rows], give_up_at=time.monotonic() - 1)
+    later = search.search(core.clone_state(rows), core.mask[rows], core.current_player[rows], seed=1,
+                          give_up_at=time.monotonic() + 3600)
+    assert later.tolist() == FlatSearch(game, {}, 8, seed=1).choose(core, rows).tolist()

@@ -120,6 +120,7 @@ class FlatSearch:
         self.confidence = float(confidence)
         self.milliseconds = None if milliseconds is None else float(milliseconds)
         self.rng = np.random.default_rng(seed)
+        self._give_up_at: float | None = None
         self._determinise = game.determinise if has_hidden_information(game) else None
         self._cores: dict[int, VecGame] = {}   # simulation batches, by capacity (powers of two)
         if self.depth is not None:
@@ -205,11 +206,17 @@ class FlatSearch:
         rows = np.arange(core.num_envs) if rows is None else np.atleast_1d(np.asarray(rows, dtype=np.int64))
         return self.search(core.clone_state(rows), core.mask[rows], core.current_player[rows])
 
-    def search(self, roots, masks: np.ndarray, players: np.ndarray, seed: int | None = None) -> np.ndarray:
+    def search(self, roots, masks: np.ndarray, players: np.ndarray, seed: int | None = None,
+               give_up_at: float | None = None) -> np.ndarray:
         """``choose`` on copies: the games ``roots`` (a ``clone_state``), their masks and the player
         to move in each (what a server's thinker thread searches while the match goes on).
-        ``seed``: restart the searcher's generator first (the server: the same request, the same move)."""
+        ``seed``: restart the searcher's generator first (the server: the same request, the same move).
+        ``give_up_at``: a ``time.monotonic()`` past which the answer is no longer wanted (the server's
+        time limit): the search raises TimeoutError at its next round instead of going on, so that a
+        thought nobody waits for stops taking the cores from those that are awaited."""
         start = time.perf_counter()
+        self._give_up_at = give_up_at
+        self._check_time()
         if seed is not None:
             self.rng = np.random.default_rng(seed)
         masks = np.asarray(masks).astype(bool).reshape(roots.batch_size, -1)
@@ -237,6 +244,7 @@ class FlatSearch:
         rounds = max(1, math.ceil(math.log2(max(len(o) for o in others) + 1)))
         per_round = max(1, simulations // rounds)
         for _ in range(rounds):
+            self._check_time()
             searched = [r for r in range(len(others)) if len(alive[r])]
             if not searched:
                 break
@@ -253,6 +261,10 @@ class FlatSearch:
                 mean = stats[r][1, alive[r]] / stats[r][0, alive[r]]
                 keep = len(alive[r]) // 2                # the better half stays (one, once two are left)
                 alive[r] = alive[r][np.argsort(-mean, kind="stable")[:keep]] if keep else alive[r][:0]
+
+    def _check_time(self) -> None:
+        if self._give_up_at is not None and time.monotonic() > self._give_up_at:
+            raise TimeoutError("the search's answer is no longer wanted (give_up_at has passed)")
 
     def _plan(self, r: int, own: int, moves: np.ndarray, per_round: int):
         """One round's simulations of root ``r``: the bot's move and every surviving move ``k``
