@@ -12,8 +12,9 @@ from wargym.arena import builtin_names, fit_elo, rate_multiplayer, run_arena, sc
 from wargym.arena.cli import main
 from wargym.arena.policies import load_game
 from wargym.arena.stats import ELO_SCALE, Z95, elo_difference, ranks_from_results
+from helpers.play import SHORT_GAME
 
-TINY = {"planetoids": {"turns": 3}, "talon": {"rounds": 1}, "battle_force": {"end_turns": 2}}
+TINY = SHORT_GAME
 
 
 # -- Wilson score interval ----------------------------------------------------------------------
@@ -193,7 +194,7 @@ def test_checkpoint_plays_battle_force_with_three_players(tmp_path):
     MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, policy_kwargs={"net_arch": [8]}, seed=0).save(
         tmp_path / "tiny3.zip")
     t, summary = run_arena("battle_force", ["random", f"ppo={tmp_path / 'tiny3.zip'}", "scripted"],
-                           {"players": 3}, games=3)
+                           {"players": 3, **TINY["battle_force"]}, games=3)
     # the 7 multisets of 3 seats from 3 policies with at least two different ones, 3 games each
     assert t.lineups.shape[1] == 3 and len(t.lineups) == 7 * 3
     ranks = t.results
@@ -202,7 +203,7 @@ def test_checkpoint_plays_battle_force_with_three_players(tmp_path):
     assert {r["policy"] for r in summary["ratings"]} == {"random", "ppo", "scripted"}
     assert all("ordinal" in r for r in summary["ratings"])  # openskill, not Elo, at 3 players
     again, _ = run_arena("battle_force", ["random", f"ppo={tmp_path / 'tiny3.zip'}", "scripted"],
-                         {"players": 3}, games=3)
+                         {"players": 3, **TINY["battle_force"]}, games=3)
     assert np.array_equal(again.results, t.results)  # seeded: the model's sampling too
 
 

@@ -55,8 +55,8 @@ def test_shipped_checkpoint_loads_by_name_and_plays_legal_moves_only(game, name)
 def test_shipped_checkpoint_plays_in_the_arena_by_name(game, name):
     from wargym.arena import run_arena
     options = dict(baselines.describe(game, name)["options"])
-    if game != "battle_force":
-        options["max_decisions"] = 600  # short games: this checks the plumbing, BASELINES.md the strength
+    # short games: this checks the plumbing, BASELINES.md the strength
+    options.update({"end_turns": 2} if game == "battle_force" else {"max_decisions": 600})
     t, summary = run_arena(game, ["random", f"baseline:{name}"], options, games=2)
     assert {r["policy"] for r in summary["ratings"]} == {"random", f"baseline:{name}"}
     assert t.sources[f"baseline:{name}"].endswith(baselines.describe(game, name)["file"])

@@ -15,6 +15,7 @@ import pytest
 
 pytest.importorskip("ray.rllib")
 
+from helpers.play import SHORT_GAME  # noqa: E402
 from wargym.registration import GAME_KEYS  # noqa: E402
 from wargym.rllib.envs import MASK_KEY, OBS_KEY, WargymMultiAgentEnv, WargymVectorEnv  # noqa: E402
 
@@ -204,8 +205,10 @@ def test_ppo_trains_with_two_env_runners_and_the_arena_loads_its_checkpoint(game
     finally:
         algo.stop()
     g = load_game(game)
+    # short games: the checkpoint has to load and play whole games, not long ones (a Planetoids game of
+    # 2,000 decisions took 40 s of module calls)
     t = play_tournament(game, g, [parse_policy(f"rl={checkpoint}", g), parse_policy("random", g)],
-                        games_per_lineup=2, seed=0)
+                        options=SHORT_GAME[game], games_per_lineup=2, seed=0)
     assert t.results.shape == (2, 2) and np.isfinite(t.results).all()
 
 

@@ -6,6 +6,11 @@ import numpy as np
 from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
 
+# each game's options for a short whole game (a few turns or rounds), where a test needs games to end
+# quickly and not the rules of the long game: the arena's and the checkpoints' smoke tests
+SHORT_GAME = {"planetoids": {"turns": 3}, "talon": {"rounds": 1}, "battle_force": {"end_turns": 2},
+              "union_wars": {"turns": 2}}
+
 
 def random_trajectory(game, batch, seed, steps, game_index=0, options=None):
     """What game ``game_index`` shows at each step while ``batch`` games play random legal moves
