@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..envs.core.search import is_search_spec
 from ..registration import load_game  # noqa: F401 (arena.policies.load_game: the arena's callers use it)
 
 
@@ -52,7 +53,7 @@ def parse_policy(spec: str, game) -> Policy:
     ``"baseline:NAME"``: a checkpoint shipped with wargym (``wargym.baselines``);
     ``"search"``, ``"search:SIMULATIONS"`` or ``"search:MILLISECONDSms"``: the search bot
     (envs/core/search.py, default 64 simulations)."""
-    if spec.split(":")[0].strip() == SEARCH:
+    if is_search_spec(spec):
         simulations, milliseconds = parse_search_budget(spec, game)
         return Policy(spec.strip(), search=simulations, search_ms=milliseconds)
     if spec.startswith("baseline:"):
@@ -79,26 +80,18 @@ def parse_policy(spec: str, game) -> Policy:
     return Policy(name, path=file)
 
 
-SEARCH = "search"
-
-
 def parse_search_budget(spec: str, game) -> tuple[int, float | None]:
     """``search``, ``search:N`` (N simulations a decision) or ``search:Nms`` (N milliseconds a
-    decision, passes from FIRST_PASS simulations): (simulations, milliseconds or None).  Refused for
+    decision): (simulations, milliseconds or None), by ``core.search.parse_budget``.  Refused for
     a game whose hidden cards the search could only read (hidden information and no ``determinise``)."""
-    from ..envs.core.search import DEFAULT_SIMULATIONS, FIRST_PASS, searchable
+    from ..envs.core.search import parse_budget, searchable
     if not searchable(game):
         raise ValueError(f"policy {spec!r}: the search bot does not play {game.NAME} (its players hold "
                          "hidden cards the search would read)")
-    budget = spec.partition(":")[2].strip()
-    if not budget:
-        return DEFAULT_SIMULATIONS, None
-    if budget.endswith("ms") and budget[:-2].isdigit() and 1 <= int(budget[:-2]) <= 60_000:
-        return FIRST_PASS, float(budget[:-2])
-    if not budget.isdigit() or not 1 <= int(budget) <= 4096:
-        raise ValueError(f"policy {spec!r}: give the search's budget a decision as search:N (N simulations, "
-                         "1..4096) or search:Nms (N milliseconds, 1..60000)")
-    return int(budget), None
+    try:
+        return parse_budget(spec)
+    except ValueError as e:
+        raise ValueError(f"policy {e}") from None
 
 
 def _is_rllib_checkpoint(path: Path) -> bool:

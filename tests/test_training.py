@@ -69,6 +69,8 @@ def test_cli_battle_force_with_three_players(tmp_path):
     (["--game", "planetoids", "--options", '{"colour": 3}'], "unknown Planetoids option"),
     (["--timesteps", "0"], "--timesteps must be at least 1"),
     (["--warm-start-rounds", "-1"], "--warm-start-rounds must be 0 or more"),
+    (["--warm-start", "search:0"], "search:N (N simulations, 1..4096)"),
+    (["--opponent", "search", "--backend", "rllib"], "the search bot runs in Python"),
 ])
 def test_cli_bad_arguments_one_line_error_exit_2_no_run_folder(args, message, tmp_path):
     done = run_cli(*args, "--out", str(tmp_path / "runs"), cwd=tmp_path)
@@ -76,6 +78,21 @@ def test_cli_bad_arguments_one_line_error_exit_2_no_run_folder(args, message, tm
     assert message in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize("game", ["talon", "battle_force"])
+def test_the_search_bot_is_an_opponent_and_a_teacher(game):
+    # envs/core/search.py in training: the learner's opponent (searched in Python beside the batched
+    # core, like a model) and the warm start's teacher (every label a search of the batch's positions);
+    # its labels are legal and, under the env's seed, reproducible (Battle Force: hidden cards sampled)
+    from wargym.training.imitation import collect
+
+    def labels():
+        env = WargymVecEnv(game, n_envs=4, opponent="search:2", options=SHORT[game], seed=3)
+        X, M, A, G = collect(env, "search:2", 24)
+        assert M[np.arange(len(A)), A].all() and len(A) == 24
+        return A
+    assert np.array_equal(labels(), labels())
 
 
 @pytest.mark.parametrize("game, options", [("planetoids", {}), ("talon", {}), ("battle_force", {}),

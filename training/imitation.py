@@ -17,6 +17,11 @@ labels every position the student reached with its own choice, and the student
 is fitted to all labels gathered so far (Planetoids: 88 % after one round,
 97 % after two).  The teacher is a compiled bot, so labelling costs almost
 nothing; it draws from the games' policy streams, never from their dice.
+
+The teacher may also be the search bot (``search``, ``search:N``, ``search:Nms``;
+envs/core/search.py), stronger than the scripted bot it improves on: every label
+is then a search of the position (all the batch's positions in one search), so
+a label costs its budget's rollouts, not a bot's move.
 """
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ import numpy as np
 import torch
 
 from ..envs.core.loops import ACC_TERMINATED, ACC_TRUNCATED
+from ..envs.core.search import is_search_spec, searcher_for
 
 
 def collect(env, teacher: str, decisions: int, gamma: float = 0.995, progress=None, student=None):
@@ -35,8 +41,7 @@ def collect(env, teacher: str, decisions: int, gamma: float = 0.995, progress=No
     those of the games as played.
     """
     loop = env.loop
-    bot = loop.game.bot
-    policy = bot.LOOPS.policy_id(teacher)
+    label = _labeller(loop, teacher)
     obs = env.reset()
     n = env.num_envs
     steps = max(1, decisions // n)
@@ -45,12 +50,9 @@ def collect(env, teacher: str, decisions: int, gamma: float = 0.995, progress=No
     A = np.empty((steps, n), dtype=np.int64)
     R = np.empty((steps, n), dtype=np.float32)
     D = np.empty((steps, n), dtype=bool)
-    labels = np.zeros(n, dtype=np.int64)
-    states, cfgs, _ = loop.core.kernel_args()
     for k in range(steps):
         X[k], M[k] = obs, loop.core.mask
-        bot.policy_actions(states, cfgs, loop.core.mask, policy, labels)
-        A[k] = labels
+        A[k] = labels = label()
         played = labels if student is None else student.predict(obs, action_masks=M[k], deterministic=False)[0]
         obs, R[k], _, _ = env.step(played)
         D[k] = (loop.acc[:, ACC_TERMINATED] > 0) | (loop.acc[:, ACC_TRUNCATED] > 0)
@@ -58,6 +60,23 @@ def collect(env, teacher: str, decisions: int, gamma: float = 0.995, progress=No
             progress(n)
     G = discounted_returns(R, D, gamma)
     return X.reshape(steps * n, -1), M.reshape(steps * n, -1), A.reshape(-1), G.reshape(-1)
+
+
+def _labeller(loop, teacher: str):
+    """() -> the teacher's action in every game of ``loop`` (all await the learner's seat): a
+    built-in policy's, in one compiled call, or the search bot's, in one batched search."""
+    if is_search_spec(teacher):
+        searcher = searcher_for(teacher, loop.game, loop.core.options, seed=loop._search_seed)
+        return lambda: searcher.choose(loop.core)
+    bot = loop.game.bot
+    policy = bot.LOOPS.policy_id(teacher)
+    labels = np.zeros(loop.core.num_envs, dtype=np.int64)
+    states, cfgs, _ = loop.core.kernel_args()
+
+    def builtin():
+        bot.policy_actions(states, cfgs, loop.core.mask, policy, labels)
+        return labels
+    return builtin
 
 
 def discounted_returns(rewards, dones, gamma):

@@ -37,8 +37,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--timesteps", type=int, default=2_000_000, help="learner decisions of PPO (default: the main job)")
     ap.add_argument("--opponent", default="scripted",
                     help="a built-in policy of the game ('random', 'scripted', ...), a mixture of them ('random,scripted': "
-                    "each game plays one, half the games each), the path of a saved model (.zip), or 'self-play' (a league "
-                    "of the learner's snapshots and the built-in bots: training/selfplay.py)")
+                    "each game plays one, half the games each), the search bot ('search', 'search:N' simulations or "
+                    "'search:Nms' milliseconds a decision: stronger than the scripted bot, and slower), the path of a saved "
+                    "model (.zip), or 'self-play' (a league of the learner's snapshots and the built-in bots: "
+                    "training/selfplay.py)")
     ap.add_argument("--n-envs", type=int, default=256, help="games stepped together in the batched core")
     ap.add_argument("--n-steps", type=int, default=32, help="rollout length per game (rollout = n-envs x n-steps)")
     ap.add_argument("--batch-size", type=int, default=2048)
@@ -53,7 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--reward", default=None, help="the game's reward option (default: the game's training reward: "
                     + ", ".join(f"{g} {r}" for g, r in DEFAULT_REWARD.items()) + ")")
     ap.add_argument("--warm-start", default="scripted",
-                    help="behaviour-clone this built-in policy before PPO (default: scripted); 'none' = PPO from scratch")
+                    help="behaviour-clone this built-in policy before PPO (default: scripted), or the search bot "
+                         "('search:N': every label a search, so the warm start costs N rollouts a decision); "
+                         "'none' = PPO from scratch")
     ap.add_argument("--init-model", default=None,
                     help="start from the weights of this saved model (.zip of the same game, options and network) "
                          "instead of a warm start: to continue training, e.g. against another opponent")
@@ -87,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
 def check_args(ap, args) -> dict:
     """Everything that can be wrong with the arguments, found before any work is done
     (argparse's one-line error and exit status 2).  Returns the game's options."""
+    from ..envs.core.search import is_search_spec, searcher_for
     from ..wrappers.opponents import is_mixture, mixture_ids
     from ..wrappers.sb3 import load_game
     game = load_game(args.game)
@@ -119,6 +124,14 @@ def check_args(ap, args) -> dict:
                 ap.error(f"--opponent: {e}")
             if args.backend == "rllib":
                 ap.error("--backend rllib trains against one built-in bot or self-play; a mixture is sb3 only")
+            continue
+        if is_search_spec(policy):
+            try:
+                searcher_for(policy, game)
+            except ValueError as e:
+                ap.error(f"{name} {e}")
+            if args.backend == "rllib":
+                ap.error(f"{name} {policy}: the search bot runs in Python, beside the batched core; it is sb3 only")
             continue
         if policy not in game.bot.POLICIES and not (name == "--opponent" and policy.endswith(".zip")):
             ap.error(f"{name} {policy!r}: choose from {', '.join(sorted(game.bot.POLICIES))}"

@@ -10,6 +10,9 @@ An opponent is one of:
 * a frozen model: anything with SB3's ``predict(obs, action_masks=..., deterministic=...)``
   (e.g. a loaded ``MaskablePPO``), run on the batch of games waiting for it;
 * any callable ``policy(obs_batch, mask_batch) -> actions``;
+* the search bot, ``"search"``, ``"search:N"`` or ``"search:Nms"`` (envs/core/search.py: N
+  simulations or N milliseconds a decision), which searches the batch of games waiting for it;
+  stronger than the scripted bot, and as slow as its budget makes it (Python-side, like a model);
 * a mixture of built-in policies, ``"random,scripted"``: each game plays one of them for
   the whole run (``mixture_ids``), so that one batch trains against several levels of play at
   once (e.g. the scripted bot, who fights, and random play, who must be hunted down).
@@ -17,6 +20,8 @@ An opponent is one of:
 from __future__ import annotations
 
 import numpy as np
+
+from ..envs.core.search import is_search_spec, parse_budget, searchable
 
 
 MIXTURE_SEPARATOR = ","
@@ -45,17 +50,26 @@ def mixture_ids(spec: str, game, num_envs: int, num_players: int) -> np.ndarray:
 
 
 class Opponent:
-    """Normalised opponent: either a built-in policy id or a batched Python policy."""
+    """Normalised opponent: a built-in policy id, the search bot's budget (``search``:
+    (simulations, milliseconds or None)) or a batched Python policy."""
 
     def __init__(self, spec, game, deterministic: bool = False):
         self.builtin: int | None = None
         self.policy = None
+        self.search: tuple[int, float | None] | None = None
+        if is_search_spec(spec):
+            if not searchable(game):
+                raise ValueError(f"the search bot does not play {game.NAME} (hidden cards it would read)")
+            self.search = parse_budget(spec)
+            self.name = spec.strip()
+            return
         if isinstance(spec, str) and spec not in game.bot.POLICIES and spec.endswith(".zip"):
             spec = load_model(spec)
         if isinstance(spec, str):
             if spec not in game.bot.POLICIES:
                 raise ValueError(f"unknown built-in opponent {spec!r}; choose from {sorted(game.bot.POLICIES)}, "
-                                 "the path of a saved model (.zip), a model with predict(), "
+                                 "the search bot (search, search:N), the path of a saved model (.zip), a model "
+                                 "with predict(), "
                                  "or a callable(obs, masks) -> actions")
             self.builtin = game.bot.POLICIES[spec]
             self.name = spec

@@ -52,6 +52,7 @@ class LearnerLoop:
             raise ValueError(f"seat must be 'rotate', 'alternate' or a seat 0..{P - 1}, got {seat!r}")
         self.rotate = seat in ("alternate", "rotate")
         self.seats = (np.arange(num_envs) % P if self.rotate else np.full(num_envs, seat)).astype(np.int8)
+        self._search_seed = 0 if seed is None else int(seed)
         self.set_opponent(opponent)
         self.acc = np.zeros((num_envs, 3), dtype=np.float32)
         self._seed = seed
@@ -59,6 +60,7 @@ class LearnerLoop:
 
     def set_opponent(self, opponent):
         P = self.num_players
+        self._searchers: dict = {}   # search bots by budget, made on first use (_searcher)
         if is_mixture(opponent):
             # one built-in policy per game (opponents.mixture_ids), in every seat of that game
             ids = mixture_ids(opponent, self.game, self.core.num_envs, P)
@@ -137,7 +139,19 @@ class LearnerLoop:
     def _opponent_moves(self, opp, idx):
         if opp.builtin is not None:
             return self.game.bot.policy_actions(self.core, opp.builtin)[idx]
+        if opp.search is not None:
+            return self._searcher(opp).choose(self.core, idx)
         return opp.policy(self.core.obs[idx], self.core.mask[idx])
+
+    def _searcher(self, opp):
+        """The search bot of opponent ``opp``, made on first use with this core's options (its own
+        dice: seeded from the env's seed, so a seeded run searches the same way)."""
+        if opp.search not in self._searchers:
+            from ..envs.core.search import FlatSearch
+            simulations, milliseconds = opp.search
+            self._searchers[opp.search] = FlatSearch(self.game, self.core.options, simulations,
+                                                     seed=self._search_seed, milliseconds=milliseconds)
+        return self._searchers[opp.search]
 
 
 class WargymVecEnv(VecEnv):

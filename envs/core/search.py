@@ -59,6 +59,34 @@ from .vec import VecGame
 DEFAULT_SIMULATIONS = 64   # the search bot's budget where none is given (arena "search", serve level 10)
 FIRST_PASS = 4             # with a budget in milliseconds: the simulations of the first pass
 MAX_SIMULATIONS = 1 << 16
+SEARCH = "search"          # the search bot's name where a policy is named (arena, opponents, teachers)
+MAX_SPEC_SIMULATIONS, MAX_SPEC_MILLISECONDS = 4096, 60_000
+
+
+def is_search_spec(spec) -> bool:
+    """``spec`` names the search bot: ``search``, ``search:N`` or ``search:Nms``."""
+    return isinstance(spec, str) and spec.split(":")[0].strip() == SEARCH
+
+
+def parse_budget(spec: str) -> tuple[int, float | None]:
+    """The budget a search spec names: ``search`` (DEFAULT_SIMULATIONS a decision), ``search:N``
+    (N simulations, 1..4096) or ``search:Nms`` (N milliseconds, 1..60000, passes from FIRST_PASS
+    simulations): (simulations, milliseconds or None).  Anything else raises ValueError."""
+    budget = spec.partition(":")[2].strip()
+    if not budget:
+        return DEFAULT_SIMULATIONS, None
+    if budget.endswith("ms") and budget[:-2].isdigit() and 1 <= int(budget[:-2]) <= MAX_SPEC_MILLISECONDS:
+        return FIRST_PASS, float(budget[:-2])
+    if not budget.isdigit() or not 1 <= int(budget) <= MAX_SPEC_SIMULATIONS:
+        raise ValueError(f"{spec!r}: give the search's budget a decision as search:N (N simulations, "
+                         f"1..{MAX_SPEC_SIMULATIONS}) or search:Nms (N milliseconds, 1..{MAX_SPEC_MILLISECONDS})")
+    return int(budget), None
+
+
+def searcher_for(spec: str, game, options: dict | None = None, seed: int = 0) -> "FlatSearch":
+    """The search bot a spec names, for ``game`` with ``options`` (refused where it cannot play)."""
+    simulations, milliseconds = parse_budget(spec)
+    return FlatSearch(game, options, simulations, seed=seed, milliseconds=milliseconds)
 
 
 def has_hidden_information(game) -> bool:
