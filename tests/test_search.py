@@ -165,3 +165,19 @@ def test_search_gives_up_once_its_answer_is_no_longer_wanted():
     later = search.search(core.clone_state(rows), core.mask[rows], core.current_player[rows], seed=1,
                           give_up_at=time.monotonic() + 3600)
     assert later.tolist() == FlatSearch(game, {}, 8, seed=1).choose(core, rows).tolist()
+
+
+def test_search_rollouts_that_never_end_are_cut_at_the_rollout_limit(monkeypatch):
+    # a game the rollout policy never ends (two Battle Force heuristic bots passing forever, each holding
+    # no card it can play, as a sampled hand may leave them) must not hang the search: a rollout stops
+    # after ROLLOUT_LIMIT decisions and is worth its lead (here the limit is 5, so every rollout is cut)
+    import wargym.envs.core.search as S
+    monkeypatch.setattr(S, "ROLLOUT_LIMIT", 5)
+    game = load_game("talon")
+    core = positions(game)
+    rows = np.flatnonzero(~(core.terminated | core.truncated))
+    search = FlatSearch(game, {}, 8, seed=2)
+    chosen = search.choose(core, rows)
+    assert all(core.mask[r, a] for r, a in zip(rows, chosen))
+    sim = search._cores[min(search._cores)]
+    assert sim.state.truncated.any() and (sim.state.g[:, S.decisions_column(game)] <= S.MAX_DECISIONS).all()

@@ -57,6 +57,9 @@ from .vec import VecGame
 
 
 DEFAULT_SIMULATIONS = 64   # the search bot's budget where none is given (arena "search", serve level 10)
+# a rollout's most decisions where no depth is given: whole games of the scripted bots take 400-2,100
+# (Talon 478, UnionWars 571, Planetoids 2,088); a longer one is cut and scored by the lead
+ROLLOUT_LIMIT = 20_000
 FIRST_PASS = 4             # with a budget in milliseconds: the simulations of the first pass
 MAX_SIMULATIONS = 1 << 16
 SEARCH = "search"          # the search bot's name where a policy is named (arena, opponents, teachers)
@@ -113,7 +116,8 @@ class FlatSearch:
     ``rollout``: the built-in policy every seat plays in the rollouts (a name of ``bot.POLICIES``).
     ``seed``: the searcher's own generator (the rollouts' dice): same seed, same choices.
     ``depth``: cut rollouts off after this many decisions and score them by the lead in
-    ``game.scores`` (None: play to the end; UnionWars scores only the winner, so there it is blind).
+    ``game.scores`` (None: play to the end, or ROLLOUT_LIMIT decisions; UnionWars scores only the
+    winner, so there a cut rollout is blind).
     ``confidence``: how many standard errors a move's mean gain over the bot's must clear.
     ``milliseconds``: a budget in time instead (a call of ``choose`` / ``search``, for all the games
     it searches at once): passes of sequential halving, the first of ``simulations`` simulations,
@@ -151,13 +155,12 @@ class FlatSearch:
         self._give_up_at: float | None = None
         self._determinise = game.determinise if has_hidden_information(game) else None
         self._cores: dict[int, VecGame] = {}   # simulation batches, by capacity (powers of two)
-        if self.depth is not None:
-            # a rollout is cut off after ``depth`` decisions by the game's own truncation
-            # (max_decisions): its copy's decision count is set that far below the limit
-            self._decisions_col = decisions_column(game)
-            self._sim_options = {**self.options, "max_decisions": MAX_DECISIONS}
-        else:
-            self._sim_options = self.options
+        # a rollout is cut off after ``depth`` decisions (or ROLLOUT_LIMIT: a game the rollout policy
+        # might never end, such as two Battle Force bots passing forever, must not hang the search) by
+        # the game's own truncation (max_decisions): its copy's decision count is set that far below it
+        self._cut_after = self.depth if self.depth is not None else ROLLOUT_LIMIT
+        self._decisions_col = decisions_column(game)
+        self._sim_options = {**self.options, "max_decisions": MAX_DECISIONS}
 
     # -- the batches of simulations ------------------------------------------------------------
     def _core(self, n: int) -> VecGame:
@@ -183,11 +186,10 @@ class FlatSearch:
         st.dice[rows] = 0  # scripted dice (tests) are the real game's, not the rollouts'
         if self._determinise is not None:   # the hidden cards of this simulation's sample
             self._determinise(core.cfg, st, rows, players, dice[:, 0] >> np.uint64(1))
-        if self.depth is not None:
-            limit = self.options.get("max_decisions", 0)
-            done = st.g[rows, self._decisions_col].astype(np.int64)
-            left = np.full(n, self.depth) if not limit else np.minimum(self.depth, limit - done)
-            st.g[rows, self._decisions_col] = MAX_DECISIONS - left
+        limit = self.options.get("max_decisions", 0)
+        done = st.g[rows, self._decisions_col].astype(np.int64)
+        left = np.full(n, self._cut_after) if not limit else np.minimum(self._cut_after, limit - done)
+        st.g[rows, self._decisions_col] = MAX_DECISIONS - left
         core.obs_key[rows, 0] = 0  # written from here: the kernels rewrite the whole observation
         actions = np.zeros(core.num_envs, dtype=np.int64)
         actions[:n] = first
@@ -200,9 +202,9 @@ class FlatSearch:
         states, cfgs, outs = core.kernel_args()
         self.game.bot.play_games(states, cfgs, policies, outs, results)
         value += results[rows, players]
-        if self.depth is not None:
-            cut = np.flatnonzero(~self.game.done(st)[:n].astype(bool))
-            value[cut] += [self._lead(st, b, players[b]) for b in cut]
+        # a rollout cut off (depth, ROLLOUT_LIMIT or the game's own max_decisions) is worth its lead
+        cut = np.flatnonzero(~self.game.done(st)[:n].astype(bool))
+        value[cut] += [self._lead(st, b, players[b]) for b in cut]
         return value
 
     def _rollout_moves(self, roots, masks: np.ndarray, players: np.ndarray) -> np.ndarray:
