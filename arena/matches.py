@@ -128,7 +128,7 @@ def play_lineup(game, seats: list[Policy], n_games: int, options: dict, seed: in
     searches all its games' positions in one batch."""
     import torch
 
-    from ..envs.core.search import FlatSearch
+    from ..envs.core.search import searcher_for
     from ..envs.core.vec import VecGame
     torch.manual_seed(seed)  # the models sample with torch's generator: same seed, same games
     core = VecGame(game, n_games, options)
@@ -138,7 +138,7 @@ def play_lineup(game, seats: list[Policy], n_games: int, options: dict, seed: in
     playing = np.ones(n_games, dtype=bool)
     actions = np.zeros(n_games, dtype=np.int64)
     builtin_actions = np.zeros(n_games, dtype=np.int64)
-    searchers = {seat: FlatSearch(game, options, policy.search, seed=seed + seat, milliseconds=policy.search_ms)
+    searchers = {seat: searcher_for(policy.name, game, options, seed=seed + seat)
                  for seat, policy in enumerate(seats) if policy.search is not None}
     while playing.any():
         for seat, policy in enumerate(seats):

@@ -50,18 +50,18 @@ def mixture_ids(spec: str, game, num_envs: int, num_players: int) -> np.ndarray:
 
 
 class Opponent:
-    """Normalised opponent: a built-in policy id, the search bot's budget (``search``:
-    (simulations, milliseconds or None)) or a batched Python policy."""
+    """Normalised opponent: a built-in policy id, the search bot (``search``: its spec, for
+    ``core.search.searcher_for``) or a batched Python policy."""
 
     def __init__(self, spec, game, deterministic: bool = False):
         self.builtin: int | None = None
         self.policy = None
-        self.search: tuple[int, float | None] | None = None
+        self.search: str | None = None
         if is_search_spec(spec):
             if not searchable(game):
                 raise ValueError(f"the search bot does not play {game.NAME} (hidden cards it would read)")
-            self.search = parse_budget(spec)
-            self.name = spec.strip()
+            parse_budget(spec)  # a bad budget raises here, not at the first opponent move
+            self.search = self.name = spec.strip()
             return
         if isinstance(spec, str) and spec not in game.bot.POLICIES and spec.endswith(".zip"):
             spec = load_model(spec)

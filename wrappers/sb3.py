@@ -60,7 +60,7 @@ class LearnerLoop:
 
     def set_opponent(self, opponent):
         P = self.num_players
-        self._searchers: dict = {}   # search bots by budget, made on first use (_searcher)
+        self._searchers: dict = {}   # search bots by spec, made on first use (_searcher)
         if is_mixture(opponent):
             # one built-in policy per game (opponents.mixture_ids), in every seat of that game
             ids = mixture_ids(opponent, self.game, self.core.num_envs, P)
@@ -147,10 +147,8 @@ class LearnerLoop:
         """The search bot of opponent ``opp``, made on first use with this core's options (its own
         dice: seeded from the env's seed, so a seeded run searches the same way)."""
         if opp.search not in self._searchers:
-            from ..envs.core.search import FlatSearch
-            simulations, milliseconds = opp.search
-            self._searchers[opp.search] = FlatSearch(self.game, self.core.options, simulations,
-                                                     seed=self._search_seed, milliseconds=milliseconds)
+            from ..envs.core.search import searcher_for
+            self._searchers[opp.search] = searcher_for(opp.search, self.game, self.core.options, self._search_seed)
         return self._searchers[opp.search]
 
 
