@@ -72,10 +72,24 @@ def test_cli_battle_force_with_three_players(tmp_path):
     (["--warm-start", "search:0"], "search:N (N simulations, 1..4096)"),
     (["--opponent", "search", "--backend", "rllib"], "the search bot runs in Python"),
 ])
-def test_cli_bad_arguments_one_line_error_exit_2_no_run_folder(args, message, tmp_path):
-    done = run_cli(*args, "--out", str(tmp_path / "runs"), cwd=tmp_path)
+def test_cli_bad_arguments_one_line_error_exit_2_no_run_folder(args, message, tmp_path, capsys):
+    # in this process (the command line's own main(), as its entry point calls it): each case
+    # as a subprocess paid 4-5 s of importing torch and SB3 for one line of argparse
+    from wargym.training.train import main
+    with pytest.raises(SystemExit) as exit_:
+        main([*args, "--out", str(tmp_path / "runs")])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "runs").exists()
+
+
+def test_cli_bad_argument_from_the_shell_exits_2_with_one_line(tmp_path):
+    # the same through the installed entry point, as a user meets it
+    done = run_cli("--timesteps", "0", "--out", str(tmp_path / "runs"), cwd=tmp_path)
     assert done.returncode == 2
-    assert message in done.stderr
+    assert "--timesteps must be at least 1" in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "runs").exists()
 
