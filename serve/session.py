@@ -424,8 +424,8 @@ _THINKERS = cf.ThreadPoolExecutor(max_workers=4, thread_name_prefix="wargym-thin
 
 def _builtin_action(entry: GameEntry, core, policy: int) -> int:
     """A compiled bot's action in game 0 of ``core``.  The game's ``policy_action`` kernel is called
-    directly (a few microseconds): the batched ``policy_actions`` wakes the thread pool for one game,
-    which costs 50-200 us.  Games without that kernel use the batched one."""
+    directly (a few microseconds), without the batched ``policy_actions``' Python front end (the
+    ranges of threads.run_in_ranges).  Games without that kernel use the batched one."""
     direct = getattr(entry.game.bot, "policy_action", None)
     if direct is not None:
         return int(direct(core.state.view, core._k, 0, core.mask[0], policy))

@@ -142,9 +142,9 @@ def test_sb3_subproc_vec_env_plain_id_in_a_script(tmp_path):
 
 
 def test_fork_after_import_after_a_reset_and_after_a_parallel_batch(tmp_path):
-    """No thread pool at import, and a forked child that plays one env survives whatever its
-    parent did: small batches never enter a parallel region (GNU OpenMP would kill the child,
-    threads.py)."""
+    """No thread pool at import, and a forked child that plays one env or steps a large batch
+    survives whatever its parent did: nothing of a step enters an OpenMP parallel region (GNU
+    OpenMP would kill the child), large batches run on Python threads (threads.py)."""
     out = _run_script(tmp_path, f"""
         import os
         import numpy as np
@@ -160,6 +160,10 @@ def test_fork_after_import_after_a_reset_and_after_a_parallel_batch(tmp_path):
                 env.reset(seed=1)
                 for _ in range(5):
                     env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+                # a large batch too: its ranges run on Python threads, which a child starts anew
+                big = VecGame(env.unwrapped.game, PARALLEL_FROM)
+                big.reset(seed=0)
+                big.step(np.array([np.flatnonzero(m)[0] for m in big.mask]))
                 os._exit(0)
             assert os.waitpid(pid, 0)[1] == 0, "the forked child died"
 

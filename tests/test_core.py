@@ -9,7 +9,9 @@ import numpy as np
 
 from wargym.envs.core.hexgrid import HexGrid
 from wargym.envs.core.sampling import new_streams, sample_legal
-from wargym.envs.core.threads import PARALLEL_FROM
+import pytest
+
+from wargym.envs.core.threads import PARALLEL_FROM, SERIAL_BELOW, run_in_ranges
 
 
 # -- hex geometry ------------------------------------------------------------
@@ -87,6 +89,26 @@ def test_thread_pool_starts_with_the_environment_left_as_the_user_had_it():
     assert _probe({}) == ["True", "None"]
     # ... and a user's own setting is kept and used
     assert _probe({"OMP_WAIT_POLICY": "ACTIVE"}) == ["True", "ACTIVE"]
+
+
+@pytest.mark.parametrize("n", [0, 1, SERIAL_BELOW - 1, SERIAL_BELOW, 1000])
+def test_run_in_ranges_covers_every_game_once_with_its_thread_struct(n):
+    # threads.run_in_ranges: the batched kernels and the loops cut a batch into one range per thread
+    import numba
+    calls = []
+    run_in_ranges(lambda t, lo, hi: calls.append((t, lo, hi)), n, lambda t: (t,))
+    covered = sorted(g for _, lo, hi in calls for g in range(lo, hi))
+    assert covered == list(range(n))
+    assert sorted(t for t, _, _ in calls) == list(range(len(calls)))   # range t gets struct t
+    assert len(calls) == (1 if n < SERIAL_BELOW else min(numba.get_num_threads(), n))
+
+
+def test_run_in_ranges_raises_what_a_range_raised():
+    def kernel(lo, hi):
+        if lo > 0:
+            raise IndexError("range beyond the first")
+    with pytest.raises(IndexError):
+        run_in_ranges(kernel, 1000, lambda t: ())
 
 
 def test_a_view_passed_by_reference_reads_and_writes_the_same_arrays():

@@ -105,7 +105,7 @@ def test_the_compiled_loops_are_given_writable_arrays_whatever_the_batch(game_ke
     core = VecGame(game, 2)
     core.reset(seed=1)
     game.bot.play(core, np.zeros((2, core.num_players), dtype=np.int64))
-    signatures = game.bot.play_turns.signatures + game.bot.play_games.signatures
+    signatures = game.bot.LOOPS.ranges.play_turns.signatures + game.bot.LOOPS.ranges.play_games.signatures
     # one signature each: no read-only array, no Fortran or any-layout copy of the C arrays
     assert signatures and not any("readonly" in str(sig) or "d, F)" in str(sig) or "d, A)" in str(sig)
                                   for sig in signatures)

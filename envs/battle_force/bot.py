@@ -54,9 +54,9 @@ at a PF Flotilla ...):
   Deterministic given the state; every choice is checked against the mask (an illegal
   choice falls back to the first legal action).
 
-Entry points: ``policy_actions`` (what a policy would play now in every game; a compiled
-kernel over ``(states, cfgs, masks, policy, actions)`` or, from Python, ``policy_actions(core,
-policy)``), ``play_games`` (whole games, a policy per seat, inside one parallel kernel),
+Entry points: ``policy_actions`` (what a policy would play now in every game; over
+``(states, cfgs, masks, policy, actions)`` or ``policy_actions(core, policy)``), ``play_games``
+(whole games, a policy per seat, in one compiled range kernel per thread: core/loops.py),
 ``play`` (its Python front end) and ``play_turns`` (learner action then opponent play, what
 the SB3 wrapper calls).
 """

@@ -30,7 +30,6 @@ from numba.core.typing.templates import AttributeTemplate
 from numba.extending import infer_getattr, intrinsic, lower_getattr_generic
 
 from ..core.rng import draw_int, roll_die, seed_stream
-from ..core.threads import SERIAL_BELOW
 from ..core.structs import borrow, local_i32, scratch_i32, scratch_u64
 
 # -- action cards (SFBF Lista e traduzione delle carte azione) -----------------------
@@ -4118,23 +4117,10 @@ def auto_action(s, cfg, b, mask):
 # ============================================================================================
 # batched entry points (same contract as every wargym game, see core/vec.py)
 # ============================================================================================
-@nb.njit(cache=True, parallel=True)
-def reset_games(states, cfgs, seeds, idx, outs):
-    """Reset the games ``idx``: one contiguous chunk of them per thread struct set."""
-    N = idx.shape[0]
-    if N < SERIAL_BELOW:
-        # a few games in the calling thread: no thread pool in a worker process (fork safety)
-        reset_range(states[0], cfgs[0], seeds, idx, outs[0], 0, N)
-        return
-    n = len(states)
-    for c in nb.prange(n):
-        t = nb.get_thread_id()
-        c64 = np.int64(c)  # prange's index is unsigned: one signature for every caller (compile once)
-        reset_range(states[t], cfgs[t], seeds, idx, outs[t], c64 * N // n, (c64 + 1) * N // n)
-
-
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def reset_range(s, cfg, seeds, idx, out, lo, hi):
+    """New games ``idx[lo:hi]`` from ``seeds[lo:hi]``, in the calling thread (VecGame cuts a batch
+    into one range per thread, core/threads.py)."""
     sv, cv, ov = state_view(s), config_view(cfg), outputs_view(out)
     for j in range(lo, hi):
         b = idx[j]
@@ -4217,21 +4203,10 @@ def step_game(s, cfg, b, a, out, auto_reset):
     play_step(state_view(s), config_view(cfg), b, a, outputs_view(out), auto_reset)
 
 
-@nb.njit(cache=True, parallel=True)
-def step_games(states, cfgs, actions, active_, outs, auto_reset):
-    """Advance every active game by one decision, in parallel: one contiguous chunk of games per
-    thread struct set, so the views are made once per chunk."""
-    B = actions.shape[0]
-    n = len(states)
-    for c in nb.prange(n):
-        t = nb.get_thread_id()
-        c64 = np.int64(c)  # prange's index is unsigned: one signature for every caller (compile once)
-        step_range(states[t], cfgs[t], actions, active_, outs[t], auto_reset, c64 * B // n, (c64 + 1) * B // n)
-
-
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def step_range(s, cfg, actions, active_, out, auto_reset, lo, hi):
-    """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread."""
+    """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
+    one range per thread, core/threads.py)."""
     sv, cv, ov = state_view(s), config_view(cfg), outputs_view(out)
     for b in range(lo, hi):
         ov.illegal[b] = 0
@@ -4243,11 +4218,6 @@ def step_range(s, cfg, actions, active_, out, auto_reset, lo, hi):
 def step_single(s, cfg, b, a, out, auto_reset):
     out.illegal[b] = 0
     step_game(s, cfg, b, a, out, auto_reset)
-
-
-@nb.njit(cache=True)
-def step_games_serial(s, cfg, actions, active_, out, auto_reset):
-    step_range(s, cfg, actions, active_, out, auto_reset, 0, actions.shape[0])
 
 
 @nb.njit(cache=True)

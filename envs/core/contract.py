@@ -38,17 +38,18 @@ from typing import Any, Protocol
 # -- the required members ---------------------------------------------------------------------
 class KernelsDef(Protocol):
     """``game.kernels``: the batched rules (the game's ``rules`` module), called only by ``VecGame``
-    (vec.py).  ``states``/``cfgs``/``outs``: one struct per thread (``VecGame.kernel_args``);
-    ``state``/``cfg``/``out``: the single ones.  ``illegal[b]`` of the outputs gets a REASONS code."""
+    (vec.py).  ``state``/``cfg``/``out``: the single structs, or one thread's of
+    ``VecGame.kernel_args``.  ``illegal[b]`` of the outputs gets a REASONS code.  No kernel is
+    ``parallel=True``: Numba would compile each such kernel's whole call graph three times."""
 
-    def reset_games(self, states, cfgs, seeds, index, outs) -> None:
-        """New games at ``index`` (int64) from per-game ``seeds`` (uint64), outputs written: VecGame.reset."""
+    def reset_range(self, state, cfg, seeds, index, out, lo, hi) -> None:
+        """New games at ``index[lo:hi]`` (int64) from per-game ``seeds[lo:hi]`` (uint64), outputs
+        written: VecGame.reset.  Compiled ``nogil``: VecGame cuts a batch into one range per
+        thread (``threads.run_in_ranges``, one struct per thread)."""
 
-    def step_games(self, states, cfgs, actions, active, outs, auto_reset) -> None:
-        """One action in every ``active`` game, on the thread pool: VecGame.step (parallel)."""
-
-    def step_games_serial(self, state, cfg, actions, active, out, auto_reset) -> None:
-        """The same in the calling thread: VecGame.step below ``PARALLEL_FROM`` games."""
+    def step_range(self, state, cfg, actions, active, out, auto_reset, lo, hi) -> None:
+        """One action in every ``active`` game of ``lo .. hi-1``: VecGame.step (``nogil``, one range
+        per thread as above, or the whole batch in the calling thread below ``PARALLEL_FROM`` games)."""
 
     def step_single(self, state, cfg, b, action, out, auto_reset) -> None:
         """One action in game ``b`` only: VecGame.step_one (the AEC env's and RLlib env's step)."""

@@ -18,6 +18,11 @@ and its own qualified name.  The name carries a digest of the game's source
 files, so a change to the rules or the bot compiles the loops again, and two
 games never read each other's cache entries.
 
+Threads: each loop is compiled as one serial kernel over a range of games
+(``nogil``), and ``threads.run_in_ranges`` cuts a batch into one range per
+thread; a ``parallel=True`` kernel would compile the whole game step three
+times over (the kernel, its parfor body and the body's wrapper).
+
 Seats: the learner's seat is ``seats[b]``; every other seat is played by the
 built-in policy ``opponents[b, p]``.  With ``rotate`` the learner moves to the
 next seat whenever its game restarts, so over a run it plays every seat
@@ -32,7 +37,7 @@ import types
 import numba as nb
 import numpy as np
 
-from .threads import SERIAL_BELOW
+from .threads import run_in_ranges
 
 # Columns of ``acc`` written by play_turns for each game.
 ACC_REWARD, ACC_TERMINATED, ACC_TRUNCATED = 0, 1, 2
@@ -75,32 +80,19 @@ def _play_turn(s, cfg, b, action, seats, opponents, out, acc, auto_reset, rotate
             return
 
 
-def _play_turns(states, cfgs, actions, seats, opponents, outs, acc, auto_reset, rotate):
-    """Learner action (or NO_ACTION) then opponent play, for every game.
+def _play_turns_range(s, cfg, actions, seats, opponents, out, acc, auto_reset, rotate, lo, hi):
+    """Learner action (or NO_ACTION) then opponent play, for games ``lo .. hi-1``.
 
-    ``acc[b] = (learner reward since its last decision, terminated, truncated)``.
-    ``states``/``cfgs``/``outs`` hold one struct per thread (see VecGame.kernel_args)."""
-    if actions.shape[0] < SERIAL_BELOW:  # a few games: no thread pool (threads.py, fork safety)
-        for b in range(actions.shape[0]):
-            PLAY_TURN(states[0], cfgs[0], b, actions[b], seats, opponents, outs[0], acc, auto_reset, rotate)
-        return
-    for b_ in nb.prange(actions.shape[0]):
-        b = np.int64(b_)  # prange's index is unsigned: one signature of the game's kernels for every caller
-        t = nb.get_thread_id()
-        PLAY_TURN(states[t], cfgs[t], b, actions[b], seats, opponents, outs[t], acc, auto_reset, rotate)
+    ``acc[b] = (learner reward since its last decision, terminated, truncated)``."""
+    for b in range(lo, hi):
+        PLAY_TURN(s, cfg, b, actions[b], seats, opponents, out, acc, auto_reset, rotate)
 
 
-def _play_games(states, cfgs, policies, outs, results):
-    """Play every game to the end with built-in policy ``policies[b, p]`` in seat ``p``;
+def _play_games_range(s, cfg, policies, out, results, lo, hi):
+    """Play games ``lo .. hi-1`` to the end with built-in policy ``policies[b, p]`` in seat ``p``;
     ``results[b, p]`` adds up each player's rewards."""
-    if policies.shape[0] < SERIAL_BELOW:  # a few games: no thread pool (threads.py, fork safety)
-        for b in range(policies.shape[0]):
-            PLAY_GAME(states[0], cfgs[0], b, policies, outs[0], results)
-        return
-    for b_ in nb.prange(policies.shape[0]):
-        b = np.int64(b_)  # prange's index is unsigned: one signature of the game's kernels for every caller
-        t = nb.get_thread_id()
-        PLAY_GAME(states[t], cfgs[t], b, policies, outs[t], results)
+    for b in range(lo, hi):
+        PLAY_GAME(s, cfg, b, policies, out, results)
 
 
 def _play_game(s, cfg, b, policies, out, results):
@@ -118,16 +110,10 @@ def _play_game(s, cfg, b, policies, out, results):
             break
 
 
-def _policy_actions(states, cfgs, masks, policy, actions):
-    """What built-in ``policy`` would play now in every game."""
-    if actions.shape[0] < SERIAL_BELOW:  # a few games: no thread pool (threads.py, fork safety)
-        for b in range(actions.shape[0]):
-            actions[b] = GAME_POLICY(states[0], cfgs[0], b, masks[b], policy)
-        return
-    for b_ in nb.prange(actions.shape[0]):
-        b = np.int64(b_)  # prange's index is unsigned: one signature of the game's kernels for every caller
-        t = nb.get_thread_id()
-        actions[b] = GAME_POLICY(states[t], cfgs[t], b, masks[b], policy)
+def _policy_actions_range(s, cfg, masks, policy, actions, lo, hi):
+    """What built-in ``policy`` would play now in games ``lo .. hi-1``."""
+    for b in range(lo, hi):
+        actions[b] = GAME_POLICY(s, cfg, b, masks[b], policy)
 
 
 def _source_digest(modules) -> str:
@@ -153,13 +139,32 @@ def specialise_loops(game: str, step_game, policy_action, g_done: int, g_decider
     change; ``policies``: the game's built-in policies by name."""
     tag = f"{game}_{_source_digest(sources)}"
     names = {"GAME_STEP": step_game, "GAME_POLICY": policy_action, "G_DONE": g_done, "G_DECIDER": g_decider}
-    names["PLAY_TURN"] = _copy(_play_turn, tag, names)
-    names["PLAY_GAME"] = _copy(_play_game, tag, names)
-    kernels = types.SimpleNamespace(
-        play_turns=_copy(_play_turns, tag, names, parallel=True),
-        play_games=_copy(_play_games, tag, names, parallel=True),
-        policy_actions=_copy(_policy_actions, tag, names, parallel=True),
+    # inlined into the range kernels (Numba IR), so that each loop is one compiled module
+    names["PLAY_TURN"] = _copy(_play_turn, tag, names, inline="always")
+    names["PLAY_GAME"] = _copy(_play_game, tag, names, inline="always")
+    ranges = types.SimpleNamespace(
+        play_turns=_copy(_play_turns_range, tag, names, nogil=True),
+        play_games=_copy(_play_games_range, tag, names, nogil=True),
+        policy_actions=_copy(_policy_actions_range, tag, names, nogil=True),
     )
+
+    def play_turns(states, cfgs, actions, seats, opponents, outs, acc, auto_reset, rotate):
+        """Learner action (or NO_ACTION) then opponent play, for every game, on every thread
+        (threads.run_in_ranges).  ``states``/``cfgs``/``outs`` hold one struct per thread (see
+        VecGame.kernel_args); ``acc[b] = (learner reward since its last decision, terminated,
+        truncated)``."""
+        run_in_ranges(ranges.play_turns, actions.shape[0], lambda t: (
+            states[t], cfgs[t], actions, seats, opponents, outs[t], acc, auto_reset, rotate))
+
+    def play_games(states, cfgs, policies, outs, results):
+        """Play every game to the end with built-in policy ``policies[b, p]`` in seat ``p``;
+        ``results[b, p]`` adds up each player's rewards."""
+        run_in_ranges(ranges.play_games, policies.shape[0], lambda t: (states[t], cfgs[t], policies, outs[t], results))
+
+    def policy_actions_kernel(states, cfgs, masks, policy, actions):
+        run_in_ranges(ranges.policy_actions, actions.shape[0], lambda t: (states[t], cfgs[t], masks, policy, actions))
+
+    kernels = types.SimpleNamespace(play_turns=play_turns, play_games=play_games, policy_actions=policy_actions_kernel)
 
     def policy_id(policy) -> int:
         if isinstance(policy, (int, np.integer)) and int(policy) in policies.values():
@@ -203,4 +208,5 @@ def specialise_loops(game: str, step_game, policy_action, g_done: int, g_decider
         return results
 
     return types.SimpleNamespace(play_turns=kernels.play_turns, play_games=kernels.play_games,
-                                 policy_actions=policy_actions, play=play, policy_id=policy_id)
+                                 policy_actions=policy_actions, play=play, policy_id=policy_id,
+                                 ranges=ranges)  # the compiled range kernels themselves

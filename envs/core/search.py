@@ -19,7 +19,7 @@ worse than the scripted bot in UnionWars at 16 simulations (3 wins in 20), becau
 rollouts per move its best mean is close to a random move.
 
 Why this shape: every simulation of a round, for every position searched, runs in one call of the
-compiled kernels (``step_games`` for the first move, ``play_games`` for the rollouts), so the search
+compiled kernels (``step_range`` for the first move, ``play_games`` for the rollouts), so the search
 costs the kernels' speed, not Python's, and searching for hundreds of arena games at once costs
 hardly more calls than searching for one.  It adds no compiled code of its own.
 

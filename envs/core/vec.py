@@ -27,7 +27,7 @@ from .rng import DICE_SCRIPT_LEN
 from .pickling import RebuiltOnUnpickle
 from .seeding import SeedStream
 from .structs import Outputs
-from .threads import PARALLEL_FROM, configure_thread_pool
+from .threads import PARALLEL_FROM, configure_thread_pool, run_in_ranges
 from .validate import check_state
 
 
@@ -106,7 +106,7 @@ class VecGame(RebuiltOnUnpickle):
         self._out = Outputs(self._kobs, self.mask, self.rewards, self.terminated, self.truncated,
                             self.current_player, self.illegal, self._kfinal, self.obs_key)
         self._k = self.cfg.struct
-        # One struct per thread for the parallel kernels (see rules.step_games).
+        # One struct per thread for the batches cut into one range per thread (threads.run_in_ranges).
         self._threads = numba.config.NUMBA_NUM_THREADS
         self._ks = tuple(game.build_config(self.options).struct for _ in range(self._threads))
         self._outs = tuple(Outputs(self._kobs, self.mask, self.rewards, self.terminated, self.truncated,
@@ -115,13 +115,14 @@ class VecGame(RebuiltOnUnpickle):
         # Below this batch size the serial kernel beats waking the thread pool.
         self._parallel = (num_envs >= getattr(game, "PARALLEL_FROM", PARALLEL_FROM) if parallel is None
                           else bool(parallel))
-        # Numba loads its threading layer with the first parallel kernel (any game's reset is one):
-        # set it up first, with sleeping workers (threads.py).  Its threads start only when a batch
-        # of SERIAL_BELOW games or more runs in parallel, so a process of small cores can fork.
+        # Numba loads its threading layer with the first parallel kernel (sampling.sample_legal) or
+        # when run_in_ranges reads its thread count: set it up first, with sleeping workers
+        # (threads.py).  Its threads start only when sample_legal runs SERIAL_BELOW games or more.
         configure_thread_pool()
 
     def kernel_args(self) -> tuple:
-        """(states, configs, outputs), one struct per thread, for parallel kernels."""
+        """(states, configs, outputs), one struct per thread, for the kernels run in ranges
+        (threads.run_in_ranges: the loops of core/loops.py)."""
         return self.state.thread_views(self._threads), self._ks, self._outs
 
     # -- episode control ---------------------------------------------------
@@ -130,11 +131,12 @@ class VecGame(RebuiltOnUnpickle):
         continues the stream of the last seed given (``seeding.py``)."""
         idx = self._index(index)
         seeds = game_seeds(self.seeds.next(seed), idx)
-        self.game.kernels.reset_games(self.state.thread_views(self._threads), self._ks, seeds,
-                                      idx.astype(np.int64), self._outs)
-        # Read the player to move from the state: the parallel reset kernel's
-        # write of it was seen to be lost (Numba parfors), and a game whose
-        # first decision is not player 0's then looked like player 0's.
+        idx64, views = idx.astype(np.int64), self.state.thread_views(self._threads)
+        run_in_ranges(self.game.kernels.reset_range, len(idx64),
+                      lambda t: (views[t], self._ks[t], seeds, idx64, self._outs[t]))
+        # Read the player to move from the state: a parallel reset kernel's write of
+        # it was seen to be lost (Numba parfors, before the resets ran in ranges), and
+        # a game whose first decision is not player 0's then looked like player 0's.
         self.current_player[idx] = self.game.current(self.state)[idx]
         self.has_games = True
         self.rewards[idx] = 0
@@ -151,10 +153,12 @@ class VecGame(RebuiltOnUnpickle):
             actions = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs)
         active = self._all if active is None else np.ascontiguousarray(active, dtype=np.bool_)
         if self._parallel:
-            self.game.kernels.step_games(self.state.thread_views(self._threads), self._ks, actions, active,
-                                         self._outs, self.auto_reset)
+            views = self.state.thread_views(self._threads)
+            run_in_ranges(self.game.kernels.step_range, self.num_envs,
+                          lambda t: (views[t], self._ks[t], actions, active, self._outs[t], self.auto_reset))
         else:
-            self.game.kernels.step_games_serial(self.state.view, self._k, actions, active, self._out, self.auto_reset)
+            self.game.kernels.step_range(self.state.view, self._k, actions, active, self._out, self.auto_reset,
+                                         0, self.num_envs)
         # (one game: reading the flag is cheaper than ndarray.any())
         if self.illegal[0] if self.num_envs == 1 else self.illegal.any():
             b = int(np.flatnonzero(self.illegal)[0])

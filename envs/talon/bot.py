@@ -14,7 +14,7 @@
 
 ``play_turns`` is what the SB3 wrapper calls: it applies the learner's action
 in every game, then plays the opponent until it is the learner's decision
-again, all inside one parallel kernel.
+again, all inside one compiled range kernel per thread (core/loops.py).
 """
 from __future__ import annotations
 

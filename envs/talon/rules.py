@@ -74,22 +74,12 @@ def reset_one(s, cfg, b, seed, out):
     out.player[b] = s.g[b, G_CURRENT]
 
 
-@nb.njit(cache=True, parallel=True)
-def reset_games(states, cfgs, seeds, idx, outs):
-    if idx.shape[0] < 16:
-        # a few games (the AEC env resets one): waking the thread pool costs far more
-        # than they take, milliseconds on a loaded machine
-        for j in range(idx.shape[0]):
-            reset_one(states[0], cfgs[0], idx[j], seeds[j], outs[0])
-        return
-    n = len(states)
-    m = idx.shape[0]
-    for c in nb.prange(n):
-        t = nb.get_thread_id()
-        s, cfg, out = states[t], cfgs[t], outs[t]
-        c64 = np.int64(c)  # prange's index is unsigned: one signature for every caller (compile once)
-        for j in range(c64 * m // n, (c64 + 1) * m // n):
-            reset_one(s, cfg, idx[j], seeds[j], out)
+@nb.njit(cache=True, nogil=True)
+def reset_range(s, cfg, seeds, idx, out, lo, hi):
+    """New games ``idx[lo:hi]`` from ``seeds[lo:hi]``, in the calling thread (VecGame cuts a batch
+    into one range per thread, core/threads.py)."""
+    for j in range(lo, hi):
+        reset_one(s, cfg, idx[j], seeds[j], out)
 
 
 @nb.njit(cache=True)
@@ -146,40 +136,21 @@ def step_game(s, cfg, b, a, out, auto_reset):
     o_player[b] = p
 
 
-@nb.njit(cache=True, parallel=True)
-def step_games(states, cfgs, actions, active_, outs, auto_reset):
-    """Advance every active game by one decision, in parallel over games.
-
-    The batch is cut into one contiguous chunk per thread struct set: taking the
-    structs out of the tuples once per chunk instead of once per game saves their
-    reference counting in the loop."""
-    B = actions.shape[0]
-    n = len(states)
-    for c in nb.prange(n):
-        t = nb.get_thread_id()
-        c64 = np.int64(c)  # prange's index is unsigned: one signature for every caller (compile once)
-        step_range(states[t], cfgs[t], actions, active_, outs[t], auto_reset, c64 * B // n, (c64 + 1) * B // n)
-
-
 @nb.njit(cache=True)
 def step_single(s, cfg, b, a, out, auto_reset):
     out.illegal[b] = 0
     step_game(s, cfg, b, a, out, auto_reset)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def step_range(s, cfg, actions, active_, out, auto_reset, lo, hi):
-    """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread."""
+    """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
+    one range per thread, core/threads.py)."""
     illegal = borrow(out.illegal)
     for b in range(lo, hi):
         illegal[b] = 0
         if active_[b]:
             step_game(s, cfg, b, actions[b], out, auto_reset)
-
-
-@nb.njit(cache=True)
-def step_games_serial(s, cfg, actions, active_, out, auto_reset):
-    step_range(s, cfg, actions, active_, out, auto_reset, 0, actions.shape[0])
 
 
 @nb.njit(cache=True)

@@ -13,7 +13,6 @@ import numba as nb
 import numpy as np
 
 from ..core.rng import draw_int, seed_stream
-from ..core.threads import SERIAL_BELOW
 from .actions import (ACTION_TARGET, FATIGUE_GROUP, ABILITY_FAILED, TARGET_MINE, TARGET_MOVE, TARGET_NONE,
                       TARGET_THEIRS, ability_bit, ability_effect, ability_test, action_cost,
                       any_action, delegate, execute_action, is_controlled, mental_duel, pay, target_reason,
@@ -1276,20 +1275,11 @@ def _step_range(s0, cfg0, actions, active, off, out, auto_reset, lo, hi):
             _step_one(s, cfg, o, b, actions[b - off], auto_reset)
 
 
-@nb.njit(cache=True, parallel=True)
-def step_games(states, cfgs, actions, active, outs, auto_reset):
-    B = actions.shape[0]
-    n = len(states)
-    for c in nb.prange(n):
-        t = nb.get_thread_id()
-        c64 = np.int64(c)  # prange's index is unsigned: one signature for every caller (compile once)
-        _step_range(states[t], cfgs[t], actions, active, np.int64(0), outs[t], auto_reset, c64 * B // n,
-                    (c64 + 1) * B // n)
-
-
-@nb.njit(cache=True)
-def step_games_serial(s, cfg, actions, active, out, auto_reset):
-    _step_range(s, cfg, actions, active, np.int64(0), out, auto_reset, np.int64(0), actions.shape[0])
+@nb.njit(cache=True, nogil=True)
+def step_range(s, cfg, actions, active, out, auto_reset, lo, hi):
+    """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
+    one range per thread, core/threads.py)."""
+    _step_range(s, cfg, actions, active, np.int64(0), out, auto_reset, lo, hi)
 
 
 @nb.njit(cache=True)
@@ -1298,9 +1288,9 @@ def step_game(s, cfg, b, a, out, auto_reset):
     _step_range(s, cfg, np.full(1, a, np.int64), np.ones(1, np.bool_), b, out, np.bool_(auto_reset), b, b + 1)
 
 
-@nb.njit(cache=True)
-def step_single(s, cfg, b, a, out, auto_reset):
-    step_game(s, cfg, b, a, out, auto_reset)
+# One decision in one game (VecGame.step_one, the AEC env): step_game itself, not a wrapper that
+# Numba would compile as one more copy of the whole step.
+step_single = step_game
 
 
 @nb.njit(cache=True)
@@ -1312,16 +1302,11 @@ def _reset_one(s0, cfg0, out, b, seed):
     o.player[b] = s.g[b, G_DECIDER]
 
 
-@nb.njit(cache=True, parallel=True)
-def reset_games(states, cfgs, seeds, idx, outs):
-    if idx.shape[0] < SERIAL_BELOW:
-        # a few games in the calling thread: no thread pool in a worker process (fork safety)
-        for j in range(idx.shape[0]):
-            _reset_one(states[0], cfgs[0], outs[0], idx[j], seeds[j])
-        return
-    for j in nb.prange(idx.shape[0]):
-        t = nb.get_thread_id()
-        _reset_one(states[t], cfgs[t], outs[t], idx[j], seeds[j])
+@nb.njit(cache=True, nogil=True)
+def reset_range(s, cfg, seeds, idx, out, lo, hi):
+    """New games ``idx[lo:hi]`` from ``seeds[lo:hi]``, in the calling thread (as step_range)."""
+    for j in range(lo, hi):
+        _reset_one(s, cfg, out, idx[j], seeds[j])
 
 
 @nb.njit(cache=True)
