@@ -23,9 +23,9 @@ import numpy as np
 
 STAGES = ("aec", "batched", "adapter", "bot")
 
-# CPU seconds of a cold compile per game (benchmarks/cold_start.py, 2026-11-28, 2-core machine):
+# CPU seconds of a cold compile per game (wargym compile in CI, 2026-11-29, 2-core machine):
 # compile_games starts the longest first, so that the last one to finish is a short one
-COLD_CPU_SECONDS = {"union_wars": 672, "talon": 573, "battle_force": 400, "planetoids": 316}
+COLD_CPU_SECONDS = {"union_wars": 361, "talon": 299, "battle_force": 165, "planetoids": 161}
 
 
 def _aec(game_key: str, steps: int = 300) -> None:
