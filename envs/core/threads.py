@@ -72,8 +72,8 @@ def configure_thread_pool() -> None:
         del os.environ["OMP_WAIT_POLICY"]
 
 
-# -- the learner and self-play loops' threads (core/loops.py) --------------------------------------
-# Those loops run as one serial kernel over a range of games, compiled with ``nogil``, and a batch
+# -- the ranges' threads: VecGame's reset and step, and the loops of core/loops.py -----------------
+# Each runs as one serial kernel over a range of games, compiled with ``nogil``, and a batch
 # is cut into one range per thread here, in Python threads, rather than in a ``parallel=True``
 # kernel: Numba compiles a parallel kernel as three machine-code modules (the kernel, its parfor
 # body and the body's wrapper), each holding a copy of the whole game step it calls, so every loop
