@@ -366,7 +366,7 @@ def test_contract_bench_steps_the_aec_env_before_timing_it(monkeypatch):
 
 # -- the game contract (envs/core/contract.py) --------------------------------------------------------
 def _required_paths(protocol=contract.GameDef, prefix=""):
-    """Every required member as a dotted path: ``NAME``, ``kernels.step_single``, ``bot.LOOPS.policy_id``."""
+    """Every required member as a dotted path: ``NAME``, ``kernels.step_range``, ``bot.LOOPS.policy_id``."""
     for name, kind in contract.REQUIRED[protocol]:
         yield prefix + name
         if kind in contract.REQUIRED:
@@ -412,9 +412,9 @@ def test_check_game_refuses_a_game_missing_a_required_member_naming_it(key, path
 
 def test_check_game_names_every_missing_member_at_once():
     game = _copy_without(_copy_without(load_game("planetoids"), "REASONS"), "bot.POLICIES")
-    game = _copy_without(game, "kernels.step_single")
+    game = _copy_without(game, "kernels.step_range")
     missing, message = _refusal(game)
-    assert sorted(missing) == ["REASONS", "bot.POLICIES", "kernels.step_single"], message
+    assert sorted(missing) == ["REASONS", "bot.POLICIES", "kernels.step_range"], message
     assert "game 'wargym.envs.planetoids.game'" in message and "contract.py" in message
 
 

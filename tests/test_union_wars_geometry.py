@@ -61,5 +61,5 @@ def test_numba_cache_entries_are_stamped_by_every_module_of_the_package():
     from wargym.envs import union_wars
     from wargym.envs.core.package_cache import package_digest
     from wargym.envs.union_wars import rules, sight
-    for kernel in (rules.step_single, sight.in_front_arc):
+    for kernel in (rules.step_range, sight.in_front_arc):
         assert kernel._cache._impl._locator.get_source_stamp() == package_digest(os.path.dirname(union_wars.__file__))

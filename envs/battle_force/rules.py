@@ -4149,7 +4149,9 @@ def final_reward(s, cfg, b, p):
     return 1.0 - 2.0 * avg / (P - 1)
 
 
-@nb.njit(cache=True)
+# Inlined (Numba IR) into step_range, the step's one compiled entry point, and into the loops
+# through step_game: each compiled entry point compiles the whole step once more.
+@nb.njit(inline="always")
 def play_step(s, cfg, b, a, out, auto_reset):
     """One decision of game b on views: the legality check, the action and everything it forces,
     rewards and flags, the observation, and the mask (written by settle)."""
@@ -4197,27 +4199,21 @@ def play_step(s, cfg, b, a, out, auto_reset):
     out.player[b] = g[b, G_DECIDER]
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always")
 def step_game(s, cfg, b, a, out, auto_reset):
-    """One decision of game b; takes structs (the bot's loops) or views."""
+    """One decision of game b; takes structs (the bot's loops, core/loops.py, inline it) or views."""
     play_step(state_view(s), config_view(cfg), b, a, outputs_view(out), auto_reset)
 
 
 @nb.njit(cache=True, nogil=True)
 def step_range(s, cfg, actions, active_, out, auto_reset, lo, hi):
     """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
-    one range per thread, core/threads.py)."""
+    one range per thread, core/threads.py; VecGame.step_one steps one game as a range of one)."""
     sv, cv, ov = state_view(s), config_view(cfg), outputs_view(out)
     for b in range(lo, hi):
         ov.illegal[b] = 0
         if active_[b]:
             play_step(sv, cv, b, actions[b], ov, auto_reset)
-
-
-@nb.njit(cache=True)
-def step_single(s, cfg, b, a, out, auto_reset):
-    out.illegal[b] = 0
-    step_game(s, cfg, b, a, out, auto_reset)
 
 
 @nb.njit(cache=True)

@@ -49,10 +49,9 @@ class KernelsDef(Protocol):
 
     def step_range(self, state, cfg, actions, active, out, auto_reset, lo, hi) -> None:
         """One action in every ``active`` game of ``lo .. hi-1``: VecGame.step (``nogil``, one range
-        per thread as above, or the whole batch in the calling thread below ``PARALLEL_FROM`` games)."""
-
-    def step_single(self, state, cfg, b, action, out, auto_reset) -> None:
-        """One action in game ``b`` only: VecGame.step_one (the AEC env's and RLlib env's step)."""
+        per thread as above, or the whole batch in the calling thread below ``PARALLEL_FROM`` games),
+        and VecGame.step_one over the range of one game (the AEC env's and RLlib env's step).  It is
+        the one compiled entry point of the step: every other one would compile the whole step again."""
 
     def observe_game(self, state, cfg, b, player, obs, mask) -> None:
         """``player``'s observation and mask of game ``b`` into ``obs``/``mask``: VecGame.observe, refresh."""

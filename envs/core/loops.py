@@ -67,17 +67,21 @@ def _play_turn(s, cfg, b, action, seats, opponents, out, acc, auto_reset, rotate
     acc[b, ACC_TERMINATED] = 0.0
     acc[b, ACC_TRUNCATED] = 0.0
     out.illegal[b] = 0
-    if action >= 0:
-        GAME_STEP(s, cfg, b, action, out, auto_reset)
-        if out.illegal[b] != 0 or _record(b, seats, out, acc, auto_reset, rotate):
+    # The learner's action, then the opponents' until the learner must decide (in the next game if
+    # this one ended).  One GAME_STEP in the loop, not one before it and one in it: the step is
+    # inlined here, and a second call would compile the whole step twice.
+    a = action
+    learner = True
+    while True:
+        if a >= 0 or not learner:
+            GAME_STEP(s, cfg, b, a, out, auto_reset)
+            if out.illegal[b] != 0 or _record(b, seats, out, acc, auto_reset, rotate):
+                return
+        learner = False
+        if s.g[b, G_DONE] != 0 or s.g[b, G_DECIDER] == seats[b]:
             return
-    # the opponents play until the learner must decide (in the next game if this one ended)
-    while s.g[b, G_DONE] == 0 and s.g[b, G_DECIDER] != seats[b]:
         p = s.g[b, G_DECIDER]
         a = GAME_POLICY(s, cfg, b, out.mask[b], opponents[b, p])
-        GAME_STEP(s, cfg, b, a, out, auto_reset)
-        if out.illegal[b] != 0 or _record(b, seats, out, acc, auto_reset, rotate):
-            return
 
 
 def _play_turns_range(s, cfg, actions, seats, opponents, out, acc, auto_reset, rotate, lo, hi):

@@ -99,6 +99,9 @@ class VecGame(RebuiltOnUnpickle):
         # callers must treat ``obs`` as read-only: copy it to keep or change it.
         self.obs_key = np.zeros((B, getattr(game, "OBS_KEY_LEN", 1)), dtype=np.int32)
         self._all = np.ones(B, dtype=np.bool_)
+        # step_one's action, at its game's index: one decision is step_range over a range of one
+        # game, so that a game has one compiled step (each entry point compiles the whole step)
+        self._one_action = np.zeros(B, dtype=np.int64)
         # The kernels see observations with the spatial axes flattened (a view).
         kshape = tuple(game.kernel_obs_shape(self.cfg))
         self._kobs = self.obs.reshape((B, *kshape))
@@ -165,8 +168,11 @@ class VecGame(RebuiltOnUnpickle):
             raise ValueError(f"game {b}: {self.describe_illegal(int(actions[b]), int(self.illegal[b]))}")
 
     def step_one(self, b: int, action: int) -> None:
-        """Apply one action to game ``b`` only: the lean path behind the AEC env."""
-        self.game.kernels.step_single(self.state.view, self._k, b, action, self._out, self.auto_reset)
+        """Apply one action to game ``b`` only: the lean path behind the AEC env (the batched
+        step over games ``b .. b``, in the calling thread)."""
+        self._one_action[b] = action
+        self.game.kernels.step_range(self.state.view, self._k, self._one_action, self._all, self._out,
+                                     self.auto_reset, b, b + 1)
         if self.illegal[b]:
             raise ValueError(f"game {b}: {self.describe_illegal(action, int(self.illegal[b]))}")
 

@@ -702,7 +702,7 @@ def decide(s0, cfg0, b, a, apply):
     return code
 
 
-@nb.njit(cache=True, forceinline=True)
+@nb.njit(inline="always")  # into decide (its one caller): no compiled copy of its own
 def _reason(s, cfg, b, a):
     if s.g[b, G_DONE]:
         return R_GAME_OVER
@@ -1726,7 +1726,7 @@ def _shot_row(obs, w, a, family, thr, own_damage, active_kind, target_kind, targ
     _put(obs, w, a, AF_ACTIVE_KIND, active_kind + 1)
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always")  # into _obs (its one caller): no compiled copy of its own
 def write_action_table(s, cfg, b, me, obs):
     """The action table from player ``me``'s side into the channels after N_OBS_CH."""
     for ch in range(N_OBS_CH, obs.shape[0]):
@@ -1778,7 +1778,7 @@ def write_action_table(s, cfg, b, me, obs):
         _shot_row(obs, w, k[K_A_FIXED] + f, F_SHOOT_FIXED, thr, own_damage, kind, FIXED, s.fx[b, f, FX_HITS])
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always")  # into reset_range (through reset_one)
 def write_outputs(s, cfg, b, obs, mask, key):
     """The buffers of game ``b`` after a reset; ``key`` is its row of obs_key."""
     _obs(state_view(s), config_view(cfg), b, s.g[b, G_CURRENT], obs, key)
@@ -1837,14 +1837,14 @@ def reset_game(s0, cfg0, b, seed):
     _occupancy(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always")  # into reset_range, its one compiled entry point
 def _reset_one(s, cfg, out, b, seed):
     reset_game(s, cfg, b, seed)
     write_outputs(s, cfg, b, out.obs[b], out.mask[b], out.obs_key[b])
     out.player[b] = s.g[b, G_CURRENT]
 
 
-@nb.njit(cache=True, forceinline=True)
+@nb.njit(inline="always")  # Numba IR: no compiled copy of its own (see step_range)
 def _step_one(s0, cfg0, s, cfg, o, b, a, auto_reset):
     """One decision in game ``b``: ``s``, ``cfg``, ``o`` are views (for the
     inlined code), ``s0``, ``cfg0`` the structs they view (for the calls that
@@ -1887,23 +1887,17 @@ def next_seed(s, b):
     return np.uint64(draw_int(s.rng, b, 2**62))
 
 
-@nb.njit(cache=True, forceinline=False)
-def _step_range(s0, cfg0, actions, active, off, out, auto_reset, lo, hi):
-    """Games lo..hi-1 of a batch, game b taking ``actions[b - off]`` if
-    ``active[b - off]``.  The one compiled copy of the step, obs and mask code
-    that every step entry point runs."""
+@nb.njit(cache=True, nogil=True)
+def step_range(s0, cfg0, actions, active, out, auto_reset, lo, hi):
+    """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
+    one range per thread, core/threads.py; VecGame.step_one steps one game as a range of one).
+    The step's one compiled entry point: each entry point compiles the whole step, obs and mask
+    code once more, so ``_step_one`` and ``step_game`` are inlined, not compiled on their own."""
     s, cfg, o = state_view(s0), config_view(cfg0), outputs_view(out)
     for b in range(lo, hi):
         o.illegal[b] = 0
-        if active[b - off]:
-            _step_one(s0, cfg0, s, cfg, o, b, actions[b - off], auto_reset)
-
-
-@nb.njit(cache=True, nogil=True)
-def step_range(s, cfg, actions, active, out, auto_reset, lo, hi):
-    """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
-    one range per thread, core/threads.py)."""
-    _step_range(s, cfg, actions, active, np.int64(0), out, auto_reset, lo, hi)
+        if active[b]:
+            _step_one(s0, cfg0, s, cfg, o, b, actions[b], auto_reset)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -1913,15 +1907,11 @@ def reset_range(s, cfg, seeds, idx, out, lo, hi):
         _reset_one(s, cfg, out, idx[j], seeds[j])
 
 
-@nb.njit(cache=True)
-def step_game(s, cfg, b, a, out, auto_reset):
-    """One decision in game ``b`` (sets ``out.illegal[b]``, 0 if legal)."""
-    _step_range(s, cfg, np.full(1, a, np.int64), np.ones(1, np.bool_), b, out, np.bool_(auto_reset), b, b + 1)
-
-
-# One decision in one game (VecGame.step_one, the AEC env): step_game itself, not a wrapper that
-# Numba would compile as one more copy of the whole step.
-step_single = step_game
+@nb.njit(inline="always")
+def step_game(s0, cfg0, b, a, out, auto_reset):
+    """One decision in game ``b`` (sets ``out.illegal[b]``, 0 if legal): the loops' step
+    (core/loops.py), inlined into them."""
+    _step_one(s0, cfg0, state_view(s0), config_view(cfg0), outputs_view(out), b, a, auto_reset)
 
 
 @nb.njit(cache=True)

@@ -58,7 +58,7 @@ def dock_host(sh, cfg, b, p, k, cell, ships_may):
     return -1
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def dock_reason(s, cfg, b, p, k, m):
     """May ship ``k`` declare docking or landing with move ``m`` (Talon 16.1-16.3)?"""
     r = move_reason(s, cfg, b, p, k, m)

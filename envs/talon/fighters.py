@@ -53,7 +53,7 @@ def ftr_use(i):
     return U_SLIP
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def fighter_link_reason(s, cfg, b, p, k, j):
     """May carrier or base ``k`` (which has an AP to spend) send it to squadron ``j`` this impulse
     (Talon 12.2.1-12.2.3)?  The use itself is asked of the squadron as for a ship's own AP (6.1)."""
@@ -85,7 +85,7 @@ def send_fighter_ap(s, cfg, b, p, k, j, i):
     apply_ap(s, cfg, b, p, j, ftr_use(i))
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def fighter_ap_reason(s, cfg, b, p, k, j, i):
     """May carrier or base ``k`` spend its AP of this impulse on squadron ``j``'s use ``i``
     (Talon 12.2.2-12.2.3 with 6.1)?  (action family FTR_AP)"""
@@ -98,7 +98,7 @@ def fighter_ap_reason(s, cfg, b, p, k, j, i):
     return ap_use_reason(s, cfg, b, p, j, ftr_use(i))
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def fighter_ap_any(s, cfg, b, p, k):
     """Ship ``k`` may send its AP to some squadron on some use (stage ST_AP has a choice)."""
     if ap_ship_reason(s, cfg, b, p, k) != OK:
@@ -111,7 +111,7 @@ def fighter_ap_any(s, cfg, b, p, k):
     return False
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def write_fighter_ap_mask(s, cfg, b, p, k, mask, o):
     """Mark the FTR_AP actions of ship ``k`` (which has an AP to spend: ap_ship_reason) from ``o``."""
     for j in range(borrow(s.sh).shape[2]):

@@ -455,7 +455,7 @@ def launch_reason(s, b, d):
     return R_NO_MISSILE_SLOT
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def missile_target_reason(s, cfg, b, p, k, gi, m):
     """May weapon group ``gi`` of ship ``k`` fire at missile ``m`` (13.6): an enemy missile in
     play, in reach (arc and range, 8.2.2) with no planet or black hole on the line (17.2.2,

@@ -123,7 +123,7 @@ def action_reason(s_, cfg_, b, a):
     return done_reason(s, cfg, b, p, st)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def _ap_ship_any(s, cfg, b, p, k):
     """Ship ``k`` may remove a reinforcement or spend its AP on some use (stage ST_AP)."""
     for a in range(4):

@@ -127,7 +127,7 @@ def missile_must_move(s, b, p):
     return False
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def shoot_missile_reason(s, cfg, b, p, m):
     """May the firing ship's current weapon be fired at missile ``m`` (13.6, 8.3)?"""
     g = borrow(s.g)
@@ -151,7 +151,7 @@ def has_launcher(s, cfg, b, p, k):
     return False
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def retarget_target_reason(s, cfg, b, p, k, m, t):
     """May ship ``k`` give missile ``m`` enemy ship ``t`` as its new target (13.7): a ship in
     play, not the one it tracks, in the arc and range of one of ``k``'s working launchers
@@ -176,7 +176,7 @@ def retarget_target_reason(s, cfg, b, p, k, m, t):
     return r
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def retarget_reason(s, cfg, b, p, k, m):
     """May ship ``k`` spend its AP to retarget own missile ``m`` (13.7, 6.1): it has an AP,
     a working launcher, and some enemy ship is a possible new target?"""
@@ -230,7 +230,7 @@ def launch_choice_reason(s, cfg, b, p, d):
 # ---------------------------------------------------------------------------------
 # Putting them together for legality.py: one action, the mask, any choice
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def missile_action_reason(s, cfg, b, p, st, a):
     """The reason code of action ``a`` if it is a section 13 action (the missile families, or
     a TARGET action while a missile is retargeted), else NOT_A_MISSILE_ACTION."""
@@ -262,7 +262,7 @@ def missile_action_reason(s, cfg, b, p, st, a):
     return NOT_A_MISSILE_ACTION
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def write_missile_mask(s, cfg, b, p, st, mask):
     """The legal section 13 actions of the current stage (write_mask's other families are
     written by write_mask)."""
@@ -296,7 +296,7 @@ def write_missile_mask(s, cfg, b, p, st, mask):
                 mask[k_[K_A_LAUNCH] + d] = 1
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def missile_stage_choice(s, cfg, b, p, st):
     """Is some section 13 action legal in the current stage (stage_has_choice)?"""
     M = borrow(s.ms).shape[1]

@@ -65,7 +65,7 @@ def ap_ship_reason(s, cfg, b, p, k):
     return OK
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def ap_use_reason(s, cfg, b, p, k, u):
     """May ship ``k``, which has an AP to spend (ap_ship_reason), spend it on use ``u`` (Talon 6.1)?"""
     sh = borrow(s.sh)
@@ -110,7 +110,7 @@ def ap_use_reason(s, cfg, b, p, k, u):
     return R_NO_SUCH_ACTION
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def ap_reason(s, cfg, b, p, k, u):
     """May ship ``k`` spend its AP of this impulse on use ``u`` (Talon 6.1)?"""
     r = ap_ship_reason(s, cfg, b, p, k)

@@ -58,7 +58,7 @@ CHAPTERS = (layout, ships, bases, terrain, fire, movement, power, retreat, fight
             legality, sequence, deploy, observation, missiles)
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always")  # into reset_range (through reset_one)
 def write_outputs(s, cfg, b, obs, mask):
     write_obs(s, cfg, b, s.g[b, G_CURRENT], obs)
     write_mask(s, cfg, b, mask)
@@ -67,7 +67,7 @@ def write_outputs(s, cfg, b, obs, mask):
 # ---------------------------------------------------------------------------------
 # Batched entry points (same contract as every wargym game, see core/vec.py)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(inline="always")  # into reset_range, its one compiled entry point
 def reset_one(s, cfg, b, seed, out):
     reset_game(s, cfg, b, seed)
     write_outputs(s, cfg, b, out.obs[b], out.mask[b])
@@ -90,7 +90,9 @@ def final_reward(s, b, p):
     return 1.0 if w == p else -1.0
 
 
-@nb.njit(cache=True)
+# Inlined (Numba IR) into the step's one compiled entry point, step_range, and into the loops
+# (core/loops.py): a compiled step_game of its own would compile the whole step once more.
+@nb.njit(inline="always")
 def step_game(s, cfg, b, a, out, auto_reset):
     o_rewards = borrow(out.rewards)
     o_term = borrow(out.term)
@@ -136,16 +138,10 @@ def step_game(s, cfg, b, a, out, auto_reset):
     o_player[b] = p
 
 
-@nb.njit(cache=True)
-def step_single(s, cfg, b, a, out, auto_reset):
-    out.illegal[b] = 0
-    step_game(s, cfg, b, a, out, auto_reset)
-
-
 @nb.njit(cache=True, nogil=True)
 def step_range(s, cfg, actions, active_, out, auto_reset, lo, hi):
     """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
-    one range per thread, core/threads.py)."""
+    one range per thread, core/threads.py; VecGame.step_one steps one game as a range of one)."""
     illegal = borrow(out.illegal)
     for b in range(lo, hi):
         illegal[b] = 0

@@ -560,7 +560,7 @@ def bank_answer_reason(s, cfg, b, a):
     return R_BANK_ANSWER
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always")  # into the step (one caller): no compiled copy of its own
 def replay_step(s, cfg, b):
     """Play the step's action from its start with the bank decisions recorded so far; at the
     first bank-eligible roll with no decision, go back to the start and ask its owner."""
@@ -578,7 +578,7 @@ def replay_step(s, cfg, b):
     return code
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always")  # into the step (one caller): no compiled copy of its own
 def play(s, cfg, b, a):
     """decide(apply=True) with the ESPLORAZIONE bank's questions (bank.py: snapshot and replay).
     Without "ask" or with both banks empty the step is played as it is, nothing kept."""
@@ -1236,7 +1236,7 @@ def _reward(s, b, o):
             o.rewards[b, 1 - w] = -1.0
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always")  # Numba IR: no compiled copy of its own (see step_range)
 def _step_one(s, cfg, o, b, a, auto_reset):
     o.term[b] = False
     o.trunc[b] = False
@@ -1266,34 +1266,27 @@ def _step_one(s, cfg, o, b, a, auto_reset):
     o.player[b] = s.g[b, G_DECIDER]
 
 
-@nb.njit(cache=True)
-def _step_range(s0, cfg0, actions, active, off, out, auto_reset, lo, hi):
+@nb.njit(cache=True, nogil=True)
+def step_range(s0, cfg0, actions, active, out, auto_reset, lo, hi):
+    """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
+    one range per thread, core/threads.py; VecGame.step_one steps one game as a range of one).
+    The step's one compiled entry point: each entry point compiles the whole step, obs and mask
+    code once more, so ``_step_one`` and ``step_game`` are inlined, not compiled on their own."""
     s, cfg, o = state_ref(s0), config_ref(cfg0), outputs_ref(out)
     for b in range(lo, hi):
         o.illegal[b] = 0
-        if active[b - off]:
-            _step_one(s, cfg, o, b, actions[b - off], auto_reset)
+        if active[b]:
+            _step_one(s, cfg, o, b, actions[b], auto_reset)
 
 
-@nb.njit(cache=True, nogil=True)
-def step_range(s, cfg, actions, active, out, auto_reset, lo, hi):
-    """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
-    one range per thread, core/threads.py)."""
-    _step_range(s, cfg, actions, active, np.int64(0), out, auto_reset, lo, hi)
+@nb.njit(inline="always")
+def step_game(s0, cfg0, b, a, out, auto_reset):
+    """One decision in game ``b`` (sets ``out.illegal[b]``, 0 if legal): the loops' step
+    (core/loops.py), inlined into them."""
+    _step_one(state_ref(s0), config_ref(cfg0), outputs_ref(out), b, a, auto_reset)
 
 
-@nb.njit(cache=True)
-def step_game(s, cfg, b, a, out, auto_reset):
-    """One decision in game ``b`` (sets ``out.illegal[b]``, 0 if legal)."""
-    _step_range(s, cfg, np.full(1, a, np.int64), np.ones(1, np.bool_), b, out, np.bool_(auto_reset), b, b + 1)
-
-
-# One decision in one game (VecGame.step_one, the AEC env): step_game itself, not a wrapper that
-# Numba would compile as one more copy of the whole step.
-step_single = step_game
-
-
-@nb.njit(cache=True)
+@nb.njit(inline="always")  # into reset_range, its one compiled entry point
 def _reset_one(s0, cfg0, out, b, seed):
     s, cfg, o = state_ref(s0), config_ref(cfg0), outputs_ref(out)
     reset_game(s, cfg, b, seed)
