@@ -88,16 +88,21 @@ def table(directory: Path = RESULTS) -> str:
     return "\n".join(rows)
 
 
+def add_run_arguments(ap: argparse.ArgumentParser) -> None:
+    """The arguments every stored-runs benchmark takes (this one and ablation.py)."""
+    ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    ap.add_argument("--eval-every", type=int, default=250_000, help="learner decisions between curve points")
+    ap.add_argument("--threads", type=int, default=None, help="torch threads (1 when runs share the machine)")
+    ap.add_argument("--table", action="store_true", help="print the table of the stored runs and stop")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default="talon")
-    ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     ap.add_argument("--timesteps", type=int, default=2_000_000, help="learner decisions of PPO per run")
-    ap.add_argument("--eval-every", type=int, default=250_000, help="learner decisions between curve points")
     ap.add_argument("--eval-games", type=int, default=64, help="games against each opponent per curve point")
-    ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--tag", default="default", help="names the recipe in the stored file (e.g. an ablation)")
-    ap.add_argument("--table", action="store_true", help="print the table of the stored runs and stop")
+    add_run_arguments(ap)
     args, extra = ap.parse_known_args(argv)
     if args.table:
         print(table())

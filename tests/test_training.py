@@ -15,6 +15,7 @@ import pytest
 import torch
 from gymnasium import spaces
 
+from wargym.registration import GAME_KEYS
 from wargym.training.networks import WargymExtractor, observation_parts
 from wargym.wrappers.sb3 import WargymVecEnv, load_game
 
@@ -68,6 +69,9 @@ def test_cli_battle_force_with_three_players(tmp_path):
     (["--options", "{turns: 3"], "--options is not valid JSON"),
     (["--game", "planetoids", "--options", '{"colour": 3}'], "unknown Planetoids option"),
     (["--timesteps", "0"], "--timesteps must be at least 1"),
+    (["--minutes", "0"], "--minutes must be a positive number of minutes"),
+    (["--minutes", "nan"], "--minutes must be a positive number of minutes"),
+    (["--minutes", "5", "--backend", "rllib"], "--minutes is sb3 only"),
     (["--warm-start-rounds", "-1"], "--warm-start-rounds must be 0 or more"),
     (["--warm-start", "search:0"], "search:N (N simulations, 1..4096)"),
     (["--opponent", "search", "--backend", "rllib"], "the search bot runs in Python"),
@@ -320,3 +324,57 @@ def test_league_snapshots_and_draws():
     builtin = sum(n in ("random", "scripted") for n in names) / len(names)
     newest = names.count(league.snapshots[-1].name) / len(names)
     assert abs(builtin - 0.25) < 0.03 and abs(newest - 0.75 * 2 / 3) < 0.03
+
+
+def test_the_wall_clock_budget_counts_warm_start_and_ppo_but_not_the_evaluations():
+    # --minutes (the ablation's fixed budget): the warm start's seconds, then PPO's, less the time the
+    # learning curve spent evaluating after PPO started
+    from types import SimpleNamespace
+
+    from wargym.training.curve import WallClockBudget
+    now = [100.0]
+    curve = SimpleNamespace(seconds=2.0)            # the curve's first point, before PPO's first step
+    budget = WallClockBudget(10.0, spent=4.0, evaluations=curve, clock=lambda: now[0])
+    budget._on_training_start()
+    now[0] += 5.0
+    assert budget._on_step() and budget.training_seconds() == 9.0
+    now[0] += 3.0
+    curve.seconds += 3.0                            # a curve point: not training
+    assert budget._on_step() and budget.training_seconds() == 9.0
+    now[0] += 1.0
+    assert not budget._on_step() and budget.spent_out
+
+
+@pytest.mark.parametrize("game", GAME_KEYS)
+def test_every_cell_of_the_ablation_is_a_valid_run_of_wargym_train(game, tmp_path):
+    # benchmarks/ablation.py: each cell's arguments pass wargym-train's own checks (the options of the
+    # earlier version, the network's action table); the earlier observation carries no action table
+    # (Battle Force's never does: its pointer head gathers one from the card and ship tables)
+    from wargym.benchmarks.ablation import CELLS, cell_arguments
+    from wargym.training.networks import has_action_table
+    from wargym.training.train import build_parser, check_args
+    ap = build_parser()
+    for cell in CELLS:
+        args = ap.parse_args(["--game", game, "--minutes", "1", "--out", str(tmp_path), *cell_arguments(game, cell)])
+        options = check_args(ap, args)
+        if cell == "earlier-structured":
+            assert not has_action_table(game, options)
+        if cell == "current-pointer":
+            assert has_action_table(game, options, gathered=True)
+    with pytest.raises(ValueError, match="unknown cell"):
+        cell_arguments(game, "current-transformer")
+
+
+def test_the_ablation_table_pools_the_seeds_with_a_wilson_interval(tmp_path):
+    from wargym.benchmarks import ablation
+    for seed, wins in ((0, 120), (1, 140)):
+        summary = {"game": "talon", "seed": seed, "minutes_budget": 10.0, "timesteps": 500_000,
+                   "ppo_decisions_per_second": 1000, "warm_start_seconds": 200.0,
+                   "machine": {"load_average_at_end": [2.0, 2.0, 2.0]},
+                   "evaluation": {"scripted": {"wins": wins, "games": 200, "win_rate": wins / 200},
+                                  "random": {"wins": 190, "games": 200, "win_rate": 0.95}}}
+        path = ablation.result_path("talon", "current-pointer", 10.0, seed, tmp_path)
+        path.write_text(json.dumps({**summary, "ablation_cell": "current-pointer"}))
+    (row,) = [line for line in ablation.table(tmp_path).splitlines() if line.startswith("| talon")]
+    # 260 of 400 games: 65.0 %, Wilson 95 % interval 60-70 %
+    assert "| 2 | 65.0% (60%-70%) · 60%/70% | 95.0% (92%-97%) · 95%/95% | 500,000 | 1,000 | 200 |" in row

@@ -72,6 +72,36 @@ class ScheduledEvaluation(BaseCallback):
             self._next += self.every * max(1, (self.num_timesteps - self._next) // self.every + 1)
 
 
+class WallClockBudget(BaseCallback):
+    """Stops PPO once the run's training time reaches ``seconds``: what was ``spent`` before PPO (the
+    warm start) plus PPO's own time, less the time the curve's ``evaluations`` (a
+    ScheduledEvaluation) took, so that a fixed budget buys the same training whatever the curve costs.
+    Checked at every step of the batched env (one step is ``n_envs`` decisions)."""
+
+    def __init__(self, seconds: float, spent: float = 0.0, evaluations: ScheduledEvaluation | None = None,
+                 clock=None):
+        super().__init__()
+        self.budget, self.spent, self.evaluations = float(seconds), float(spent), evaluations
+        self.clock = clock or time.perf_counter
+        self.spent_out = False
+        self._start = self._evaluated = 0.0
+
+    def _evaluating(self) -> float:
+        return self.evaluations.seconds if self.evaluations is not None else 0.0
+
+    def training_seconds(self) -> float:
+        return self.spent + (self.clock() - self._start) - (self._evaluating() - self._evaluated)
+
+    def _on_training_start(self) -> None:
+        # after the curve's first point when the curve comes first in the callback list: only the
+        # evaluations from here on are subtracted
+        self._start, self._evaluated = self.clock(), self._evaluating()
+
+    def _on_step(self) -> bool:
+        self.spent_out = self.training_seconds() >= self.budget
+        return not self.spent_out
+
+
 def plot_curve(points: list[dict], path, title: str, reference: dict | None = None) -> Path:
     """Win and draw rates against decisions and wall time; ``reference`` = {label: win rate}
     drawn as horizontal lines (e.g. the scripted bot against random)."""

@@ -35,6 +35,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--options", default=None, help="other game options as JSON, e.g. '{\"turns\": 20}' (see the "
                     "game's RULES.md)")
     ap.add_argument("--timesteps", type=int, default=2_000_000, help="learner decisions of PPO (default: the main job)")
+    ap.add_argument("--minutes", type=float, default=None,
+                    help="a wall-clock budget of training (warm start + PPO; the compile and the evaluations are not "
+                         "counted): PPO stops when it is spent, or at --timesteps, whichever comes first (the ablation's "
+                         "fixed budget, benchmarks/ablation.py)")
     ap.add_argument("--opponent", default="scripted",
                     help="a built-in policy of the game ('random', 'scripted', ...), a mixture of them ('random,scripted': "
                     "each game plays one, half the games each), the search bot ('search', 'search:N' simulations or "
@@ -149,6 +153,10 @@ def check_args(ap, args) -> dict:
     for name in ("timesteps", "n_envs", "n_steps", "batch_size", "epochs", "eval_games"):
         if getattr(args, name) < 1:
             ap.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.minutes is not None and not 0 < args.minutes < float("inf"):
+        ap.error(f"--minutes must be a positive number of minutes, got {args.minutes}")
+    if args.minutes is not None and args.backend == "rllib":
+        ap.error("--minutes is sb3 only (RLlib's runs stop at --timesteps)")
     if args.warm_start_rounds is None:
         args.warm_start_rounds = DEFAULT_WARM_ROUNDS.get(args.game, 0)
     if args.warm_start_rounds < 0:
@@ -242,6 +250,11 @@ def main(argv=None) -> dict:
                                 games=args.curve_games, seed=args.seed + 500,
                                 keep_best=None if args.last else run_dir / "best_on_curve.zip")
     callbacks = [curve]
+    budget = None
+    if args.minutes is not None:
+        from .curve import WallClockBudget
+        budget = WallClockBudget(args.minutes * 60.0, spent=warm_s, evaluations=curve)
+        callbacks.append(budget)
     if args.opponent == SELF_PLAY:
         from .selfplay import League
         by_id = {}  # each built-in bot once, under its first name (POLICIES has aliases)
@@ -285,6 +298,7 @@ def main(argv=None) -> dict:
                "warm_start_rounds": args.warm_start_rounds if args.warm_start != "none" else 0,
                "warm_start_agreement": agreement, "warm_start_decisions": args.warm_start_decisions,
                "network": args.network, "init_model": args.init_model, "device": args.device,
+               "minutes_budget": args.minutes, "stopped_by_budget": bool(budget is not None and budget.spent_out),
                "kept_curve_point": kept,
                "compile_seconds": round(compile_s, 1), "warm_start_seconds": round(warm_s, 1),
                "ppo_seconds": round(ppo_s, 1), "ppo_decisions_per_second": round(model.num_timesteps / ppo_s),
