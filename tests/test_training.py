@@ -378,3 +378,13 @@ def test_the_ablation_table_pools_the_seeds_with_a_wilson_interval(tmp_path):
     (row,) = [line for line in ablation.table(tmp_path).splitlines() if line.startswith("| talon")]
     # 260 of 400 games: 65.0 %, Wilson 95 % interval 60-70 %
     assert "| 2 | 65.0% (60%-70%) · 60%/70% | 95.0% (92%-97%) · 95%/95% | 500,000 | 1,000 | 200 |" in row
+
+
+def test_runs_started_in_the_same_second_get_folders_of_their_own(tmp_path):
+    # seeds run side by side (benchmarks/ablation.py, time_to_skill.py) once shared one folder, and so
+    # each other's best curve point
+    from wargym.training.train import new_run_dir
+    made = [new_run_dir(tmp_path / "runs", "talon-ppo-20261201-120000") for _ in range(3)]
+    assert [d.name for d in made] == ["talon-ppo-20261201-120000", "talon-ppo-20261201-120000-2",
+                                      "talon-ppo-20261201-120000-3"]
+    assert all(d.is_dir() for d in made)

@@ -231,8 +231,7 @@ def main(argv=None) -> dict:
     env.reset()
     compile_s = time.perf_counter() - t0
     model = make_model(env, args, options)
-    run_dir = Path(args.out) / f"{args.game}-ppo-{time.strftime('%Y%m%d-%H%M%S')}"
-    run_dir.mkdir(parents=True, exist_ok=True)
+    run_dir = new_run_dir(Path(args.out), f"{args.game}-ppo-{time.strftime('%Y%m%d-%H%M%S')}")
     # SB3's own training statistics (losses, entropy, ...) beside the model
     model.set_logger(configure_sb3_logger(str(run_dir), ["csv"]))
 
@@ -314,6 +313,20 @@ def main(argv=None) -> dict:
     print(f"learning curve: {curve_path}")
     print(f"summary:        {run_dir / 'summary.json'}")
     return summary
+
+
+def new_run_dir(out: Path, name: str) -> Path:
+    """A folder of its own for this run: runs started in the same second (seeds side by side) get
+    ``name-2``, ``name-3``, ..., never each other's model and best curve point."""
+    out.mkdir(parents=True, exist_ok=True)
+    for k in range(1, 10_000):
+        run_dir = out / (name if k == 1 else f"{name}-{k}")
+        try:
+            run_dir.mkdir()
+            return run_dir
+        except FileExistsError:
+            continue
+    raise RuntimeError(f"no free run folder named {name} under {out}")
 
 
 def fixed_opponent(args) -> str:
