@@ -108,7 +108,7 @@ class WargymVectorEnv(gym.vector.VectorEnv):
                 final = core.final_obs[b, self.loop.seat_of_finished(b)]
                 obs[OBS_KEY][b] = final.reshape(-1)
                 obs[MASK_KEY][b] = 0
-                scores[b] = self.loop.game.scores_from_obs(final)[:2]
+                scores[b] = self.loop.game.scores_from_obs(core.cfg, final)[:2]
             infos = {"scores": scores, "_scores": ended.copy(),
                      "is_success": scores[:, 0] > scores[:, 1], "_is_success": ended.copy()}
         self._restarting = ended

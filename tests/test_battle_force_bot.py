@@ -308,16 +308,9 @@ def test_sb3_vec_env_against_the_heuristic_opponent():
 
 
 def test_play_turns_drives_the_sb3_wrapper(monkeypatch):
-    """The learner-versus-opponent kernel through WargymVecEnv, with game.bot and a stand-in
-    scores_from_obs (kill points from the player rows) supplied until game.py has them."""
+    """The learner-versus-opponent kernel through WargymVecEnv, with game.bot."""
     from wargym.wrappers.sb3 import WargymVecEnv
-    cfg = VecGame(game, 1).cfg
     monkeypatch.setattr(game, "bot", bot, raising=False)
-    if not hasattr(game, "scores_from_obs"):
-        def scores_from_obs(obs):
-            rows = game.split_obs(cfg, obs)["players"].astype(int)
-            return [int(rows[0, 4] + 128 * rows[0, 5]), int(rows[1, 4] + 128 * rows[1, 5])]
-        monkeypatch.setattr(game, "scores_from_obs", scores_from_obs, raising=False)
     env = WargymVecEnv("battle_force", n_envs=4, opponent="heuristic", seed=0, options={"end_turns": 3})
     env.reset()
     seats = env.loop.seats

@@ -44,6 +44,30 @@ def test_vec_env_masks_and_episode_end():
     assert finished >= 8
 
 
+# short games where the game has an option for it
+SHORT_GAMES = {"planetoids": {"turns": 3}}
+
+
+@pytest.mark.parametrize("game_key", GAME_KEYS)
+def test_the_final_scores_in_infos_agree_with_the_result(game_key):
+    # infos' scores and is_success read the observation through split_obs: talon_v1's relational block
+    # follows the globals, and reading them from the end of the vector gave [0, 0] in every game
+    from wargym.arena.matches import arena_options
+    env = WargymVecEnv(game_key, n_envs=4, opponent="scripted", options=arena_options(game_key, SHORT_GAMES.get(game_key)),
+                       seed=2)
+    env.reset()
+    rng = np.random.default_rng(0)
+    ended = []
+    while len(ended) < 6:
+        actions = [rng.choice(np.flatnonzero(m)) for m in env.action_masks()]
+        _, rewards, dones, infos = env.step(actions)
+        ended += [(rewards[i], infos[i]) for i in np.flatnonzero(dones)]
+    for reward, info in ended:
+        own, other = info["scores"]
+        assert np.sign(own - other) == reward and info["is_success"] == (reward > 0), (reward, info["scores"])
+    assert any(reward != 0 for reward, _ in ended)   # the scripted bot beats random: scores that differ
+
+
 def test_vec_env_with_a_callable_opponent_matches_builtin_random_protocol():
     def first_legal(obs, masks):
         return np.array([np.flatnonzero(m)[0] for m in masks])

@@ -199,7 +199,7 @@ class WargymVecEnv(VecEnv):
     def _final_info(self, b) -> dict:
         loop, acc = self.loop, self.loop.acc
         final = loop.core.final_obs[b, loop.seat_of_finished(b)]
-        scores = loop.game.scores_from_obs(final)
+        scores = loop.game.scores_from_obs(loop.core.cfg, final)
         return {"terminal_observation": final.reshape(-1).copy(),
                 "TimeLimit.truncated": bool(acc[b, ACC_TRUNCATED] > 0 and acc[b, ACC_TERMINATED] == 0),
                 "scores": scores, "is_success": scores[0] > scores[1]}
@@ -325,7 +325,7 @@ class WargymSingleAgentEnv(RebuiltOnUnpickle, gym.Env):
         obs = core.obs[0]
         if terminated or truncated:
             obs = core.final_obs[0, self.loop.seat_of_finished(0)]
-            info["scores"] = self.loop.game.scores_from_obs(obs)
+            info["scores"] = self.loop.game.scores_from_obs(core.cfg, obs)
             info["is_success"] = info["scores"][0] > info["scores"][1]
         return obs.reshape(-1).copy(), float(acc[ACC_REWARD]), terminated, truncated, info
 

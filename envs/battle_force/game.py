@@ -685,12 +685,10 @@ def scores(state, b: int) -> list[int]:
     return [int(x) for x in state.pl[b, :, R.PL_SCORE]]
 
 
-def scores_from_obs(obs) -> list[int]:
+def scores_from_obs(cfg, obs) -> list[int]:
     """(own, next player's) victory points as an observation shows them: points from
-    destroyed ships during the game, the final scores once it is over."""
-    players = np.asarray(obs).reshape(-1)
-    NC_NS = players.size - R.MAX_P * R.F_PLAYER - R.N_GLOBAL
-    blk = players[NC_NS:NC_NS + R.MAX_P * R.F_PLAYER].reshape(R.MAX_P, R.F_PLAYER).astype(int)
+    destroyed ships during the game, the final scores once it is over (the player rows of ``split_obs``)."""
+    blk = split_obs(cfg, obs)["players"].astype(int)
     return [int(blk[0, 4] + 128 * blk[0, 5]), int(blk[1, 4] + 128 * blk[1, 5])]
 
 

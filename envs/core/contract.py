@@ -154,8 +154,9 @@ class GameDef(Protocol):
     def scores(self, state, b: int) -> list[int]:
         """Each seat's points in game ``b``: training.evaluate.win_rate_builtin."""
 
-    def scores_from_obs(self, obs) -> list[int]:
-        """(own, other) points as an observation shows them: wrappers.sb3 (infos), rllib.envs."""
+    def scores_from_obs(self, cfg, obs) -> list[int]:
+        """(own, other) points as an observation shows them (read through ``split_obs``, so that a
+        version's extra blocks cannot shift them): wrappers.sb3 (infos), rllib.envs."""
 
     def render(self, core, b: int, mode: str, viewer: int = 0):
         """Game ``b`` as ANSI text or an RGB array, seen by ``viewer``: wrappers.sb3 (render)."""

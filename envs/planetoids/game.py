@@ -673,9 +673,10 @@ def final_info(core, b: int) -> dict:
     return result_info(winner, sc, int(core.state.g[b, G_TURN]))
 
 
-def scores_from_obs(obs) -> list[int]:
-    """(own score, enemy score) as shown in an observation tensor."""
-    return [int(obs[44].flat[0]), int(obs[45].flat[0])]
+def scores_from_obs(cfg, obs) -> list[int]:
+    """(own score, enemy score) as shown in an observation tensor (scalar channels 44 and 45)."""
+    scalars = split_obs(cfg, obs)["scalars"]
+    return [int(scalars[44 - rules.FIRST_SCALAR_CH]), int(scalars[45 - rules.FIRST_SCALAR_CH])]
 
 
 def render(core, b: int, mode: str, viewer: int = 0):

@@ -1109,9 +1109,10 @@ def scores(state, b: int) -> list[int]:
     return [int(state.g[b, R.G_SP0]), int(state.g[b, R.G_SP1])]
 
 
-def scores_from_obs(obs) -> list[int]:
-    """(own, enemy) ship points destroyed as an observation shows them (in units of 8 SP)."""
-    glob = np.asarray(obs).reshape(-1)[-R.N_GLOBAL:]
+def scores_from_obs(cfg, obs) -> list[int]:
+    """(own, enemy) ship points destroyed as an observation shows them (in units of 8 SP); the globals
+    found by ``split_obs`` (talon_v1's relational block follows them)."""
+    glob = split_obs(cfg, np.asarray(obs).reshape(-1))["globals"]
     return [int(glob[R.O_SP_MINE]), int(glob[R.O_SP_THEIRS])]
 
 

@@ -706,9 +706,10 @@ def final_info(core, b: int) -> dict:
                                     | (core.state.md[b, p, :, L.MD_STATUS] == L.OOC)).sum()) for p in range(2)])
 
 
-def scores_from_obs(obs) -> list[int]:
-    """(own, enemy): 1 for the winner of a finished game, else the mission scores so far."""
-    glob = np.asarray(obs).reshape(-1)[2 * L.N_SLOTS * L.N_MF + L.T_MAX * L.N_TF:]
+def scores_from_obs(cfg, obs) -> list[int]:
+    """(own, enemy): 1 for the winner of a finished game, else the mission scores so far (the globals
+    of ``split_obs``)."""
+    glob = split_obs(cfg, obs)["globals"]
     if glob[27]:
         return [int(glob[26] == 1), int(glob[26] == -1)]
     return [int(glob[24]), int(glob[25])]
