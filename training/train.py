@@ -37,8 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--timesteps", type=int, default=2_000_000, help="learner decisions of PPO (default: the main job)")
     ap.add_argument("--minutes", type=float, default=None,
                     help="a wall-clock budget of training (warm start + PPO; the compile and the evaluations are not "
-                         "counted): PPO stops when it is spent, or at --timesteps, whichever comes first (the ablation's "
-                         "fixed budget, benchmarks/ablation.py)")
+                         "counted): PPO stops when it is spent, or at --timesteps, whichever comes first; the warm start "
+                         "always runs to its end (the ablation's fixed budget, benchmarks/ablation.py)")
     ap.add_argument("--opponent", default="scripted",
                     help="a built-in policy of the game ('random', 'scripted', ...), a mixture of them ('random,scripted': "
                     "each game plays one, half the games each), the search bot ('search', 'search:N' simulations or "
