@@ -361,6 +361,8 @@ def test_every_cell_of_the_ablation_is_a_valid_run_of_wargym_train(game, tmp_pat
             assert not has_action_table(game, options)
         if cell == "current-pointer":
             assert has_action_table(game, options, gathered=True)
+        if game == "union_wars":    # every cell with the shipped agents' exploration bank
+            assert options["exploration_bank"] == "own_tests"
     with pytest.raises(ValueError, match="unknown cell"):
         cell_arguments(game, "current-transformer")
 
