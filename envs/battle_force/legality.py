@@ -1,0 +1,388 @@
+"""Legality, put together: ``action_reason`` (one action: what the step checks and ``why_illegal``
+reports), ``scan_legal`` (every candidate of the current stage, for the mask and ``settle``) and
+``write_mask``.  Each condition they ask is one function of its chapter's module.
+"""
+from __future__ import annotations
+
+import numba as nb
+
+from ..core.structs import scratch_i32
+from .layout import (AK_MUTINY, AK_SHIP, CC_TYPE, CD_LOC, CD_WHO, CL_ATK, CL_DEF, CL_HAND, CL_RES, CL_SHIP, G_ACTIVE,
+                     G_ATK_KIND, G_ATK_SHIP, G_ATTACKS, G_CDC, G_DECIDER, G_DECK_N, G_DISC_N, G_DMG_SHIP, G_DONE,
+                     G_DREW_DISCARD, G_FORM_KIND, G_FORM_MOVES, G_PENDING, G_REDRAW_N, G_REPAIRED, G_REP_SHIP,
+                     G_SDECK_N, G_SEL, G_STAGE, K_ADVANCED, K_ALLIES, K_A_CARD, K_A_KIND, K_A_LINE, K_A_NAMED, K_A_NUM,
+                     K_A_RACE, K_A_SHIP, K_DRAW_DISCARD, K_FIGHTERS, K_FTR, K_NC, K_NS, K_N_ACTIONS, K_SELECTION, LINES,
+                     MAX_CARDS, MAX_SHIPS, N_ACTIVATE, N_CDC, N_DEACTIVATE, N_DONE, N_DRAW_DECK, N_DRAW_DISCARD,
+                     N_FIGHTERS, N_FORMATION2, N_KEEP, N_NAMED, N_PT_ADD, N_PT_CANCEL, N_PT_CANCEL_WW, N_REDRAW,
+                     N_TO_ALLY, N_TO_DISCARD, N_TO_RESERVE, N_WEAPONS, OK, PL_HAND, PL_RES, R_CARD_USE, R_DECK_EMPTY,
+                     R_KIND, R_LINK, R_NEED_WEAPON, R_NOT_ADVANCED, R_NOT_FIRST_ATTACK, R_NOT_IN_HAND, R_NOT_KLINGON,
+                     R_NOT_YOURS, R_NO_ACTION, R_NO_DAMAGE, R_NO_FIGHTERS, R_NO_WEAPON, R_ONCE, R_ORDER, R_OVER,
+                     R_RESERVE_FULL, R_SHIP_STATE, R_SQUADRONS, R_STAGE, R_TARGET, SC_N, SEL_POINTS, SH_CLOAK, SH_COV,
+                     SH_OWNER, ST_ATK_CARDS, ST_ATTACK, ST_CARRIER, ST_CEASE_KEEP, ST_CLOAK_SETUP, ST_DEFENCE,
+                     ST_DISCARD, ST_DISC_DEST, ST_DISC_ORDER, ST_DRAW, ST_DUEL_PICK, ST_FORMATION, ST_FORM_DEST,
+                     ST_FTR_DEF, ST_KEEP, ST_LINE_SETUP, ST_LINK, ST_MUTINY_ATK, ST_MUTINY_DEF, ST_OVER, ST_PBF_MORE,
+                     ST_PF_FIRE, ST_PICK, ST_PLACE, ST_PT_MODE, ST_RACE, ST_REACT, ST_REDRAW, ST_REPAIR, ST_REPAIR_SHIP,
+                     ST_RES_SETUP, ST_SHIP_FOR, ST_SQUADRONS, ST_TARGET, ST_UNMARK, T_DC, T_LENG, T_PBF, T_PRIME,
+                     T_REINF)
+from .players import ally_of, automaton
+from .ships import damage_of, fleet_size, in_fleet, symbols
+from .cards import order_card_ok
+from .weapons import has_attack_card
+from .attack_table import link_ok
+from .formation import (activation_reason, device_reason, fleet_lines, formation_done_reason, formation_ship_reason,
+                        move_reason, move_reason_lines, move_reason_ship)
+from .attack import (any_target, atk_cards_reason, attack_phase_card_reason, attack_targets, carrier_reason,
+                     fleet_ships, hand_weapon_types, held_cards, mutiny_target_ok, own_fleet_ships, ship_attack_reason,
+                     ship_attack_reason_given, target_reason)
+from .sequence import own_damaged
+from .defence import defence_card_reason, pt_cancel_possible, react_card_reason
+from .fighters import fire_card_reason, fire_ship_ok
+from .duel import duel_pick_ok
+from .setup import pick_reason, race_reason, setup_line_reason
+
+
+@nb.njit(cache=True)
+def card_reason(s, cfg, b, p, c):
+    """Reason code for the CARD action on card c by the decider p."""
+    loc = s.cd[b, c, CD_LOC]
+    st = s.g[b, G_STAGE]
+    mine_hand = loc == CL_HAND and s.cd[b, c, CD_WHO] == p
+    mine_res = loc == CL_RES and s.cd[b, c, CD_WHO] == p
+    t = cfg.card[c, CC_TYPE]
+    if st == ST_LINK:
+        return OK if link_ok(s, cfg, b, s.g[b, G_PENDING], c) else R_LINK
+    if st == ST_DISC_ORDER:
+        return OK if order_card_ok(s, cfg, b, c) else R_ORDER
+    if st == ST_DRAW:
+        return OK if (mine_res and cfg.k[K_ADVANCED]) else R_NOT_IN_HAND
+    # advanced: a player other than the active one with an empty hand may take a reserve card
+    if mine_res and (st == ST_DEFENCE or st == ST_FTR_DEF or st == ST_PF_FIRE or st == ST_MUTINY_DEF):
+        if cfg.k[K_ADVANCED] and s.pl[b, p, PL_HAND] == 0 and p != s.g[b, G_ACTIVE]:
+            return OK
+        return R_NOT_IN_HAND
+    if not mine_hand:
+        return R_NOT_IN_HAND
+    if st == ST_RES_SETUP or st == ST_REDRAW or st == ST_DISCARD:
+        return OK
+    if st == ST_CEASE_KEEP:
+        return OK if s.pl[b, p, PL_RES] < 3 else R_RESERVE_FULL
+    if st == ST_REPAIR:
+        if t != T_DC and t != T_LENG:
+            return R_CARD_USE
+        if s.g[b, G_REPAIRED]:
+            return R_ONCE        # one repair card per turn (SFBF Sequenza di gioco 2)
+        return OK if own_damaged(s, cfg, b, p) else R_NO_DAMAGE
+    if st == ST_FORMATION:
+        if t != T_REINF:
+            return R_CARD_USE
+        if s.g[b, G_FORM_KIND] != 1 or s.g[b, G_FORM_MOVES] > 0:
+            return R_STAGE       # reinforcements come before the formation moves
+        return OK if s.g[b, G_SDECK_N] > 0 else R_DECK_EMPTY
+    if st == ST_ATTACK:
+        return attack_phase_card_reason(s, cfg, b, p, c)
+    if st == ST_PBF_MORE:
+        return OK if t == T_PBF else R_CARD_USE
+    if st == ST_ATK_CARDS:
+        return atk_cards_reason(s, cfg, b, p, c)
+    if st == ST_DEFENCE:
+        return defence_card_reason(s, cfg, b, p, c)
+    if st == ST_REACT:
+        return react_card_reason(s, cfg, b, p, c)
+    if st == ST_FTR_DEF or st == ST_PF_FIRE:
+        return fire_card_reason(s, cfg, b, p, c)
+    if st == ST_MUTINY_ATK or st == ST_MUTINY_DEF:
+        return OK if t == T_PRIME else R_CARD_USE
+    return R_STAGE
+
+
+@nb.njit(cache=True, forceinline=True)
+def ship_reason(s, cfg, b, p, i):
+    st = s.g[b, G_STAGE]
+    if st == ST_PICK:
+        return pick_reason(s, cfg, b, p, i)
+    if st == ST_DUEL_PICK:
+        return OK if duel_pick_ok(s, cfg, b, p, i) else R_NOT_YOURS
+    if st == ST_CLOAK_SETUP:
+        return device_reason(s, cfg, b, p, i)
+    if st == ST_REPAIR_SHIP:
+        if not in_fleet(s, b, i) or s.sh[b, i, SH_OWNER] != p:
+            return R_NOT_YOURS
+        return OK if damage_of(s, b, i) > 0 else R_NO_DAMAGE
+    if st == ST_FORMATION:
+        return formation_ship_reason(s, cfg, b, p, i, fleet_lines(s, b, p))
+    if st == ST_ATTACK:
+        return ship_attack_reason(s, cfg, b, p, i)
+    if st == ST_CARRIER:
+        r = carrier_reason(s, cfg, b, p, i)
+        if r == OK and not any_target(s, cfg, b, p):
+            return R_TARGET
+        return r
+    if st == ST_TARGET:
+        kind = s.g[b, G_ATK_KIND]
+        if kind == AK_MUTINY:
+            return OK if mutiny_target_ok(s, cfg, b, p, i) else R_NOT_KLINGON
+        r = target_reason(s, cfg, b, p, i)
+        if r != OK:
+            return r
+        if kind == AK_SHIP and not has_attack_card(s, cfg, b, p, s.g[b, G_ATK_SHIP], i):
+            return R_NEED_WEAPON
+        return OK
+    if st == ST_SHIP_FOR:
+        return OK if fire_ship_ok(s, cfg, b, p, s.g[b, G_PENDING], i) else R_NO_WEAPON
+    return R_STAGE
+
+
+@nb.njit(cache=True, forceinline=True)
+def named_reason(s, cfg, b, p, n):
+    st = s.g[b, G_STAGE]
+    if n == N_DONE:
+        if st == ST_PICK:
+            return OK if (cfg.k[K_SELECTION] == SEL_POINTS and fleet_size(s, b, p) > 0) else R_STAGE
+        if st == ST_CLOAK_SETUP or st == ST_REPAIR or st == ST_ATTACK or st == ST_PBF_MORE:
+            return OK
+        if st == ST_FORMATION:
+            return formation_done_reason(s, cfg, b, p)
+        if st == ST_ATK_CARDS:
+            for c in range(cfg.k[K_NC]):
+                if s.cd[b, c, CD_LOC] == CL_ATK and cfg.card[c, CC_TYPE] < N_WEAPONS:
+                    return OK
+            return R_NEED_WEAPON
+        if st == ST_DEFENCE or st == ST_REACT or st == ST_FTR_DEF or st == ST_PF_FIRE:
+            return OK
+        if st == ST_MUTINY_ATK or st == ST_MUTINY_DEF or st == ST_CEASE_KEEP or st == ST_DISCARD:
+            return OK
+        if st == ST_REDRAW:
+            return OK if s.g[b, G_REDRAW_N] > 0 else R_STAGE
+        return R_STAGE
+    if n == N_DRAW_DECK:
+        if st != ST_DRAW:
+            return R_STAGE
+        return OK if s.g[b, G_DECK_N] + s.g[b, G_DISC_N] > 0 else R_DECK_EMPTY
+    if n == N_DRAW_DISCARD:
+        if st != ST_DRAW or not cfg.k[K_DRAW_DISCARD]:
+            return R_STAGE
+        if s.g[b, G_DREW_DISCARD]:
+            return R_ONCE        # only one of the cards drawn may be the top discard
+        return OK if s.g[b, G_DISC_N] > 0 else R_DECK_EMPTY
+    if n == N_KEEP:
+        return OK if st == ST_KEEP else R_STAGE
+    if n == N_TO_RESERVE:
+        if st != ST_KEEP and st != ST_DISC_DEST:
+            return R_STAGE
+        if not cfg.k[K_ADVANCED]:
+            return R_NOT_ADVANCED
+        return OK if s.pl[b, p, PL_RES] < 3 else R_RESERVE_FULL
+    if n == N_TO_DISCARD:
+        return OK if st == ST_DISC_DEST else R_STAGE
+    if n == N_TO_ALLY:
+        if st != ST_DISC_DEST or not cfg.k[K_ALLIES] or not cfg.k[K_ADVANCED]:
+            return R_STAGE
+        a = ally_of(s, cfg, b, p)
+        return OK if (a >= 0 and s.pl[b, a, PL_RES] < 3) else R_RESERVE_FULL
+    if n == N_FIGHTERS:
+        if st != ST_ATTACK:
+            return R_STAGE
+        if not cfg.k[K_FIGHTERS]:
+            return R_NO_FIGHTERS
+        for i in range(cfg.k[K_NS]):
+            if carrier_reason(s, cfg, b, p, i) == OK:
+                return OK if any_target(s, cfg, b, p) else R_TARGET
+        return R_NO_FIGHTERS
+    if n == N_REDRAW:
+        if st != ST_ATTACK:
+            return R_STAGE
+        if s.g[b, G_ATTACKS] > 0:
+            return R_NOT_FIRST_ATTACK
+        return OK if s.pl[b, p, PL_HAND] > 0 else R_NOT_IN_HAND
+    if n == N_FORMATION2:
+        if st != ST_ATTACK:
+            return R_STAGE
+        if not cfg.k[K_ADVANCED]:
+            return R_NOT_ADVANCED
+        return OK if s.g[b, G_ATTACKS] == 0 else R_NOT_FIRST_ATTACK
+    if n == N_CDC:
+        if st != ST_REPAIR:
+            return R_STAGE
+        if not cfg.k[K_ADVANCED] and not automaton(cfg, p):
+            return R_NOT_ADVANCED    # (the solitaire automaton: "ad ogni turno", basic game too)
+        if s.g[b, G_CDC]:
+            return R_ONCE
+        return OK if own_damaged(s, cfg, b, p) else R_NO_DAMAGE
+    if n == N_PT_ADD:
+        return OK if st == ST_PT_MODE else R_STAGE
+    if n == N_PT_CANCEL:
+        return OK if (st == ST_PT_MODE and pt_cancel_possible(s, cfg, b, False)) else R_STAGE
+    if n == N_PT_CANCEL_WW:
+        return OK if (st == ST_PT_MODE and pt_cancel_possible(s, cfg, b, True)) else R_STAGE
+    if n == N_ACTIVATE:
+        if st != ST_FORM_DEST:
+            return R_STAGE
+        return activation_reason(s, cfg, b, p, s.g[b, G_SEL])
+    if n == N_DEACTIVATE:
+        if st != ST_FORM_DEST:
+            return R_STAGE
+        i = s.g[b, G_SEL]
+        return OK if (s.sh[b, i, SH_CLOAK] and s.g[b, G_FORM_KIND] == 1) else R_SHIP_STATE
+    return R_NO_ACTION
+
+
+@nb.njit(cache=True)
+def action_reason(s, cfg, b, a):
+    """0 if action a is legal for the player to decide in game b, else the reason code."""
+    if s.g[b, G_DONE]:
+        return R_OVER
+    k = cfg.k
+    if a < 0 or a >= k[K_N_ACTIONS]:
+        return R_NO_ACTION
+    p = s.g[b, G_DECIDER]
+    st = s.g[b, G_STAGE]
+    if a < k[K_A_SHIP]:
+        return card_reason(s, cfg, b, p, a - k[K_A_CARD])
+    if a < k[K_A_LINE]:
+        return ship_reason(s, cfg, b, p, a - k[K_A_SHIP])
+    if a < k[K_A_KIND]:
+        line = a - k[K_A_LINE]
+        if st == ST_LINE_SETUP:
+            return setup_line_reason(s, cfg, b, p, line)
+        if st == ST_FORM_DEST:
+            return move_reason(s, cfg, b, p, s.g[b, G_SEL], line)
+        return R_STAGE
+    if a < k[K_A_NUM]:
+        kind = a - k[K_A_KIND]
+        if st == ST_PLACE:
+            i = s.g[b, G_DMG_SHIP]
+            return OK if s.sh[b, i, SH_COV + kind] < cfg.ship[i, SC_N + kind] else R_KIND
+        if st == ST_UNMARK:
+            return OK if s.sh[b, s.g[b, G_REP_SHIP], SH_COV + kind] > 0 else R_KIND
+        return R_STAGE
+    if a < k[K_A_RACE]:
+        n = a - k[K_A_NUM] + 1
+        if st != ST_SQUADRONS:
+            return R_STAGE
+        return OK if n <= symbols(s, cfg, b, s.g[b, G_ATK_SHIP], K_FTR) else R_SQUADRONS
+    if a < k[K_A_NAMED]:
+        if st != ST_RACE:
+            return R_STAGE
+        return race_reason(s, cfg, b, a - k[K_A_RACE])
+    return named_reason(s, cfg, b, p, a - k[K_A_NAMED])
+
+
+F_CARDS, F_SHIPS, F_LINES, F_KINDS, F_NUMS, F_RACES, F_NAMED = 1, 2, 4, 8, 16, 32, 64
+
+
+@nb.njit(cache=True, forceinline=True)
+def stage_families(st):
+    """The action families that can be legal at a stage (the mask only looks at those)."""
+    if st == ST_PICK or st == ST_CLOAK_SETUP:
+        return F_SHIPS | F_NAMED
+    if st == ST_RACE:
+        return F_RACES
+    if st == ST_RES_SETUP or st == ST_LINK:
+        return F_CARDS
+    if st == ST_LINE_SETUP:
+        return F_LINES
+    if st == ST_KEEP or st == ST_PT_MODE or st == ST_DISC_DEST:
+        return F_NAMED
+    if st == ST_REPAIR_SHIP or st == ST_CARRIER or st == ST_TARGET or st == ST_SHIP_FOR or st == ST_DUEL_PICK:
+        return F_SHIPS
+    if st == ST_UNMARK or st == ST_PLACE:
+        return F_KINDS
+    if st == ST_FORMATION or st == ST_ATTACK:
+        return F_CARDS | F_SHIPS | F_NAMED
+    if st == ST_FORM_DEST:
+        return F_LINES | F_NAMED
+    if st == ST_SQUADRONS:
+        return F_NUMS
+    if st == ST_OVER:
+        return 0
+    return F_CARDS | F_NAMED
+
+
+@nb.njit(cache=True, forceinline=True)
+def mark_legal(mask, a, n, first):
+    """Mark action a legal: the running (count, first legal action) of scan_legal."""
+    mask[a] = 1
+    return n + 1, (first if first >= 0 else a)
+
+
+@nb.njit(cache=True)
+def scan_legal(s, cfg, b, mask):
+    """Legal actions of the player to decide, marked in ``mask`` (zeroed by the caller):
+    (count, first).  Cards are only looked at where they can matter: the decider's hand and
+    reserve, or the table and ships when linking a card.  Ships and named actions go straight
+    to their family's reason, as action_reason would (the game is not over when this runs);
+    one loop per family, so that each loop's body holds only the rules of its family."""
+    k = cfg.k
+    cd = s.cd
+    st = s.g[b, G_STAGE]
+    fam = stage_families(st)
+    p = s.g[b, G_DECIDER]
+    n = 0
+    first = -1
+    if fam & F_CARDS:
+        a0 = k[K_A_CARD]
+        if st == ST_LINK or st == ST_DISC_ORDER:
+            for c in range(k[K_NC]):
+                loc = cd[b, c, CD_LOC]
+                if (loc == CL_ATK or loc == CL_DEF or loc == CL_SHIP) and card_reason(s, cfg, b, p, c) == OK:
+                    n, first = mark_legal(mask, a0 + c, n, first)
+        else:
+            cards = scratch_i32(MAX_CARDS)
+            for j in range(held_cards(s, cfg, b, p, cards)):
+                if card_reason(s, cfg, b, p, cards[j]) == OK:
+                    n, first = mark_legal(mask, a0 + cards[j], n, first)
+    if fam & F_SHIPS:
+        a0 = k[K_A_SHIP]
+        ships = scratch_i32(MAX_SHIPS)
+        if st == ST_FORMATION or st == ST_ATTACK or st == ST_REPAIR_SHIP or st == ST_CARRIER \
+                or st == ST_CLOAK_SETUP or st == ST_SHIP_FOR:
+            ns = own_fleet_ships(s, b, p, ships)   # these stages' rules only allow p's own ships
+        elif st == ST_TARGET:
+            ns = fleet_ships(s, b, ships)          # and this one only ships in play
+        else:
+            ns = k[K_NS]
+            for i in range(ns):
+                ships[i] = i
+        if st == ST_FORMATION:
+            lines = fleet_lines(s, b, p)        # every ship's formation rules need p's line counts
+            for j in range(ns):
+                if formation_ship_reason(s, cfg, b, p, ships[j], lines) == OK:
+                    n, first = mark_legal(mask, a0 + ships[j], n, first)
+        elif st == ST_ATTACK:
+            hand_types = hand_weapon_types(s, cfg, b, p)   # and its attack rules p's weapons and targets
+            targets = scratch_i32(MAX_SHIPS)
+            nt = attack_targets(s, cfg, b, p, targets)
+            for j in range(ns):
+                if ship_attack_reason_given(s, cfg, b, p, ships[j], hand_types, targets, nt) == OK:
+                    n, first = mark_legal(mask, a0 + ships[j], n, first)
+        else:
+            for j in range(ns):
+                if ship_reason(s, cfg, b, p, ships[j]) == OK:
+                    n, first = mark_legal(mask, a0 + ships[j], n, first)
+    if st == ST_FORM_DEST:
+        # the destination line of the ship chosen: the line counts once for the three lines
+        lines = fleet_lines(s, b, p)
+        i = s.g[b, G_SEL]
+        for line in range(LINES):
+            if move_reason_ship(s, cfg, b, p, i, line) == OK and move_reason_lines(s, b, i, line, lines) == OK:
+                n, first = mark_legal(mask, k[K_A_LINE] + line, n, first)
+    for f, lo, hi in ((F_LINES, k[K_A_LINE], k[K_A_KIND]), (F_KINDS, k[K_A_KIND], k[K_A_NUM]),
+                      (F_NUMS, k[K_A_NUM], k[K_A_RACE]), (F_RACES, k[K_A_RACE], k[K_A_NAMED])):
+        if fam & f and not (f == F_LINES and st == ST_FORM_DEST):
+            for a in range(lo, hi):
+                if action_reason(s, cfg, b, a) == OK:
+                    n, first = mark_legal(mask, a, n, first)
+    if fam & F_NAMED:
+        a0 = k[K_A_NAMED]
+        for x in range(N_NAMED):
+            if named_reason(s, cfg, b, p, x) == OK:
+                n, first = mark_legal(mask, a0 + x, n, first)
+    return n, first
+
+
+@nb.njit(cache=True)
+def write_mask(s, cfg, b, mask):
+    mask[:] = 0
+    if s.g[b, G_DONE]:
+        return
+    scan_legal(s, cfg, b, mask)

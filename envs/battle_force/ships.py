@@ -1,0 +1,68 @@
+"""A ship card's state as the rules read it: in play, in the battle line, its damage, its undamaged
+symbols, its cloak and web markers, the size of a fleet (SFBF Le carte nave, Regole sulla Formazione).
+"""
+from __future__ import annotations
+
+import numba as nb
+
+from .layout import (K_ADVANCED, K_FORMATION, K_TRAD, L_RESERVE, N_KIND, SC_N, SC_SPACES, SH_CLOAK, SH_COV, SH_LINE,
+                     SH_LOC, SH_OWNER, SH_WEB, SL_FLEET)
+
+
+@nb.njit(cache=True, forceinline=True)
+def uses_formation(cfg):
+    return cfg.k[K_ADVANCED] != 0 and cfg.k[K_FORMATION] != 0
+
+
+@nb.njit(cache=True, inline="always")
+def in_fleet(s, b, i):
+    return s.sh[b, i, SH_LOC] == SL_FLEET
+
+
+@nb.njit(cache=True, inline="always")
+def in_battle_line(s, b, i):
+    """In play and not in the reserve squadron (SFBF Regole sulla Formazione)."""
+    return s.sh[b, i, SH_LOC] == SL_FLEET and s.sh[b, i, SH_LINE] != L_RESERVE
+
+
+@nb.njit(cache=True, forceinline=True)
+def damage_of(s, b, i):
+    n = 0
+    sh = s.sh
+    for k in range(N_KIND):
+        n += sh[b, i, SH_COV + k]
+    return n
+
+
+@nb.njit(cache=True)
+def free_spaces(s, cfg, b, i):
+    return cfg.ship[i, SC_SPACES] - damage_of(s, b, i)
+
+
+@nb.njit(cache=True, forceinline=True)
+def symbols(s, cfg, b, i, k):
+    """Undamaged symbols of kind k (traditional rules: damage never disables a weapon)."""
+    n = cfg.ship[i, SC_N + k]
+    if cfg.k[K_TRAD]:
+        return n
+    return n - s.sh[b, i, SH_COV + k]
+
+
+@nb.njit(cache=True, forceinline=True)
+def cloaked(s, b, i):
+    return s.sh[b, i, SH_CLOAK] != 0
+
+
+@nb.njit(cache=True, forceinline=True)
+def webbed(s, b, i):
+    return s.sh[b, i, SH_WEB] != 0
+
+
+@nb.njit(cache=True, forceinline=True)
+def fleet_size(s, b, p):
+    n = 0
+    sh = s.sh
+    for i in range(sh.shape[1]):
+        if sh[b, i, SH_LOC] == SL_FLEET and sh[b, i, SH_OWNER] == p:
+            n += 1
+    return n
