@@ -6,34 +6,34 @@ from __future__ import annotations
 
 import numba as nb
 
-from .layout import (AK_FIGHTERS, AK_MUTINY, AK_PBF, AK_PF, AK_SHIP, AUTO, CC_TYPE, CC_VALUE, CD_LOC, CD_SHIP, CL_ATK,
-                     CL_DEF, CL_HAND, CL_RES, G_ATK_KIND, G_ATK_SHIP, G_ATTACKS, G_CDC, G_CDC_NEXT, G_DECIDER,
-                     G_DEFENDER, G_DISC_N, G_DMG_LEFT, G_DMG_SHIP, G_DONE, G_DRAWN, G_DREW_DISCARD, G_FIRST_ATTACKER,
-                     G_FORM_KIND, G_FORM_MOVES, G_HELPER, G_MOVED, G_NO_MORE_ATTACKS, G_PENDING, G_PF_FIRER, G_PF_SHOTS,
-                     G_PICK_PHASE, G_PT_ADD, G_PT_SUB, G_REDRAW_N, G_REPAIRED, G_REP_LEFT, G_REP_SHIP, G_RETURN,
-                     G_SDECK_N, G_SEL, G_SQUADRONS, G_STAGE, G_TARGET, G_TRUNC, K_ADVANCED, K_A_CARD, K_A_KIND,
-                     K_A_LINE, K_A_NAMED, K_A_NUM, K_A_RACE, K_A_SHIP, K_P, K_SELECTION, K_SOLITAIRE, L_RESERVE,
-                     L_SCREEN, N_ACTIVATE, N_CDC, N_DEACTIVATE, N_DONE, N_DRAW_DECK, N_DRAW_DISCARD, N_FIGHTERS,
-                     N_FORMATION2, N_KEEP, N_PT_ADD, N_PT_CANCEL, N_PT_CANCEL_WW, N_REDRAW, N_TO_ALLY, N_TO_DISCARD,
-                     N_TO_RESERVE, N_WEAPONS, PL_OUT, PL_PASSED, PL_RACE, PL_RES, PT_MODE_ADD, PT_MODE_CANCEL,
-                     PT_MODE_CANCEL_WW, SEL_CORE, SH_CLOAK, SH_COV, SH_LINE, SH_LOC, SH_OWNER, SH_SHOTS, SL_POOL,
+from .layout import (AK_MUTINY, AK_PBF, AK_PF, AK_SHIP, AUTO, CC_TYPE, CC_VALUE, CD_LOC, CD_SHIP, CL_ATK, CL_DEF,
+                     CL_HAND, CL_RES, G_ATK_KIND, G_ATK_SHIP, G_ATTACKS, G_CDC_NEXT, G_DECIDER, G_DEFENDER, G_DMG_LEFT,
+                     G_DMG_SHIP, G_DONE, G_FIRST_ATTACKER, G_FORM_KIND, G_FORM_MOVES, G_HELPER, G_MOVED,
+                     G_NO_MORE_ATTACKS, G_PENDING, G_PF_FIRER, G_PF_SHOTS, G_PICK_PHASE, G_PT_ADD, G_PT_SUB, G_REPAIRED,
+                     G_REP_LEFT, G_REP_SHIP, G_RETURN, G_SDECK_N, G_SEL, G_SQUADRONS, G_STAGE, G_TARGET, G_TRUNC,
+                     K_A_CARD, K_A_KIND, K_A_LINE, K_A_NAMED, K_A_NUM, K_A_RACE, K_A_SHIP, K_P, K_SELECTION,
+                     K_SOLITAIRE, L_RESERVE, L_SCREEN, N_ACTIVATE, N_CDC, N_DEACTIVATE, N_DONE, N_DRAW_DECK,
+                     N_DRAW_DISCARD, N_FIGHTERS, N_FORMATION2, N_KEEP, N_PT_ADD, N_PT_CANCEL, N_PT_CANCEL_WW, N_REDRAW,
+                     N_TO_ALLY, N_TO_DISCARD, N_TO_RESERVE, N_WEAPONS, PL_OUT, PL_PASSED, PL_RACE, PT_MODE_ADD,
+                     PT_MODE_CANCEL, PT_MODE_CANCEL_WW, SEL_CORE, SH_COV, SH_LINE, SH_LOC, SH_OWNER, SH_SHOTS, SL_POOL,
                      ST_ATK_CARDS, ST_ATTACK, ST_CARRIER, ST_CEASE_KEEP, ST_CLOAK_SETUP, ST_DEFENCE, ST_DISCARD,
                      ST_DISC_DEST, ST_DISC_ORDER, ST_DRAW, ST_DUEL_PICK, ST_FORMATION, ST_FORM_DEST, ST_FTR_DEF,
-                     ST_KEEP, ST_LINE_SETUP, ST_LINK, ST_MUTINY_ATK, ST_MUTINY_DEF, ST_OVER, ST_PBF_MORE, ST_PF_FIRE,
-                     ST_PICK, ST_PLACE, ST_REACT, ST_REDRAW, ST_REPAIR, ST_REPAIR_SHIP, ST_RES_SETUP, ST_SHIP_FOR,
-                     ST_SQUADRONS, ST_TARGET, T_LENG, T_MUTINY, T_PBF, T_PF, T_PRIME)
-from .players import ally_of, set_stage
+                     ST_LINE_SETUP, ST_LINK, ST_MUTINY_ATK, ST_MUTINY_DEF, ST_OVER, ST_PBF_MORE, ST_PF_FIRE, ST_PICK,
+                     ST_PLACE, ST_REACT, ST_REDRAW, ST_REPAIR, ST_REPAIR_SHIP, ST_RES_SETUP, ST_SHIP_FOR, ST_SQUADRONS,
+                     ST_TARGET, T_LENG, T_MUTINY, T_PBF, T_PF, T_PRIME)
+from .players import set_stage
 from .ships import uses_formation
-from .cards import draw_to_hand, refill_empty_hand, set_card, to_discard
+from .cards import refill_empty_hand, set_card, to_discard
 from .attack_table import is_multiplier
-from .formation import activate_device, forced_advance, place_ship, set_line
+from .formation import activate_device, activate_selected, deactivate_selected, forced_advance, place_ship, set_line
 from .solitaire import auto_action
-from .sequence import (after_unmark, continue_draw, end_turn, enter_attack, enter_discard, enter_formation,
-                       next_cdc_ship, start_repair)
+from .sequence import (after_unmark, continue_draw, discard_chosen, draw_from_deck, draw_from_discard, end_turn,
+                       enter_attack, enter_discard, enter_formation, finish_redraw, keep_drawn, redraw_discard,
+                       start_cdc, start_formation2, start_redraw, start_repair, to_ally, to_reserve)
 from .resolution import attack_end, order_next
 from .defence import (after_pending, apply_link, apply_prime, choose_target, open_windows, play_defence, play_to_table,
                       start_link, start_prime, window_pass)
-from .fighters import end_fighter_defence, next_pf_firer
+from .fighters import end_fighter_defence, next_pf_firer, start_fighters
 from .special_cards import next_cease_keeper, resolve_mutiny, start_ceasefire
 from .duel import begin_duel
 from .setup import advance_pick, after_cloak_setup, after_race_pick, after_reserve_pick, next_line_setup
@@ -126,8 +126,7 @@ def apply_card(s, cfg, b, p, c):
         play_to_table(s, b, c, CL_DEF, p)
         s.g[b, G_PT_SUB] += 1    # the Klingon owner's Prime Team: -1 to the mutiny roll
     elif st == ST_REDRAW:
-        to_discard(s, b, c)
-        s.g[b, G_REDRAW_N] += 1
+        redraw_discard(s, b, c)
     elif st == ST_CEASE_KEEP:
         set_card(s, b, c, CL_RES, p)
     elif st == ST_DISCARD:
@@ -227,62 +226,31 @@ def apply_named(s, cfg, b, p, n):
         elif st == ST_MUTINY_DEF:
             resolve_mutiny(s, cfg, b)
         elif st == ST_REDRAW:
-            for r in range(s.g[b, G_REDRAW_N]):
-                draw_to_hand(s, cfg, b, p)
-            s.g[b, G_REDRAW_N] = 0
-            enter_discard(s, cfg, b)
+            finish_redraw(s, cfg, b, p)
         elif st == ST_CEASE_KEEP:
             next_cease_keeper(s, cfg, b)
         elif st == ST_DISCARD:
             end_turn(s, cfg, b)
     elif n == N_DRAW_DECK:
-        c = draw_to_hand(s, cfg, b, p)
-        if cfg.k[K_ADVANCED] and c >= 0 and s.pl[b, p, PL_RES] < 3:
-            s.g[b, G_DRAWN] = c
-            set_stage(s, b, ST_KEEP, p)
-        else:
-            continue_draw(s, cfg, b)
+        draw_from_deck(s, cfg, b, p)
     elif n == N_DRAW_DISCARD:
-        nd = s.g[b, G_DISC_N] - 1
-        c = s.disc[b, nd]
-        s.g[b, G_DISC_N] = nd
-        set_card(s, b, c, CL_HAND, p)
-        s.g[b, G_DREW_DISCARD] = 1
-        continue_draw(s, cfg, b)
+        draw_from_discard(s, cfg, b, p)
     elif n == N_KEEP:
-        s.g[b, G_DRAWN] = -1
-        continue_draw(s, cfg, b)
+        keep_drawn(s, cfg, b, p)
     elif n == N_TO_RESERVE:
-        if st == ST_KEEP:
-            set_card(s, b, s.g[b, G_DRAWN], CL_RES, p)
-            s.g[b, G_DRAWN] = -1
-            continue_draw(s, cfg, b)
-        else:
-            set_card(s, b, s.g[b, G_PENDING], CL_RES, p)
-            s.g[b, G_PENDING] = -1
-            end_turn(s, cfg, b)
+        to_reserve(s, cfg, b, p)
     elif n == N_TO_DISCARD:
-        to_discard(s, b, s.g[b, G_PENDING])
-        s.g[b, G_PENDING] = -1
-        end_turn(s, cfg, b)
+        discard_chosen(s, cfg, b, p)
     elif n == N_TO_ALLY:
-        set_card(s, b, s.g[b, G_PENDING], CL_RES, ally_of(s, cfg, b, p))
-        s.g[b, G_PENDING] = -1
-        end_turn(s, cfg, b)
+        to_ally(s, cfg, b, p)
     elif n == N_FIGHTERS:
-        s.g[b, G_ATK_KIND] = AK_FIGHTERS
-        set_stage(s, b, ST_CARRIER, p)
+        start_fighters(s, cfg, b, p)
     elif n == N_REDRAW:
-        s.g[b, G_REDRAW_N] = 0
-        s.g[b, G_NO_MORE_ATTACKS] = 1
-        set_stage(s, b, ST_REDRAW, p)
+        start_redraw(s, cfg, b, p)
     elif n == N_FORMATION2:
-        s.g[b, G_NO_MORE_ATTACKS] = 1
-        enter_formation(s, cfg, b, 2)
+        start_formation2(s, cfg, b, p)
     elif n == N_CDC:
-        s.g[b, G_CDC] = 1
-        s.g[b, G_CDC_NEXT] = 0
-        next_cdc_ship(s, cfg, b)
+        start_cdc(s, cfg, b, p)
     elif n == N_PT_ADD:
         apply_prime(s, cfg, b, PT_MODE_ADD)
     elif n == N_PT_CANCEL:
@@ -290,14 +258,9 @@ def apply_named(s, cfg, b, p, n):
     elif n == N_PT_CANCEL_WW:
         apply_prime(s, cfg, b, PT_MODE_CANCEL_WW)
     elif n == N_ACTIVATE:
-        i = s.g[b, G_SEL]
-        activate_device(s, cfg, b, i)
-        s.g[b, G_MOVED] |= (1 << s.sh[b, i, SH_LINE]) if uses_formation(cfg) else 1
-        s.g[b, G_FORM_MOVES] += 1
-        set_stage(s, b, ST_FORMATION, p)
+        activate_selected(s, cfg, b, p)
     elif n == N_DEACTIVATE:
-        s.sh[b, s.g[b, G_SEL], SH_CLOAK] = 0
-        set_stage(s, b, ST_FORMATION, p)
+        deactivate_selected(s, cfg, b, p)
 
 
 @nb.njit(cache=True)

@@ -11,11 +11,11 @@ from .layout import (AK_FIGHTERS, AK_PBF, AK_PF, AK_SHIP, CC_TYPE, CD_LINK, CD_L
                      CL_DEF, CL_HAND, CL_RES, CL_SHIP, CX_CLOAK, CX_EM, CX_WEB, CX_WW, DB_DISENGAGE, DB_EM, DB_WW,
                      G_ACTIVE, G_ATK_KIND, G_ATK_SHIP, G_CANCELS, G_DECIDER, G_DEFENDER, G_DEF_BITS, G_DIE1, G_DIE2,
                      G_HELPER, G_PASSES, G_PENDING, G_PT_ADD, G_RETURN, G_ROLL, G_STAGE, G_TARGET, K_ADVANCED, K_NC,
-                     K_TRAD, L_MAIN, L_RESERVE, L_SCREEN, N_WEAPONS, OK, PT_MODE_ADD, PT_MODE_CANCEL, R_CARD_USE,
-                     R_COMBINE, R_DEF_SYMBOL, R_LINK, R_NO_WEAPON, R_ONCE, R_RANGE, R_SHIP_STATE, R_WW_EM, SH_CLOAK,
-                     SH_DIS, SH_EM, SH_LINE, SH_OWNER, SH_WEB, SH_WW, ST_ATK_CARDS, ST_DEFENCE, ST_FTR_DEF, ST_LINK,
-                     ST_MUTINY_ATK, ST_PT_MODE, ST_REACT, T_DISENGAGE, T_DRONE, T_ECCM, T_ECM, T_EM, T_PRIME, T_RS,
-                     T_SCATTER, T_TRACTOR, T_WW)
+                     K_TRAD, L_MAIN, L_RESERVE, L_SCREEN, N_WEAPONS, OK, PT_MODE_ADD, PT_MODE_CANCEL, PT_MODE_CANCEL_WW,
+                     R_CARD_USE, R_COMBINE, R_DEF_SYMBOL, R_LINK, R_NO_WEAPON, R_ONCE, R_RANGE, R_SHIP_STATE, R_STAGE,
+                     R_WW_EM, SH_CLOAK, SH_DIS, SH_EM, SH_LINE, SH_OWNER, SH_WEB, SH_WW, ST_ATK_CARDS, ST_DEFENCE,
+                     ST_FTR_DEF, ST_LINK, ST_MUTINY_ATK, ST_PT_MODE, ST_REACT, T_DISENGAGE, T_DRONE, T_ECCM, T_ECM,
+                     T_EM, T_PRIME, T_RS, T_SCATTER, T_TRACTOR, T_WW)
 from .players import set_stage
 from .ships import cloaked, uses_formation
 from .cards import em_ecm_per_card, refill_empty_hand, set_card, stamp_seq
@@ -281,3 +281,13 @@ def choose_target(s, cfg, b, p, i):
         open_windows(s, cfg, b)
     else:
         set_stage(s, b, ST_MUTINY_ATK, p)
+
+
+@nb.njit(cache=True, inline="always")
+def prime_mode_reason(s, cfg, b, mode):
+    """SFBF Equipaggio esperto: +1, or cancel the target's cloak or web, or its Wild Weasel, where it has one."""
+    if s.g[b, G_STAGE] != ST_PT_MODE:
+        return R_STAGE
+    if mode == PT_MODE_ADD:
+        return OK
+    return OK if pt_cancel_possible(s, cfg, b, mode == PT_MODE_CANCEL_WW) else R_STAGE

@@ -9,12 +9,14 @@ import numba as nb
 from ..core.rng import roll_die
 from .layout import (AK_FIGHTERS, AK_PF, CC_DEF, CC_FTRS, CC_TYPE, CD_LOC, CL_ATK, D_FIGHTER, D_PF, G_ACTIVE,
                      G_ATK_KIND, G_DEFENDER, G_DEF_FIRE, G_DIE1, G_DIE2, G_HELPER, G_PF_FIRER, G_PF_SHOTS, G_ROLL,
-                     G_SQUADRONS, G_STAGE, G_TARGET, K_ADVANCED, K_NC, K_NS, K_P, K_PBF_MODE, L_MAIN, L_RESERVE,
-                     L_SCREEN, N_WEAPONS, OK, R_CARD_USE, R_DEF_SYMBOL, R_LINK, R_NO_WEAPON, SH_LINE, SH_OWNER,
-                     SH_SHOTS, SH_WEB, ST_PF_FIRE, ST_TARGET, T_LGUNNER, T_PBF, T_SCATTER)
+                     G_SQUADRONS, G_STAGE, G_TARGET, K_ADVANCED, K_FIGHTERS, K_NC, K_NS, K_P, K_PBF_MODE, L_MAIN,
+                     L_RESERVE, L_SCREEN, N_WEAPONS, OK, R_CARD_USE, R_DEF_SYMBOL, R_LINK, R_NO_FIGHTERS, R_NO_WEAPON,
+                     R_STAGE, R_TARGET, SH_LINE, SH_OWNER, SH_SHOTS, SH_WEB, ST_ATTACK, ST_CARRIER, ST_PF_FIRE,
+                     ST_TARGET, T_LGUNNER, T_PBF, T_SCATTER)
 from .players import enemies, next_clockwise, set_stage
 from .ships import in_fleet, uses_formation
 from .attack_table import any_link_for, defence_fire_total, defender_can_fire, pf_fire_total
+from .attack import any_target, carrier_reason
 from .resolution import attack_end
 from .defence import open_windows
 
@@ -138,3 +140,22 @@ def end_fighter_defence(s, cfg, b):
     s.g[b, G_DEF_FIRE] = fire
     fighter_dice(s, cfg, b)
     open_windows(s, cfg, b)
+
+
+@nb.njit(cache=True, inline="always")
+def fighters_reason(s, cfg, b, p):
+    """SFBF I caccia sulle navi: a fighter attack from a carrier, instead of a normal attack."""
+    if s.g[b, G_STAGE] != ST_ATTACK:
+        return R_STAGE
+    if not cfg.k[K_FIGHTERS]:
+        return R_NO_FIGHTERS
+    for i in range(cfg.k[K_NS]):
+        if carrier_reason(s, cfg, b, p, i) == OK:
+            return OK if any_target(s, cfg, b, p) else R_TARGET
+    return R_NO_FIGHTERS
+
+
+@nb.njit(cache=True, inline="always")
+def start_fighters(s, cfg, b, p):
+    s.g[b, G_ATK_KIND] = AK_FIGHTERS
+    set_stage(s, b, ST_CARRIER, p)

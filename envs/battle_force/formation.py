@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import numba as nb
 
-from .layout import (G_FORM_KIND, G_MOVED, G_POS, K_ADVANCED, K_NS, LINES, L_MAIN, L_RESERVE, L_SCREEN, OK,
-                     R_LEAVE_EMPTY, R_LINE_MOVE, R_MUST_RESERVE, R_NEED_FRONT, R_NOT_ADVANCED, R_NOT_YOURS, R_ONCE,
-                     R_RESERVE_FULL, R_SHIP_STATE, SC_CLOAK, SC_WEB, SH_CLOAK, SH_DOWN, SH_LINE, SH_LOC, SH_OWNER,
-                     SH_WEB, SH_WW, SL_FLEET)
+from .layout import (G_FORM_KIND, G_FORM_MOVES, G_MOVED, G_POS, G_SEL, G_STAGE, K_ADVANCED, K_NS, LINES, L_MAIN,
+                     L_RESERVE, L_SCREEN, OK, R_LEAVE_EMPTY, R_LINE_MOVE, R_MUST_RESERVE, R_NEED_FRONT, R_NOT_ADVANCED,
+                     R_NOT_YOURS, R_ONCE, R_RESERVE_FULL, R_SHIP_STATE, R_STAGE, SC_CLOAK, SC_WEB, SH_CLOAK, SH_DOWN,
+                     SH_LINE, SH_LOC, SH_OWNER, SH_WEB, SH_WW, SL_FLEET, ST_FORMATION, ST_FORM_DEST)
+from .players import set_stage
 from .ships import damage_of, in_fleet, uses_formation
 
 
@@ -175,3 +176,28 @@ def formation_ship_reason(s, cfg, b, p, i, lines):
     if s.sh[b, i, SH_CLOAK] and s.g[b, G_FORM_KIND] == 1:
         return OK
     return R_LINE_MOVE
+
+
+@nb.njit(cache=True, inline="always")
+def activate_selected(s, cfg, b, p):
+    """The cloak or web of the ship being moved, at the cost of its line's move (SFBF Sequenza di gioco 3 (X))."""
+    i = s.g[b, G_SEL]
+    activate_device(s, cfg, b, i)
+    s.g[b, G_MOVED] |= (1 << s.sh[b, i, SH_LINE]) if uses_formation(cfg) else 1
+    s.g[b, G_FORM_MOVES] += 1
+    set_stage(s, b, ST_FORMATION, p)
+
+
+@nb.njit(cache=True, inline="always")
+def deactivate_reason(s, cfg, b, p):
+    """A cloak may be switched off in the formation phase (not the second change)."""
+    if s.g[b, G_STAGE] != ST_FORM_DEST:
+        return R_STAGE
+    i = s.g[b, G_SEL]
+    return OK if (s.sh[b, i, SH_CLOAK] and s.g[b, G_FORM_KIND] == 1) else R_SHIP_STATE
+
+
+@nb.njit(cache=True, inline="always")
+def deactivate_selected(s, cfg, b, p):
+    s.sh[b, s.g[b, G_SEL], SH_CLOAK] = 0
+    set_stage(s, b, ST_FORMATION, p)

@@ -8,35 +8,33 @@ import numba as nb
 
 from ..core.structs import scratch_i32
 from .layout import (AK_MUTINY, AK_SHIP, CC_TYPE, CD_LOC, CD_WHO, CL_ATK, CL_DEF, CL_HAND, CL_RES, CL_SHIP, G_ACTIVE,
-                     G_ATK_KIND, G_ATK_SHIP, G_ATTACKS, G_CDC, G_DECIDER, G_DECK_N, G_DISC_N, G_DMG_SHIP, G_DONE,
-                     G_DREW_DISCARD, G_FORM_KIND, G_FORM_MOVES, G_PENDING, G_REDRAW_N, G_REPAIRED, G_REP_SHIP,
-                     G_SDECK_N, G_SEL, G_STAGE, K_ADVANCED, K_ALLIES, K_A_CARD, K_A_KIND, K_A_LINE, K_A_NAMED, K_A_NUM,
-                     K_A_RACE, K_A_SHIP, K_DRAW_DISCARD, K_FIGHTERS, K_FTR, K_NC, K_NS, K_N_ACTIONS, K_SELECTION, LINES,
+                     G_ATK_KIND, G_ATK_SHIP, G_DECIDER, G_DMG_SHIP, G_DONE, G_FORM_KIND, G_FORM_MOVES, G_PENDING,
+                     G_REPAIRED, G_REP_SHIP, G_SDECK_N, G_SEL, G_STAGE, K_ADVANCED, K_A_CARD, K_A_KIND, K_A_LINE,
+                     K_A_NAMED, K_A_NUM, K_A_RACE, K_A_SHIP, K_FTR, K_NC, K_NS, K_N_ACTIONS, K_SELECTION, LINES,
                      MAX_CARDS, MAX_SHIPS, N_ACTIVATE, N_CDC, N_DEACTIVATE, N_DONE, N_DRAW_DECK, N_DRAW_DISCARD,
                      N_FIGHTERS, N_FORMATION2, N_KEEP, N_NAMED, N_PT_ADD, N_PT_CANCEL, N_PT_CANCEL_WW, N_REDRAW,
-                     N_TO_ALLY, N_TO_DISCARD, N_TO_RESERVE, N_WEAPONS, OK, PL_HAND, PL_RES, R_CARD_USE, R_DECK_EMPTY,
-                     R_KIND, R_LINK, R_NEED_WEAPON, R_NOT_ADVANCED, R_NOT_FIRST_ATTACK, R_NOT_IN_HAND, R_NOT_KLINGON,
-                     R_NOT_YOURS, R_NO_ACTION, R_NO_DAMAGE, R_NO_FIGHTERS, R_NO_WEAPON, R_ONCE, R_ORDER, R_OVER,
-                     R_RESERVE_FULL, R_SHIP_STATE, R_SQUADRONS, R_STAGE, R_TARGET, SC_N, SEL_POINTS, SH_CLOAK, SH_COV,
-                     SH_OWNER, ST_ATK_CARDS, ST_ATTACK, ST_CARRIER, ST_CEASE_KEEP, ST_CLOAK_SETUP, ST_DEFENCE,
-                     ST_DISCARD, ST_DISC_DEST, ST_DISC_ORDER, ST_DRAW, ST_DUEL_PICK, ST_FORMATION, ST_FORM_DEST,
-                     ST_FTR_DEF, ST_KEEP, ST_LINE_SETUP, ST_LINK, ST_MUTINY_ATK, ST_MUTINY_DEF, ST_OVER, ST_PBF_MORE,
-                     ST_PF_FIRE, ST_PICK, ST_PLACE, ST_PT_MODE, ST_RACE, ST_REACT, ST_REDRAW, ST_REPAIR, ST_REPAIR_SHIP,
-                     ST_RES_SETUP, ST_SHIP_FOR, ST_SQUADRONS, ST_TARGET, ST_UNMARK, T_DC, T_LENG, T_PBF, T_PRIME,
-                     T_REINF)
-from .players import ally_of, automaton
+                     N_TO_ALLY, N_TO_DISCARD, N_TO_RESERVE, N_WEAPONS, OK, PL_HAND, PL_RES, PT_MODE_ADD, PT_MODE_CANCEL,
+                     PT_MODE_CANCEL_WW, R_CARD_USE, R_DECK_EMPTY, R_KIND, R_LINK, R_NEED_WEAPON, R_NOT_IN_HAND,
+                     R_NOT_KLINGON, R_NOT_YOURS, R_NO_ACTION, R_NO_DAMAGE, R_NO_WEAPON, R_ONCE, R_ORDER, R_OVER,
+                     R_RESERVE_FULL, R_SQUADRONS, R_STAGE, R_TARGET, SC_N, SEL_POINTS, SH_COV, SH_OWNER, ST_ATK_CARDS,
+                     ST_ATTACK, ST_CARRIER, ST_CEASE_KEEP, ST_CLOAK_SETUP, ST_DEFENCE, ST_DISCARD, ST_DISC_DEST,
+                     ST_DISC_ORDER, ST_DRAW, ST_DUEL_PICK, ST_FORMATION, ST_FORM_DEST, ST_FTR_DEF, ST_KEEP,
+                     ST_LINE_SETUP, ST_LINK, ST_MUTINY_ATK, ST_MUTINY_DEF, ST_OVER, ST_PBF_MORE, ST_PF_FIRE, ST_PICK,
+                     ST_PLACE, ST_PT_MODE, ST_RACE, ST_REACT, ST_REDRAW, ST_REPAIR, ST_REPAIR_SHIP, ST_RES_SETUP,
+                     ST_SHIP_FOR, ST_SQUADRONS, ST_TARGET, ST_UNMARK, T_DC, T_LENG, T_PBF, T_PRIME, T_REINF)
 from .ships import damage_of, fleet_size, in_fleet, symbols
 from .cards import order_card_ok
 from .weapons import has_attack_card
 from .attack_table import link_ok
-from .formation import (activation_reason, device_reason, fleet_lines, formation_done_reason, formation_ship_reason,
-                        move_reason, move_reason_lines, move_reason_ship)
+from .formation import (activation_reason, deactivate_reason, device_reason, fleet_lines, formation_done_reason,
+                        formation_ship_reason, move_reason, move_reason_lines, move_reason_ship)
 from .attack import (any_target, atk_cards_reason, attack_phase_card_reason, attack_targets, carrier_reason,
                      fleet_ships, hand_weapon_types, held_cards, mutiny_target_ok, own_fleet_ships, ship_attack_reason,
                      ship_attack_reason_given, target_reason)
-from .sequence import own_damaged
-from .defence import defence_card_reason, pt_cancel_possible, react_card_reason
-from .fighters import fire_card_reason, fire_ship_ok
+from .sequence import (cdc_reason, draw_deck_reason, draw_discard_reason, formation2_reason, keep_reason, own_damaged,
+                       redraw_done_reason, redraw_reason, to_ally_reason, to_discard_reason, to_reserve_reason)
+from .defence import defence_card_reason, prime_mode_reason, react_card_reason
+from .fighters import fighters_reason, fire_card_reason, fire_ship_ok
 from .duel import duel_pick_ok
 from .setup import pick_reason, race_reason, setup_line_reason
 
@@ -152,77 +150,40 @@ def named_reason(s, cfg, b, p, n):
         if st == ST_MUTINY_ATK or st == ST_MUTINY_DEF or st == ST_CEASE_KEEP or st == ST_DISCARD:
             return OK
         if st == ST_REDRAW:
-            return OK if s.g[b, G_REDRAW_N] > 0 else R_STAGE
+            return redraw_done_reason(s, cfg, b, p)
         return R_STAGE
     if n == N_DRAW_DECK:
-        if st != ST_DRAW:
-            return R_STAGE
-        return OK if s.g[b, G_DECK_N] + s.g[b, G_DISC_N] > 0 else R_DECK_EMPTY
+        return draw_deck_reason(s, cfg, b, p)
     if n == N_DRAW_DISCARD:
-        if st != ST_DRAW or not cfg.k[K_DRAW_DISCARD]:
-            return R_STAGE
-        if s.g[b, G_DREW_DISCARD]:
-            return R_ONCE        # only one of the cards drawn may be the top discard
-        return OK if s.g[b, G_DISC_N] > 0 else R_DECK_EMPTY
+        return draw_discard_reason(s, cfg, b, p)
     if n == N_KEEP:
-        return OK if st == ST_KEEP else R_STAGE
+        return keep_reason(s, cfg, b, p)
     if n == N_TO_RESERVE:
-        if st != ST_KEEP and st != ST_DISC_DEST:
-            return R_STAGE
-        if not cfg.k[K_ADVANCED]:
-            return R_NOT_ADVANCED
-        return OK if s.pl[b, p, PL_RES] < 3 else R_RESERVE_FULL
+        return to_reserve_reason(s, cfg, b, p)
     if n == N_TO_DISCARD:
-        return OK if st == ST_DISC_DEST else R_STAGE
+        return to_discard_reason(s, cfg, b, p)
     if n == N_TO_ALLY:
-        if st != ST_DISC_DEST or not cfg.k[K_ALLIES] or not cfg.k[K_ADVANCED]:
-            return R_STAGE
-        a = ally_of(s, cfg, b, p)
-        return OK if (a >= 0 and s.pl[b, a, PL_RES] < 3) else R_RESERVE_FULL
+        return to_ally_reason(s, cfg, b, p)
     if n == N_FIGHTERS:
-        if st != ST_ATTACK:
-            return R_STAGE
-        if not cfg.k[K_FIGHTERS]:
-            return R_NO_FIGHTERS
-        for i in range(cfg.k[K_NS]):
-            if carrier_reason(s, cfg, b, p, i) == OK:
-                return OK if any_target(s, cfg, b, p) else R_TARGET
-        return R_NO_FIGHTERS
+        return fighters_reason(s, cfg, b, p)
     if n == N_REDRAW:
-        if st != ST_ATTACK:
-            return R_STAGE
-        if s.g[b, G_ATTACKS] > 0:
-            return R_NOT_FIRST_ATTACK
-        return OK if s.pl[b, p, PL_HAND] > 0 else R_NOT_IN_HAND
+        return redraw_reason(s, cfg, b, p)
     if n == N_FORMATION2:
-        if st != ST_ATTACK:
-            return R_STAGE
-        if not cfg.k[K_ADVANCED]:
-            return R_NOT_ADVANCED
-        return OK if s.g[b, G_ATTACKS] == 0 else R_NOT_FIRST_ATTACK
+        return formation2_reason(s, cfg, b, p)
     if n == N_CDC:
-        if st != ST_REPAIR:
-            return R_STAGE
-        if not cfg.k[K_ADVANCED] and not automaton(cfg, p):
-            return R_NOT_ADVANCED    # (the solitaire automaton: "ad ogni turno", basic game too)
-        if s.g[b, G_CDC]:
-            return R_ONCE
-        return OK if own_damaged(s, cfg, b, p) else R_NO_DAMAGE
+        return cdc_reason(s, cfg, b, p)
     if n == N_PT_ADD:
-        return OK if st == ST_PT_MODE else R_STAGE
+        return prime_mode_reason(s, cfg, b, PT_MODE_ADD)
     if n == N_PT_CANCEL:
-        return OK if (st == ST_PT_MODE and pt_cancel_possible(s, cfg, b, False)) else R_STAGE
+        return prime_mode_reason(s, cfg, b, PT_MODE_CANCEL)
     if n == N_PT_CANCEL_WW:
-        return OK if (st == ST_PT_MODE and pt_cancel_possible(s, cfg, b, True)) else R_STAGE
+        return prime_mode_reason(s, cfg, b, PT_MODE_CANCEL_WW)
     if n == N_ACTIVATE:
         if st != ST_FORM_DEST:
             return R_STAGE
         return activation_reason(s, cfg, b, p, s.g[b, G_SEL])
     if n == N_DEACTIVATE:
-        if st != ST_FORM_DEST:
-            return R_STAGE
-        i = s.g[b, G_SEL]
-        return OK if (s.sh[b, i, SH_CLOAK] and s.g[b, G_FORM_KIND] == 1) else R_SHIP_STATE
+        return deactivate_reason(s, cfg, b, p)
     return R_NO_ACTION
 
 

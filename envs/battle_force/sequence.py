@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import numba as nb
 
-from .layout import (AK_NONE, CD_LOC, CD_WHO, CL_SHIP, G_ACTIVE, G_ATK_KIND, G_ATK_SHIP, G_ATTACKS, G_CDC, G_CDC_NEXT,
-                     G_DECK_N, G_DISC_N, G_DREW_DISCARD, G_DUEL, G_END_AT_TURN_END, G_FIRST_ATTACKER, G_FORM_KIND,
-                     G_FORM_MOVES, G_MOVED, G_NO_MORE_ATTACKS, G_ORDER_KIND, G_REPAIRED, G_REP_LEFT, G_REP_SHIP,
-                     G_ROUND, G_TARGET, G_TURN, K_ADVANCED, K_DRAW_DISCARD, K_END_TURNS, K_NC, K_NS, K_ORDER_CARDS, K_P,
-                     N_KIND, ORD_SHIPS, PL_HAND, PL_ORDER, PL_OUT, PL_RES, SH_COV, SH_DIS, SH_EM, SH_OWNER, SH_WEB,
-                     SH_WW, ST_ATTACK, ST_DISCARD, ST_DISC_ORDER, ST_DRAW, ST_FORMATION, ST_REPAIR, ST_UNMARK)
-from .players import automaton, first_player, player_at, set_stage, shuffle_order
+from .layout import (AK_NONE, CD_LOC, CD_WHO, CL_HAND, CL_RES, CL_SHIP, G_ACTIVE, G_ATK_KIND, G_ATK_SHIP, G_ATTACKS,
+                     G_CDC, G_CDC_NEXT, G_DECK_N, G_DISC_N, G_DRAWN, G_DREW_DISCARD, G_DUEL, G_END_AT_TURN_END,
+                     G_FIRST_ATTACKER, G_FORM_KIND, G_FORM_MOVES, G_MOVED, G_NO_MORE_ATTACKS, G_ORDER_KIND, G_PENDING,
+                     G_REDRAW_N, G_REPAIRED, G_REP_LEFT, G_REP_SHIP, G_ROUND, G_STAGE, G_TARGET, G_TURN, K_ADVANCED,
+                     K_ALLIES, K_DRAW_DISCARD, K_END_TURNS, K_NC, K_NS, K_ORDER_CARDS, K_P, N_KIND, OK, ORD_SHIPS,
+                     PL_HAND, PL_ORDER, PL_OUT, PL_RES, R_DECK_EMPTY, R_NOT_ADVANCED, R_NOT_FIRST_ATTACK, R_NOT_IN_HAND,
+                     R_NO_DAMAGE, R_ONCE, R_RESERVE_FULL, R_STAGE, SH_COV, SH_DIS, SH_EM, SH_OWNER, SH_WEB, SH_WW,
+                     ST_ATTACK, ST_DISCARD, ST_DISC_DEST, ST_DISC_ORDER, ST_DRAW, ST_FORMATION, ST_KEEP, ST_REDRAW,
+                     ST_REPAIR, ST_UNMARK)
+from .players import ally_of, automaton, first_player, player_at, set_stage, shuffle_order
 from .ships import damage_of, fleet_size, in_fleet
-from .cards import clear_ship_cards, hand_limit
+from .cards import clear_ship_cards, draw_to_hand, hand_limit, set_card, to_discard
 from .victory import finish, game_should_end
 from .solitaire import auto_prepare_attack
 
@@ -182,3 +185,180 @@ def end_turn(s, cfg, b):
             shuffle_order(s, cfg, b)
         nxt = first_player(s, cfg, b)
     begin_turn(s, cfg, b, nxt)
+
+
+# -- the named actions of the phases: each one's condition beside its effect --------------------
+@nb.njit(cache=True, inline="always")
+def draw_deck_reason(s, cfg, b, p):
+    """Phase 1: draw the top card of the action deck (the discards are reshuffled when it runs out)."""
+    if s.g[b, G_STAGE] != ST_DRAW:
+        return R_STAGE
+    return OK if s.g[b, G_DECK_N] + s.g[b, G_DISC_N] > 0 else R_DECK_EMPTY
+
+
+@nb.njit(cache=True, inline="always")
+def draw_from_deck(s, cfg, b, p):
+    """Advanced game: a drawn card may go to the reserve (SFBF Carte Azione di Riserva), so asked at once."""
+    c = draw_to_hand(s, cfg, b, p)
+    if cfg.k[K_ADVANCED] and c >= 0 and s.pl[b, p, PL_RES] < 3:
+        s.g[b, G_DRAWN] = c
+        set_stage(s, b, ST_KEEP, p)
+    else:
+        continue_draw(s, cfg, b)
+
+
+@nb.njit(cache=True, inline="always")
+def draw_discard_reason(s, cfg, b, p):
+    """Option draw_discard (SFBF Regole Opzionali, Pescare): one of the cards drawn may be the top discard."""
+    if s.g[b, G_STAGE] != ST_DRAW or not cfg.k[K_DRAW_DISCARD]:
+        return R_STAGE
+    if s.g[b, G_DREW_DISCARD]:
+        return R_ONCE        # only one of the cards drawn may be the top discard
+    return OK if s.g[b, G_DISC_N] > 0 else R_DECK_EMPTY
+
+
+@nb.njit(cache=True, inline="always")
+def draw_from_discard(s, cfg, b, p):
+    nd = s.g[b, G_DISC_N] - 1
+    c = s.disc[b, nd]
+    s.g[b, G_DISC_N] = nd
+    set_card(s, b, c, CL_HAND, p)
+    s.g[b, G_DREW_DISCARD] = 1
+    continue_draw(s, cfg, b)
+
+
+@nb.njit(cache=True, inline="always")
+def keep_reason(s, cfg, b, p):
+    return OK if s.g[b, G_STAGE] == ST_KEEP else R_STAGE
+
+
+@nb.njit(cache=True, inline="always")
+def keep_drawn(s, cfg, b, p):
+    s.g[b, G_DRAWN] = -1
+    continue_draw(s, cfg, b)
+
+
+@nb.njit(cache=True, inline="always")
+def to_reserve_reason(s, cfg, b, p):
+    """Advanced game (SFBF Carte Azione di Riserva): a drawn card (phase 1) or the discarded one
+    (phase 5) goes to the reserve, of three cards at most."""
+    st = s.g[b, G_STAGE]
+    if st != ST_KEEP and st != ST_DISC_DEST:
+        return R_STAGE
+    if not cfg.k[K_ADVANCED]:
+        return R_NOT_ADVANCED
+    return OK if s.pl[b, p, PL_RES] < 3 else R_RESERVE_FULL
+
+
+@nb.njit(cache=True, inline="always")
+def to_reserve(s, cfg, b, p):
+    if s.g[b, G_STAGE] == ST_KEEP:
+        set_card(s, b, s.g[b, G_DRAWN], CL_RES, p)
+        s.g[b, G_DRAWN] = -1
+        continue_draw(s, cfg, b)
+    else:
+        set_card(s, b, s.g[b, G_PENDING], CL_RES, p)
+        s.g[b, G_PENDING] = -1
+        end_turn(s, cfg, b)
+
+
+@nb.njit(cache=True, inline="always")
+def to_discard_reason(s, cfg, b, p):
+    """Phase 5: the card chosen to discard goes onto the discard pile."""
+    return OK if s.g[b, G_STAGE] == ST_DISC_DEST else R_STAGE
+
+
+@nb.njit(cache=True, inline="always")
+def discard_chosen(s, cfg, b, p):
+    to_discard(s, b, s.g[b, G_PENDING])
+    s.g[b, G_PENDING] = -1
+    end_turn(s, cfg, b)
+
+
+@nb.njit(cache=True, inline="always")
+def to_ally_reason(s, cfg, b, p):
+    """Advanced game with allies (SFBF Regole Opzionali, Alleati): the discarded card to the ally's reserve."""
+    if s.g[b, G_STAGE] != ST_DISC_DEST or not cfg.k[K_ALLIES] or not cfg.k[K_ADVANCED]:
+        return R_STAGE
+    a = ally_of(s, cfg, b, p)
+    return OK if (a >= 0 and s.pl[b, a, PL_RES] < 3) else R_RESERVE_FULL
+
+
+@nb.njit(cache=True, inline="always")
+def to_ally(s, cfg, b, p):
+    set_card(s, b, s.g[b, G_PENDING], CL_RES, ally_of(s, cfg, b, p))
+    s.g[b, G_PENDING] = -1
+    end_turn(s, cfg, b)
+
+
+@nb.njit(cache=True, inline="always")
+def cdc_reason(s, cfg, b, p):
+    """Phase 2, advanced game: continuous damage control, once a turn, with a damaged own ship."""
+    if s.g[b, G_STAGE] != ST_REPAIR:
+        return R_STAGE
+    if not cfg.k[K_ADVANCED] and not automaton(cfg, p):
+        return R_NOT_ADVANCED    # (the solitaire automaton: "ad ogni turno", basic game too)
+    if s.g[b, G_CDC]:
+        return R_ONCE
+    return OK if own_damaged(s, cfg, b, p) else R_NO_DAMAGE
+
+
+@nb.njit(cache=True, inline="always")
+def start_cdc(s, cfg, b, p):
+    s.g[b, G_CDC] = 1
+    s.g[b, G_CDC_NEXT] = 0
+    next_cdc_ship(s, cfg, b)
+
+
+@nb.njit(cache=True, inline="always")
+def formation2_reason(s, cfg, b, p):
+    """Phase 4, advanced game: a second formation change instead of an attack."""
+    if s.g[b, G_STAGE] != ST_ATTACK:
+        return R_STAGE
+    if not cfg.k[K_ADVANCED]:
+        return R_NOT_ADVANCED
+    return OK if s.g[b, G_ATTACKS] == 0 else R_NOT_FIRST_ATTACK
+
+
+@nb.njit(cache=True, inline="always")
+def start_formation2(s, cfg, b, p):
+    s.g[b, G_NO_MORE_ATTACKS] = 1
+    enter_formation(s, cfg, b, 2)
+
+
+# -- Sequenza di gioco 4: discard cards and draw as many again, instead of an attack -------------
+@nb.njit(cache=True, inline="always")
+def redraw_reason(s, cfg, b, p):
+    if s.g[b, G_STAGE] != ST_ATTACK:
+        return R_STAGE
+    if s.g[b, G_ATTACKS] > 0:
+        return R_NOT_FIRST_ATTACK
+    return OK if s.pl[b, p, PL_HAND] > 0 else R_NOT_IN_HAND
+
+
+@nb.njit(cache=True, inline="always")
+def start_redraw(s, cfg, b, p):
+    s.g[b, G_REDRAW_N] = 0
+    s.g[b, G_NO_MORE_ATTACKS] = 1
+    set_stage(s, b, ST_REDRAW, p)
+
+
+@nb.njit(cache=True, inline="always")
+def redraw_discard(s, b, c):
+    """Any card of the hand (legality.card_reason: the player's own) is discarded, to be redrawn."""
+    to_discard(s, b, c)
+    s.g[b, G_REDRAW_N] += 1
+
+
+@nb.njit(cache=True, inline="always")
+def redraw_done_reason(s, cfg, b, p):
+    """At least one card discarded before the redraw."""
+    return OK if s.g[b, G_REDRAW_N] > 0 else R_STAGE
+
+
+@nb.njit(cache=True, inline="always")
+def finish_redraw(s, cfg, b, p):
+    for r in range(s.g[b, G_REDRAW_N]):
+        draw_to_hand(s, cfg, b, p)
+    s.g[b, G_REDRAW_N] = 0
+    enter_discard(s, cfg, b)
