@@ -351,21 +351,10 @@ def build_config(opts: dict):
     visible_obs = np.zeros((3, N), np.int8)
     for colour in range(3):
         visible_obs[colour, planetoid_cell[planetoid_colour == colour]] = 1
-    # The part of rules.cell_reason that depends only on the map and the colour of
-    # the turn, per colour and kind, for the mask loops: open space (no asteroid
-    # belt, planet, or planetoid of that colour; transports may stand on
-    # planetoids) at the kind's keep-away distance (Seed 004 "Elementi del gioco",
-    # "Astronavi").  open_hex[colour] is the same for a piece that may not enter
-    # planetoids and keeps no distance: hyperspace corridors, shots into space.
-    keep_dist = pdist_colour if opts["keep_away"] == "visible" else np.broadcast_to(pdist_all, (3, N))
-    open_hex = ((terrain == rules.SPACE)[None, :] & (visible_obs == 0)).astype(np.int8)
+    # What the map alone decides of a hex, per colour (and kind), for the mask loops:
+    # rules.fill_map_tables fills them from rules.map_reason and rules.open_space below.
     stand = np.zeros((3, 4, N), np.int8)
-    for colour in range(3):
-        for kind in range(4):
-            ok = (terrain == rules.SPACE) & ((kind == rules.TRANSPORT) | (visible_obs[colour] == 0))
-            if kinds[kind, rules.KP_KEEP_AWAY] > 0:
-                ok &= keep_dist[colour] >= kinds[kind, rules.KP_KEEP_AWAY]
-            stand[colour, kind] = ok
+    open_hex = np.zeros((3, N), np.int8)
     if base_fp_dirs.shape[1] > 2:
         raise ValueError("mobile base footprints of more than 3 hexes are not supported")
     tables = dict(
@@ -376,7 +365,10 @@ def build_config(opts: dict):
         colour_seq=colour_sequence(opts["colour_table"], opts["turns"]), slot_kind=slot_kind,
         hit_table=_hit_table(), base_fp_dirs=base_fp_dirs, start_cells=start_cells, lines=grid.line_orders(),
     )
-    return Tables(**tables)
+    config = Tables(**tables)
+    # a struct of its own, over the same arrays (``config.struct`` stays lazy, as before)
+    rules.fill_map_tables(PlanetoidsConfig(*(getattr(config, f) for f in CONFIG_FIELDS)))
+    return config
 
 
 class Tables(types.SimpleNamespace):

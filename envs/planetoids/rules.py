@@ -237,24 +237,24 @@ def visible(cfg, colour, cell):
     return f >= 0 and cfg.planetoids[f, PL_COLOUR] == colour
 
 
-@nb.njit(cache=True, forceinline=True)
-def cell_reason(s, cfg, b, player, kind, cell, colour):
-    """Can a piece of ``kind`` of ``player`` stand on / move through ``cell``?"""
-    if cell < 0:
-        return R_OFF_MAP
-    t = cfg.cell[cell, CI_TERRAIN]
+@nb.njit(cache=True, inline="always")
+def open_space(cfg, colour, cell):
+    """Seed 004 "Elementi del gioco": open space, neither an asteroid belt (nor a home planet,
+    RULES.md) nor a planetoid of the turn's colour: what a hyperspace corridor crosses and a shot
+    into space may hit.  Tabulated per colour in ``cfg.open_hex`` by ``fill_map_tables``."""
+    return cfg.cell[cell, CI_TERRAIN] == SPACE and not visible(cfg, colour, cell)
+
+
+@nb.njit(cache=True, inline="always")
+def map_reason(cfg, kind, cell, colour):
+    """What the map says of a piece of ``kind`` standing on ``cell`` in a turn of ``colour``:
+    the part of cell_reason that no piece changes, tabulated in ``cfg.stand`` by ``fill_map_tables``."""
     # Seed 004 "Elementi del gioco": asteroid belts are impassable (home planets too, RULES.md).
-    if t != SPACE:
+    if cfg.cell[cell, CI_TERRAIN] != SPACE:
         return R_IMPASSABLE
     # Seed 004: planetoids may be crossed only by transports, and only exist in their colour.
     if kind != TRANSPORT and visible(cfg, colour, cell):
         return R_IMPASSABLE
-    # Seed 004 "Movimento": own ships may be crossed and stacked; enemy ones may not.
-    if s.cells[b, cell, C_OCC + 1 - player] > 0:
-        return R_ENEMY_HEX
-    # Seed 004 "Combattimento": a hex hit by a shot into empty space is impassable this turn.
-    if s.cells[b, cell, C_BLOCKED] >= 0:
-        return R_BLOCKED_HEX
     # Seed 004 "Astronavi": bases keep 3 hexes and cruisers 2 from the planetoids.
     keep = cfg.kinds[kind, KP_KEEP_AWAY]
     if keep > 0:
@@ -262,6 +262,46 @@ def cell_reason(s, cfg, b, player, kind, cell, colour):
         if d < keep:
             return R_TOO_CLOSE
     return OK
+
+
+@nb.njit(cache=True)
+def fill_map_tables(cfg):
+    """``cfg.stand[colour, kind, cell]`` = map_reason and ``cfg.open_hex[colour, cell]`` = open_space,
+    once per config (game.build_config): the rules above, read by the mask as a table."""
+    for colour in range(cfg.stand.shape[0]):
+        for cell in range(cfg.stand.shape[2]):
+            cfg.open_hex[colour, cell] = open_space(cfg, colour, cell)
+            for kind in range(cfg.stand.shape[1]):
+                cfg.stand[colour, kind, cell] = map_reason(cfg, kind, cell, colour)
+
+
+@nb.njit(cache=True, inline="always")
+def traffic_reason(cb, q, cell):
+    """What the pieces say of a hex (``cb``: a game's cells, flat; ``q``: the enemy)."""
+    # Seed 004 "Movimento": own ships may be crossed and stacked; enemy ones may not.
+    if cb[N_C * cell + C_OCC + q] > 0:
+        return R_ENEMY_HEX
+    # Seed 004 "Combattimento": a hex hit by a shot into empty space is impassable this turn.
+    if cb[N_C * cell + C_BLOCKED] >= 0:
+        return R_BLOCKED_HEX
+    return OK
+
+
+@nb.njit(cache=True, inline="always")
+def hex_reason(cfg, cb, q, kind, cell, colour):
+    """cell_reason on a game's flat cells ``cb`` against the enemy ``q``: what the mask loops ask."""
+    if cell < 0:
+        return R_OFF_MAP
+    r = cfg.stand[colour, kind, cell]    # map_reason
+    if r != OK:
+        return r
+    return traffic_reason(cb, q, cell)
+
+
+@nb.njit(cache=True, forceinline=True)
+def cell_reason(s, cfg, b, player, kind, cell, colour):
+    """Can a piece of ``kind`` of ``player`` stand on / move through ``cell``?"""
+    return hex_reason(cfg, s.cells[b].reshape(-1), 1 - player, kind, cell, colour)
 
 
 @nb.njit(cache=True, forceinline=True)
@@ -276,12 +316,16 @@ def position_reason(s, cfg, b, player, kind, pos, facing, colour):
 @nb.njit(cache=True, forceinline=True)
 def corridor_clear(s, cfg, b, player, start, d, colour):
     """Seed 004 "Iperspazio": 9 hexes straight ahead with no enemy, obstacle or explosion."""
+    return corridor_free(cfg, s.cells[b].reshape(-1), 1 - player, start, d, colour)
+
+
+@nb.njit(cache=True, inline="always")
+def corridor_free(cfg, cb, q, start, d, colour):
+    """corridor_clear on a game's flat cells ``cb`` against the enemy ``q``."""
     c = start
     for _ in range(HYPER_CORRIDOR):
         c = cfg.nbr[c, d]
-        if c < 0 or cfg.cell[c, CI_TERRAIN] != SPACE or visible(cfg, colour, c):
-            return False
-        if s.cells[b, c, C_OCC + 1 - player] > 0 or s.cells[b, c, C_BLOCKED] >= 0:
+        if c < 0 or not cfg.open_hex[colour, c] or traffic_reason(cb, q, c) != OK:   # open_space
             return False
     return True
 
@@ -294,13 +338,16 @@ def fire_range(s, cfg, b, player, i, tq, tkind, tpos, tface, colour):
     kind = cfg.slot_kind[i]
     pos = s.pc[b, player, i, PC_POS]
     face = s.pc[b, player, i, PC_FACING]
+    # the firer's hexes once (a piece has at most 3; a missing one repeats the first)
+    n = fp_size(cfg, kind)
+    a0 = fp_cell(cfg, player, kind, pos, face, 0)
+    a1 = fp_cell(cfg, player, kind, pos, face, 1) if n > 1 else a0
+    a2 = fp_cell(cfg, player, kind, pos, face, 2) if n > 2 else a0
+    dist = cfg.fire_dist[colour]
     best = 999
-    for k in range(fp_size(cfg, kind)):
-        a = fp_cell(cfg, player, kind, pos, face, k)
-        for m in range(fp_size(cfg, tkind)):
-            d = cfg.fire_dist[colour, a, fp_cell(cfg, tq, tkind, tpos, tface, m)]
-            if d < best:
-                best = d
+    for m in range(fp_size(cfg, tkind)):
+        t = fp_cell(cfg, tq, tkind, tpos, tface, m)
+        best = min(best, dist[a0, t], dist[a1, t], dist[a2, t])
     return best
 
 
@@ -320,7 +367,7 @@ def launch_reason(s, cfg, b, p, kind, ramp):
     """Seed 004 "Fasi del gioco": per turn 1 transport, or 1 cruiser, or 3 fighters, from the ramps."""
     if s.g[b, G_PHASE] != SELECT:
         return R_WRONG_PHASE
-    if s.g[b, G_LAUNCHED] >= 0 and (s.g[b, G_LAUNCHED] != FIGHTER or kind != FIGHTER or s.g[b, G_LAUNCH_COUNT] >= 3):
+    if launch_limit_reached(s, b, kind):
         return R_LAUNCH_LIMIT
     if reserve_slot(s, cfg, b, p, kind) < 0:
         return R_NO_RESERVE
@@ -328,6 +375,13 @@ def launch_reason(s, cfg, b, p, kind, ramp):
     if position_reason(s, cfg, b, p, kind, pos, facing, colour_now(s, cfg, b)) != OK:
         return R_PLACEMENT
     return OK
+
+
+@nb.njit(cache=True, inline="always")
+def launch_limit_reached(s, b, kind):
+    """Seed 004 "Fasi del gioco": per turn 1 transport, or 1 cruiser, or up to 3 fighters."""
+    launched = s.g[b, G_LAUNCHED]
+    return launched >= 0 and (launched != FIGHTER or kind != FIGHTER or s.g[b, G_LAUNCH_COUNT] >= 3)
 
 
 @nb.njit(cache=True, forceinline=True)
@@ -353,6 +407,17 @@ def select_reason(s, cfg, b, p, i):
     """Seed 004 "Movimento": ships move and fire one at a time."""
     if s.g[b, G_PHASE] != SELECT:
         return R_WRONG_PHASE
+    r = piece_ready_reason(s, b, p, i)
+    if r != OK:
+        return r
+    if s.pc[b, p, i, PC_STATUS] == HYPER and not any_exit(s, cfg, b, p, i):
+        return R_NO_EXIT
+    return OK
+
+
+@nb.njit(cache=True, inline="always")
+def piece_ready_reason(s, b, p, i):
+    """select_reason but the way out of hyperspace (which the mask asks once per kind)."""
     st = s.pc[b, p, i, PC_STATUS]
     if st != ON_MAP and st != HYPER:
         return R_PIECE_UNAVAILABLE
@@ -360,8 +425,6 @@ def select_reason(s, cfg, b, p, i):
         return R_ALREADY_ACTIVATED
     if s.pc[b, p, i, PC_REPAIRED]:
         return R_UNDER_REPAIR  # Seed 004 "Riparazione navi": a ship under repair neither moves nor fires
-    if st == HYPER and not any_exit(s, cfg, b, p, i):
-        return R_NO_EXIT
     return OK
 
 
@@ -419,9 +482,8 @@ def exit_hexes(s, cfg, b, p, i, out):
     # free[c]: bit 0 = the piece may stand on c (cell_reason), bit 1 = a corridor may cross c
     free = scratch_i32(MAX_CELLS)
     for c in range(n):
-        x = N_C * c
-        ok = (cb[x + C_OCC + q] <= 0) & (cb[x + C_BLOCKED] < 0)
-        free[c] = ok * ((stand[c] != 0) | ((open_hex[c] != 0) << 1))
+        ok = traffic_reason(cb, q, c) == OK
+        free[c] = ok * ((stand[c] == OK) | ((open_hex[c] != 0) << 1))   # map_reason, open_space
     run = scratch_i32(MAX_CELLS)  # run[c]: clear hexes straight ahead of c, up to HYPER_CORRIDOR
     count = 0
     for d in range(6):
@@ -525,15 +587,20 @@ def fire_piece_reason(s, cfg, b, p, j):
     r = fire_common_reason(s, cfg, b)
     if r != OK:
         return r
-    i = s.g[b, G_ACTIVE]
+    return piece_target_reason(s, cfg, b, p, s.g[b, G_ACTIVE], j, colour_now(s, cfg, b))
+
+
+@nb.njit(cache=True, inline="always")
+def piece_target_reason(s, cfg, b, p, i, j, colour):
+    """fire_piece_reason once fire_common_reason holds: enemy piece j in reach of active piece i."""
     kind = cfg.slot_kind[i]
     q = 1 - p
     if s.pc[b, q, j, PC_STATUS] != ON_MAP:
         return R_NOT_TARGETABLE
     if kind == BASE and s.pc[b, q, j, PC_SHOT]:
-        return R_ALREADY_SHOT
+        return R_ALREADY_SHOT  # Seed 004 "Astronavi": a mobile base fires once at each target
     tk = cfg.slot_kind[j]
-    rng = fire_range(s, cfg, b, p, i, q, tk, s.pc[b, q, j, PC_POS], s.pc[b, q, j, PC_FACING], colour_now(s, cfg, b))
+    rng = fire_range(s, cfg, b, p, i, q, tk, s.pc[b, q, j, PC_POS], s.pc[b, q, j, PC_FACING], colour)
     if to_hit(cfg, kind, tk, rng) == 0:
         return R_OUT_OF_RANGE
     return OK
@@ -544,13 +611,18 @@ def fire_fixed_reason(s, cfg, b, p, f):
     r = fire_common_reason(s, cfg, b)
     if r != OK:
         return r
-    i = s.g[b, G_ACTIVE]
+    return fixed_target_reason(s, cfg, b, p, s.g[b, G_ACTIVE], f, colour_now(s, cfg, b))
+
+
+@nb.njit(cache=True, inline="always")
+def fixed_target_reason(s, cfg, b, p, i, f, colour):
+    """fire_fixed_reason once fire_common_reason holds: the enemy fixed base f in reach of piece i."""
     kind = cfg.slot_kind[i]
     if s.fx[b, f, FX_OWNER] != 1 - p:
         return R_NOT_TARGETABLE
     if kind == BASE and s.fx[b, f, FX_SHOT]:
         return R_ALREADY_SHOT
-    rng = fire_range(s, cfg, b, p, i, 0, FIGHTER, cfg.planetoids[f, PL_CELL], 0, colour_now(s, cfg, b))
+    rng = fire_range(s, cfg, b, p, i, 0, FIGHTER, cfg.planetoids[f, PL_CELL], 0, colour)
     # Seed 004 "Distruzione Basi Fisse": fighters hit fixed bases only at range 1.
     if kind == FIGHTER and rng != 1:
         return R_FIGHTER_FIXED_RANGE
@@ -570,7 +642,7 @@ def fire_hex_reason(s, cfg, b, p, cell):
     if space_shot_spent(s, cfg, b, kind):
         return R_BASE_ONE_SPACE_SHOT
     colour = colour_now(s, cfg, b)
-    if cfg.cell[cell, CI_TERRAIN] != SPACE or visible(cfg, colour, cell):
+    if not open_space(cfg, colour, cell):
         return R_IMPASSABLE
     if s.cells[b, cell, C_OCC + 0] > 0 or s.cells[b, cell, C_OCC + 1] > 0:
         return R_HEX_NOT_EMPTY
@@ -588,6 +660,19 @@ def hyper_reason(s, cfg, b, p, d):
     if s.g[b, G_PHASE] != ACT:
         return R_WRONG_PHASE
     i = s.g[b, G_ACTIVE]
+    r = hyper_piece_reason(s, cfg, b, p, i)
+    if r != OK:
+        return r
+    if cfg.slot_kind[i] != FIGHTER and d != s.pc[b, p, i, PC_FACING]:
+        return R_NOT_FORWARD  # only fighters may trace the corridor in any direction
+    if not corridor_clear(s, cfg, b, p, s.pc[b, p, i, PC_POS], d, colour_now(s, cfg, b)):
+        return R_CORRIDOR
+    return OK
+
+
+@nb.njit(cache=True, inline="always")
+def hyper_piece_reason(s, cfg, b, p, i):
+    """hyper_reason's conditions on the active piece i, whatever the direction."""
     kind = cfg.slot_kind[i]
     # Seed 004 "Iperspazio": never for bases, only for undamaged ships, no fire in that move.
     if kind == BASE:
@@ -599,10 +684,6 @@ def hyper_reason(s, cfg, b, p, d):
     # Seed 004 "Colonizzazione": no colonising in the move that enters hyperspace.
     if s.g[b, G_COLONISED]:
         return R_COLONISED_THIS_MOVE
-    if kind != FIGHTER and d != s.pc[b, p, i, PC_FACING]:
-        return R_NOT_FORWARD  # only fighters may trace the corridor in any direction
-    if not corridor_clear(s, cfg, b, p, s.pc[b, p, i, PC_POS], d, colour_now(s, cfg, b)):
-        return R_CORRIDOR
     return OK
 
 
@@ -746,12 +827,15 @@ def _reason(s, cfg, b, a):
 # ----------------------------------------------------------------------------
 # the legal-action mask
 #
-# The mask loops below restate the legality functions above over local arrays,
-# one family at a time, because building the mask is the hottest part of every
-# step: each piece, hex or direction is tested with a few loads instead of one
-# call chain per action.  The mask-oracle test checks at every step of random
-# play that mask[a] == (action_reason(a) == OK) for every action a, and that both
-# agree with an independent statement of the rules in plain Python.
+# The mask asks the legality functions above, each candidate action of the
+# phase in turn, with the conditions that do not depend on the candidate asked
+# once (fire_common_reason, the way out of hyperspace per kind).  What the map
+# alone decides of a hex is read from the tables that fill_map_tables makes from
+# map_reason and open_space.  One family is written out: the shots into space,
+# tested for every hex of the map in one branch-free loop (_mask_space_shots).
+# The mask-oracle test checks at every step of random play that mask[a] ==
+# (action_reason(a) == OK) for every action a, and that both agree with an
+# independent statement of the rules in plain Python.
 # ----------------------------------------------------------------------------
 @nb.njit(cache=True, forceinline=False)
 def write_mask(s, cfg, b, mask):
@@ -801,217 +885,110 @@ def _mask_select(s, cfg, b, mask):
     """Phase SELECT: select a piece (select_reason, with the costly hyperspace-exit
     search done once per kind instead of once per ship), launch (launch_reason),
     end the turn."""
-    g, pc = s.g, s.pc
-    slot_kind, k, nbr, ramps, stand = cfg.slot_kind, cfg.k, cfg.nbr, cfg.ramps, cfg.stand
-    p = g[b, G_CURRENT]
-    q = 1 - p
+    pc, slot_kind, k = s.pc, cfg.slot_kind, cfg.k
+    p = s.g[b, G_CURRENT]
     a_piece = k[K_A_PIECE]
     exit_known = 0  # bit per kind: exit search done ...
     exit_found = 0  # ... and found an exit
-    reserve = 0     # bit per kind: a piece of that kind is in reserve
     for i in range(slot_kind.shape[0]):
-        st = pc[b, p, i, PC_STATUS]
-        kind = slot_kind[i]
-        if st == RESERVE:
-            reserve |= 1 << kind
-        if (st != ON_MAP and st != HYPER) or pc[b, p, i, PC_ACTIVATED] or pc[b, p, i, PC_REPAIRED]:
+        if piece_ready_reason(s, b, p, i) != OK:
             continue
-        if st == HYPER:
+        if pc[b, p, i, PC_STATUS] == HYPER:
+            kind = slot_kind[i]
             if not exit_known & (1 << kind):
                 exit_known |= 1 << kind
-                if any_exit(s, cfg, b, p, i):
+                if any_exit(s, cfg, b, p, i):   # the exits depend on the kind, not the piece
                     exit_found |= 1 << kind
             if not exit_found & (1 << kind):
                 continue
         mask[a_piece + i] = 1
-    # Seed 004 "Fasi del gioco": per turn 1 transport, or 1 cruiser, or 3 fighters, from the ramps.
-    launched = g[b, G_LAUNCHED]
-    colour = cfg.colour_seq[min(g[b, G_TURN], cfg.colour_seq.shape[0] - 1)]
-    ship2 = k[K_SHIP_LENGTH] == 2
     a_launch = k[K_A_LAUNCH]
-    cb = s.cells[b].reshape(-1)  # flat: hex c's column C_x at N_C * c + C_x
     for kind in range(CRUISER, FIGHTER + 1):
-        if launched >= 0 and (launched != FIGHTER or kind != FIGHTER or g[b, G_LAUNCH_COUNT] >= 3):
-            continue
-        if not reserve & (1 << kind):
-            continue
-        two = ship2 and kind != FIGHTER  # a bow and a stern hex
+        if launch_limit_reached(s, b, kind) or reserve_slot(s, cfg, b, p, kind) < 0:
+            continue    # launch_reason's conditions on the kind, asked once for its three ramps
         for ramp in range(3):
-            # launch_position: the stern on the ramp, facing away from the planet
-            pos = ramps[p, ramp, 0]
-            facing = ramps[p, ramp, 1]
-            if two:
-                pos = nbr[pos, facing]
-            if pos < 0:
-                continue
-            # position_reason == OK: every hex passes cell_reason
-            ok = True
-            for kk in range(2 if two else 1):
-                c = pos if kk == 0 else nbr[pos, (facing + 3) % 6]
-                if c < 0 or stand[colour, kind, c] == 0 or cb[N_C * c + C_OCC + q] > 0 or cb[N_C * c + C_BLOCKED] >= 0:
-                    ok = False
-                    break
-            if ok:
+            if launch_reason(s, cfg, b, p, kind, ramp) == OK:
                 mask[a_launch + 3 * (kind - CRUISER) + ramp] = 1
     mask[k[K_A_END_TURN]] = 1
 
 
 @nb.njit(cache=True, forceinline=True)
 def _mask_act(s, cfg, b, mask):
-    """Phase ACT: the active piece's shots (fire_piece_reason, fire_fixed_reason,
-    fire_hex_reason), moves (move_reason), pivots (pivot_reason), hyperspace
-    (hyper_reason), colonising, repair, end of activation."""
-    g, pc, fx = s.g, s.pc, s.fx
-    slot_kind, k, nbr, bfd, kinds = cfg.slot_kind, cfg.k, cfg.nbr, cfg.base_fp_dirs, cfg.kinds
+    """Phase ACT: the active piece's shots (fire_common_reason once, then piece_target_reason,
+    fixed_target_reason and the shots into space), moves (move_reason), pivots (pivot_reason),
+    hyperspace (hyper_reason), colonising, repair, end of activation."""
+    k = cfg.k
+    p = s.g[b, G_CURRENT]
+    i = s.g[b, G_ACTIVE]
+    colour = colour_now(s, cfg, b)
+    if fire_common_reason(s, cfg, b) == OK:
+        for j in range(cfg.slot_kind.shape[0]):
+            if piece_target_reason(s, cfg, b, p, i, j, colour) == OK:
+                mask[k[K_A_TARGET] + j] = 1
+        for f in range(cfg.planetoids.shape[0]):
+            if fixed_target_reason(s, cfg, b, p, i, f, colour) == OK:
+                mask[k[K_A_FIXED] + f] = 1
+        _mask_space_shots(s, cfg, b, mask, p, i, colour)
+    for d in range(6):
+        if move_reason(s, cfg, b, p, d) == OK:
+            mask[k[K_A_MOVE] + d] = 1
+        if pivot_reason(s, cfg, b, p, d) == OK:
+            mask[k[K_A_FACE] + d] = 1
+        if hyper_reason(s, cfg, b, p, d) == OK:
+            mask[k[K_A_HYPER] + d] = 1
+    if colonise_reason(s, cfg, b, p) == OK:
+        mask[k[K_A_COLONISE]] = 1
+    if repair_reason(s, cfg, b, p) == OK:
+        mask[k[K_A_REPAIR]] = 1
+    mask[k[K_A_END_ACT]] = 1
+
+
+@nb.njit(cache=True, forceinline=True)
+def _mask_space_shots(s, cfg, b, mask, p, i, colour):
+    """fire_hex_reason for every hex at once (after fire_common_reason), the one family of the
+    mask written out: a shot into space may go at any of the map's hexes, and this loop over all
+    of them was the hottest of a step.  The mask-oracle test checks it against fire_hex_reason."""
+    pc, fd, nbr, bfd, k = s.pc, cfg.fire_dist, cfg.nbr, cfg.base_fp_dirs, cfg.k
     cb = s.cells[b].reshape(-1)  # flat: hex c's column C_x at N_C * c + C_x
-    p = g[b, G_CURRENT]
-    q = 1 - p
-    i = g[b, G_ACTIVE]
-    kind = slot_kind[i]
-    colour = cfg.colour_seq[min(g[b, G_TURN], cfg.colour_seq.shape[0] - 1)]
-    ship2 = k[K_SHIP_LENGTH] == 2
-    ship = kind == CRUISER or kind == TRANSPORT
+    kind = cfg.slot_kind[i]
+    is_base = kind == BASE
+    hit_table = cfg.hit_table
+    max_rng = hit_table.shape[2]
+    # the active piece's hexes f0, f1, f2 (fp_cell; unused slots repeat the bow/anchor)
     pos = pc[b, p, i, PC_POS]
-    face = pc[b, p, i, PC_FACING]
-    steps = g[b, G_STEPS]
-    move_done = g[b, G_MOVE_DONE]
-    # the active piece's hexes f0, f1, f2 (fp_cell, unused slots repeat the bow/anchor)
     f0 = f1 = f2 = pos
     if pos >= 0 and kind == BASE:
         if bfd.shape[1] > 0:
             f1 = nbr[pos, bfd[p, 0]]
         if bfd.shape[1] > 1:
             f2 = nbr[pos, bfd[p, 1]]
-    elif pos >= 0 and ship and ship2:
-        f1 = nbr[pos, (face + 3) % 6]
-
-    # -- shots: fire_common_reason, then each target family (Seed 004 "Combattimento")
-    if (i >= 0 and kinds[kind, KP_SHOTS] != 0 and not g[b, G_NO_FIRE]
-            and (kind == BASE or g[b, G_SHOTS] < kinds[kind, KP_SHOTS])):
-        fd = cfg.fire_dist
-        is_base = kind == BASE  # Seed 004 "Astronavi": a mobile base fires once at each target
-        hit_table = cfg.hit_table
-        max_rng = hit_table.shape[2]
-        a_target = k[K_A_TARGET]
-        for j in range(slot_kind.shape[0]):
-            if pc[b, q, j, PC_STATUS] != ON_MAP or (is_base and pc[b, q, j, PC_SHOT]):
-                continue
-            tk = slot_kind[j]
-            tpos = pc[b, q, j, PC_POS]
-            t1 = t2 = tpos
-            if tpos >= 0 and tk == BASE:
-                if bfd.shape[1] > 0:
-                    t1 = nbr[tpos, bfd[q, 0]]
-                if bfd.shape[1] > 1:
-                    t2 = nbr[tpos, bfd[q, 1]]
-            elif tpos >= 0 and ship2 and (tk == CRUISER or tk == TRANSPORT):
-                t1 = nbr[tpos, (pc[b, q, j, PC_FACING] + 3) % 6]
-            d = min(fd[colour, f0, tpos], fd[colour, f1, tpos], fd[colour, f2, tpos],
-                    fd[colour, f0, t1], fd[colour, f1, t1], fd[colour, f2, t1],
-                    fd[colour, f0, t2], fd[colour, f1, t2], fd[colour, f2, t2])
-            if 1 <= d < max_rng and hit_table[kind, tk, d] > 0:
-                mask[a_target + j] = 1
-        a_fixed = k[K_A_FIXED]
-        planetoids = cfg.planetoids
-        for f in range(planetoids.shape[0]):
-            if fx[b, f, FX_OWNER] != q or (is_base and fx[b, f, FX_SHOT]):
-                continue
-            t = planetoids[f, PL_CELL]
-            d = min(fd[colour, f0, t], fd[colour, f1, t], fd[colour, f2, t])
-            if kind == FIGHTER and d != 1:
-                continue  # Seed 004 "Distruzione Basi Fisse": fighters only at range 1
-            if 1 <= d < max_rng and hit_table[kind, FIXED, d] > 0:
-                mask[a_fixed + f] = 1
-        # shots into space (fire_hex_reason): none once a base has fired its
-        # one shot into space (space_shot_spent); else an open hex in reach
-        # (hit at range d when bit d of ``hits`` is set; fire_dist is 0..999 and
-        # the table has 11 columns) that is empty, not blocked and (for a base
-        # under base_space_shots="each_hex") not yet shot at.  The loop is
-        # branch-free over flat arrays so that it vectorises.
-        hits = 0
-        if not space_shot_spent(s, cfg, b, kind):
-            for r in range(1, max_rng):
-                if hit_table[kind, kind, r] > 0:
-                    hits |= 1 << r
-        open_hex = cfg.open_hex
-        not_base = not is_base
-        a_hex = k[K_A_HEX]
-        n_hex = open_hex.shape[1]
-        # 1-D rows and a slice of the mask, indexed from 0: no negative-index
-        # wrap-around to compute, so the loop vectorises
-        mh = mask[a_hex:a_hex + n_hex]
-        r0, r1, r2, oh = fd[colour, f0], fd[colour, f1], fd[colour, f2], open_hex[colour]
-        for c in range(mh.shape[0]):
-            d = max(0, min(r0[c], r1[c], r2[c], 63))
-            x = N_C * c
-            mh[c] = ((oh[c] != 0) & (((hits >> d) & 1) != 0)
-                     & (cb[x + C_OCC] <= 0) & (cb[x + C_OCC + 1] <= 0) & (cb[x + C_BLOCKED] < 0)
-                     & ((cb[x + C_SHOT] == 0) | not_base))
-
-    # -- moves and pivots (Seed 004 "Movimento", "Astronavi"): cruisers and
-    # transports move straight ahead only and pivot once on the bow, for free,
-    # at the end of the move.  Candidate t < 6 is the move in direction t,
-    # t >= 6 the pivot to facing t - 6; it is legal when every hex of the piece
-    # at its new position and facing passes cell_reason (position_reason).
-    can_move = not move_done and steps < kinds[kind, KP_MAX_STEPS]
-    can_pivot = ship and not move_done
-    n_fp = 1 + bfd.shape[1] if kind == BASE else (2 if ship and ship2 else 1)
-    stand = cfg.stand
-    for t in range(12):
-        if t < 6:
-            if not can_move or (ship and t != face):
-                continue
-            cpos = nbr[pos, t]
-            if cpos < 0:
-                continue
-            cface = face
-            a = k[K_A_MOVE] + t
-        else:
-            if not can_pivot or t - 6 == face:
-                continue
-            cpos = pos
-            cface = t - 6
-            a = k[K_A_FACE] + t - 6
-        ok = True
-        for kk in range(n_fp):
-            if kk == 0 or cpos < 0:
-                c = cpos
-            elif kind == BASE:
-                c = nbr[cpos, bfd[p, kk - 1]]
-            else:
-                c = nbr[cpos, (cface + 3) % 6]
-            if c < 0 or stand[colour, kind, c] == 0 or cb[N_C * c + C_OCC + q] > 0 or cb[N_C * c + C_BLOCKED] >= 0:
-                ok = False
-                break
-        if ok:
-            mask[a] = 1
-    # -- hyperspace (Seed 004 "Iperspazio": not bases, only undamaged ships, not in
-    # a move with shots; "Colonizzazione": not after colonising): a corridor of 9
-    # open hexes straight ahead (any direction for fighters) without enemies or
-    # blocked hexes (corridor_clear)
-    if kind != BASE and pc[b, p, i, PC_DAMAGE] <= 0 and g[b, G_SHOTS] <= 0 and not g[b, G_COLONISED]:
-        open_hex = cfg.open_hex
-        for d in range(6):
-            if kind != FIGHTER and d != face:
-                continue
-            c = pos
-            ok = True
-            for _ in range(HYPER_CORRIDOR):
-                c = nbr[c, d]
-                if c < 0 or open_hex[colour, c] == 0 or cb[N_C * c + C_OCC + q] > 0 or cb[N_C * c + C_BLOCKED] >= 0:
-                    ok = False
-                    break
-            if ok:
-                mask[k[K_A_HYPER] + d] = 1
-    # -- colonise (Seed 004 "Colonizzazione"): an undamaged transport on a visible, free planetoid
-    if kind == TRANSPORT and pc[b, p, i, PC_DAMAGE] <= 0:
-        f = cfg.cell[pos, CI_PLANETOID]
-        if f >= 0 and cfg.planetoids[f, PL_COLOUR] == colour and fx[b, f, FX_OWNER] < 0:
-            mask[k[K_A_COLONISE]] = 1
-    # -- repair (Seed 004 "Riparazione navi"): a base that has not moved, next to a damaged ship
-    if kind == BASE and steps <= 0 and not move_done and repair_targets(s, cfg, b, p, i, False) > 0:
-        mask[k[K_A_REPAIR]] = 1
-    mask[k[K_A_END_ACT]] = 1
+    elif pos >= 0 and (kind == CRUISER or kind == TRANSPORT) and cfg.k[K_SHIP_LENGTH] == 2:
+        f1 = nbr[pos, (pc[b, p, i, PC_FACING] + 3) % 6]
+    # shots into space (fire_hex_reason): none once a base has fired its
+    # one shot into space (space_shot_spent); else an open hex in reach
+    # (hit at range d when bit d of ``hits`` is set; fire_dist is 0..999 and
+    # the table has 11 columns) that is empty, not blocked and (for a base
+    # under base_space_shots="each_hex") not yet shot at.  The loop is
+    # branch-free over flat arrays so that it vectorises.
+    hits = 0
+    if not space_shot_spent(s, cfg, b, kind):
+        for r in range(1, max_rng):
+            if hit_table[kind, kind, r] > 0:
+                hits |= 1 << r
+    open_hex = cfg.open_hex
+    not_base = not is_base
+    a_hex = k[K_A_HEX]
+    n_hex = open_hex.shape[1]
+    # 1-D rows and a slice of the mask, indexed from 0: no negative-index
+    # wrap-around to compute, so the loop vectorises
+    mh = mask[a_hex:a_hex + n_hex]
+    r0, r1, r2, oh = fd[colour, f0], fd[colour, f1], fd[colour, f2], open_hex[colour]
+    for c in range(mh.shape[0]):
+        d = max(0, min(r0[c], r1[c], r2[c], 63))
+        x = N_C * c
+        mh[c] = ((oh[c] != 0) & (((hits >> d) & 1) != 0)
+                 & (cb[x + C_OCC] <= 0) & (cb[x + C_OCC + 1] <= 0) & (cb[x + C_BLOCKED] < 0)
+                 & ((cb[x + C_SHOT] == 0) | not_base))
 
 
 # ----------------------------------------------------------------------------
