@@ -304,8 +304,7 @@ def repository() -> Path:
 
 
 # what a baseline's play depends on: the games' rules and bots, the adapters, the training code
-TRAINING_PATHS = ("envs/core", "envs/planetoids", "envs/talon", "envs/battle_force", "wrappers", "training", "arena",
-                  "benchmarks/baselines.py")
+TRAINING_PATHS = ("envs", "registration.py", "wrappers", "training", "arena", "baselines", "benchmarks/baselines.py")
 
 
 def commit() -> str:

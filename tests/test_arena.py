@@ -12,6 +12,7 @@ from wargym.arena import builtin_names, fit_elo, rate_multiplayer, run_arena, sc
 from wargym.arena.cli import main
 from wargym.arena.policies import load_game
 from wargym.arena.stats import ELO_SCALE, Z95, elo_difference, ranks_from_results
+from wargym.registration import GAME_KEYS
 from helpers.play import SHORT_GAME
 
 TINY = SHORT_GAME
@@ -128,7 +129,7 @@ def _check_two_player(t, summary, games):
     assert elo["random"] == 0 and set(elo) == set(t.policies)
 
 
-@pytest.mark.parametrize("game", ["planetoids", "talon", "battle_force"])
+@pytest.mark.parametrize("game", GAME_KEYS)
 def test_tiny_round_robin_random_against_scripted(game, tmp_path):
     t, summary = run_arena(game, ["random", "scripted"], TINY[game], games=4, seed=3, out_dir=tmp_path)
     _check_two_player(t, summary, 4)

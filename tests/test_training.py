@@ -16,11 +16,14 @@ import torch
 from gymnasium import spaces
 
 from wargym.registration import GAME_KEYS
+from wargym.training.train import DEFAULT_REWARD
 from wargym.training.networks import WargymExtractor, observation_parts
 from wargym.wrappers.sb3 import WargymVecEnv, load_game
 
 # Short games, so that the evaluations at the end of a tiny run finish quickly.
-SHORT = {"planetoids": {"turns": 2}, "talon": {"max_decisions": 300}, "battle_force": {"max_decisions": 300}}
+SHORT = {"planetoids": {"turns": 2}, "talon": {"max_decisions": 300}, "battle_force": {"max_decisions": 300},
+         "union_wars": {"max_decisions": 300}}
+assert set(SHORT) == set(GAME_KEYS)    # every registered game has a short game here
 TINY = ["--timesteps", "64", "--n-envs", "4", "--n-steps", "16", "--batch-size", "32", "--epochs", "1",
         "--warm-start-decisions", "64", "--warm-start-epochs", "1", "--eval-games", "2", "--curve-points", "1",
         "--curve-games", "2", "--no-progress"]
@@ -31,7 +34,7 @@ def run_cli(*args, cwd):
                           text=True, timeout=900)
 
 
-@pytest.mark.parametrize("game", ["planetoids", "talon", "battle_force"])
+@pytest.mark.parametrize("game", GAME_KEYS)
 def test_cli_trains_every_game_and_exits_0(game, tmp_path):
     done = run_cli("--game", game, "--options", json.dumps(SHORT[game]), "--out", str(tmp_path), *TINY, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -39,7 +42,7 @@ def test_cli_trains_every_game_and_exits_0(game, tmp_path):
     summary = json.loads((run_dir / "summary.json").read_text())
     for key in ("ppo_decisions_per_second", "warm_start_seconds", "compile_seconds", "total_seconds"):
         assert summary[key] >= 0, key
-    assert summary["options"]["reward"] == {"planetoids": "score", "talon": "points", "battle_force": "points"}[game]
+    assert summary["options"]["reward"] == DEFAULT_REWARD[game]   # each game's training reward
     assert summary["evaluation"]["random"]["games"] == 2
     assert (run_dir / "model.zip").exists() and (run_dir / "learning_curve.png").exists()
     assert "time/total_timesteps" in (run_dir / "progress.csv").read_text()  # SB3's statistics
@@ -113,8 +116,7 @@ def test_the_search_bot_is_an_opponent_and_a_teacher(game):
     assert np.array_equal(labels(), labels())
 
 
-@pytest.mark.parametrize("game, options", [("planetoids", {}), ("talon", {}), ("battle_force", {}),
-                                           ("battle_force", {"players": 4})])
+@pytest.mark.parametrize("game, options", [*((game, {}) for game in GAME_KEYS), ("battle_force", {"players": 4})])
 def test_network_reads_every_part_of_the_observation(game, options):
     g = load_game(game)
     cfg = g.build_config(g.parse_options(options))
@@ -258,7 +260,7 @@ def test_discounted_returns_stop_at_episode_ends():
     assert g[:, 0].tolist() == [0.5, 1.0, 1.0, 2.0]
 
 
-@pytest.mark.parametrize("game", ["planetoids", "talon", "battle_force"])
+@pytest.mark.parametrize("game", GAME_KEYS)
 def test_cli_self_play_league(game, tmp_path):
     """--opponent self-play: training/selfplay.py's league of snapshots and built-in bots."""
     done = run_cli("--game", game, "--opponent", "self-play", "--options", json.dumps(SHORT[game]),
