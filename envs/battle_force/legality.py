@@ -187,53 +187,13 @@ def named_reason(s, cfg, b, p, n):
     return R_NO_ACTION
 
 
-@nb.njit(cache=True)
-def action_reason(s, cfg, b, a):
-    """0 if action a is legal for the player to decide in game b, else the reason code."""
-    if s.g[b, G_DONE]:
-        return R_OVER
-    k = cfg.k
-    if a < 0 or a >= k[K_N_ACTIONS]:
-        return R_NO_ACTION
-    p = s.g[b, G_DECIDER]
-    st = s.g[b, G_STAGE]
-    if a < k[K_A_SHIP]:
-        return card_reason(s, cfg, b, p, a - k[K_A_CARD])
-    if a < k[K_A_LINE]:
-        return ship_reason(s, cfg, b, p, a - k[K_A_SHIP])
-    if a < k[K_A_KIND]:
-        line = a - k[K_A_LINE]
-        if st == ST_LINE_SETUP:
-            return setup_line_reason(s, cfg, b, p, line)
-        if st == ST_FORM_DEST:
-            return move_reason(s, cfg, b, p, s.g[b, G_SEL], line)
-        return R_STAGE
-    if a < k[K_A_NUM]:
-        kind = a - k[K_A_KIND]
-        if st == ST_PLACE:
-            i = s.g[b, G_DMG_SHIP]
-            return OK if s.sh[b, i, SH_COV + kind] < cfg.ship[i, SC_N + kind] else R_KIND
-        if st == ST_UNMARK:
-            return OK if s.sh[b, s.g[b, G_REP_SHIP], SH_COV + kind] > 0 else R_KIND
-        return R_STAGE
-    if a < k[K_A_RACE]:
-        n = a - k[K_A_NUM] + 1
-        if st != ST_SQUADRONS:
-            return R_STAGE
-        return OK if n <= symbols(s, cfg, b, s.g[b, G_ATK_SHIP], K_FTR) else R_SQUADRONS
-    if a < k[K_A_NAMED]:
-        if st != ST_RACE:
-            return R_STAGE
-        return race_reason(s, cfg, b, a - k[K_A_RACE])
-    return named_reason(s, cfg, b, p, a - k[K_A_NAMED])
-
-
 F_CARDS, F_SHIPS, F_LINES, F_KINDS, F_NUMS, F_RACES, F_NAMED = 1, 2, 4, 8, 16, 32, 64
 
 
 @nb.njit(cache=True, forceinline=True)
 def stage_families(st):
-    """The action families that can be legal at a stage (the mask only looks at those)."""
+    """The action families that can be legal at a stage: the one table of them, which
+    action_reason asks first and scan_legal (the mask, settle) walks."""
     if st == ST_PICK or st == ST_CLOAK_SETUP:
         return F_SHIPS | F_NAMED
     if st == ST_RACE:
@@ -257,6 +217,60 @@ def stage_families(st):
     if st == ST_OVER:
         return 0
     return F_CARDS | F_NAMED
+
+
+@nb.njit(cache=True, inline="always")
+def family_of(k, a):
+    """The family bit (F_*) of action ``a`` (in range)."""
+    if a < k[K_A_SHIP]:
+        return F_CARDS
+    if a < k[K_A_LINE]:
+        return F_SHIPS
+    if a < k[K_A_KIND]:
+        return F_LINES
+    if a < k[K_A_NUM]:
+        return F_KINDS
+    if a < k[K_A_RACE]:
+        return F_NUMS
+    if a < k[K_A_NAMED]:
+        return F_RACES
+    return F_NAMED
+
+
+@nb.njit(cache=True)
+def action_reason(s, cfg, b, a):
+    """0 if action a is legal for the player to decide in game b, else the reason code."""
+    if s.g[b, G_DONE]:
+        return R_OVER
+    k = cfg.k
+    if a < 0 or a >= k[K_N_ACTIONS]:
+        return R_NO_ACTION
+    p = s.g[b, G_DECIDER]
+    st = s.g[b, G_STAGE]
+    family = family_of(k, a)
+    if not stage_families(st) & family:
+        return R_STAGE
+    if family == F_CARDS:
+        return card_reason(s, cfg, b, p, a - k[K_A_CARD])
+    if family == F_SHIPS:
+        return ship_reason(s, cfg, b, p, a - k[K_A_SHIP])
+    if family == F_LINES:      # ST_LINE_SETUP or ST_FORM_DEST
+        line = a - k[K_A_LINE]
+        if st == ST_LINE_SETUP:
+            return setup_line_reason(s, cfg, b, p, line)
+        return move_reason(s, cfg, b, p, s.g[b, G_SEL], line)
+    if family == F_KINDS:      # ST_PLACE or ST_UNMARK
+        kind = a - k[K_A_KIND]
+        if st == ST_PLACE:
+            i = s.g[b, G_DMG_SHIP]
+            return OK if s.sh[b, i, SH_COV + kind] < cfg.ship[i, SC_N + kind] else R_KIND
+        return OK if s.sh[b, s.g[b, G_REP_SHIP], SH_COV + kind] > 0 else R_KIND
+    if family == F_NUMS:       # ST_SQUADRONS
+        n = a - k[K_A_NUM] + 1
+        return OK if n <= symbols(s, cfg, b, s.g[b, G_ATK_SHIP], K_FTR) else R_SQUADRONS
+    if family == F_RACES:      # ST_RACE
+        return race_reason(s, cfg, b, a - k[K_A_RACE])
+    return named_reason(s, cfg, b, p, a - k[K_A_NAMED])
 
 
 @nb.njit(cache=True, forceinline=True)
