@@ -130,10 +130,12 @@ def card_attack_value(s, cfg, b, x):
 
 @nb.njit(cache=True)
 def defence_fire_total(s, cfg, b, who):
-    """Damage that player ``who`` fired this attack at fighters or at a PF Flotilla."""
+    """Damage that player ``who`` (-1: every player) fired this attack at fighters or at a PF
+    Flotilla: each weapon card's value, doubled by its multiplier."""
     tot = 0
     for c in range(cfg.k[K_NC]):
-        if s.cd[b, c, CD_LOC] == CL_DEF and s.cd[b, c, CD_WHO] == who and cfg.card[c, CC_TYPE] < N_WEAPONS:
+        if s.cd[b, c, CD_LOC] == CL_DEF and (who < 0 or s.cd[b, c, CD_WHO] == who) \
+                and cfg.card[c, CC_TYPE] < N_WEAPONS:
             v = cfg.card[c, CC_VALUE]
             if multiplier_of(s, cfg, b, c) >= 0:
                 v *= 2
@@ -141,16 +143,10 @@ def defence_fire_total(s, cfg, b, who):
     return tot
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def pf_fire_total(s, cfg, b):
-    tot = 0
-    for c in range(cfg.k[K_NC]):
-        if s.cd[b, c, CD_LOC] == CL_DEF and cfg.card[c, CC_TYPE] < N_WEAPONS:
-            v = cfg.card[c, CC_VALUE]
-            if multiplier_of(s, cfg, b, c) >= 0:
-                v *= 2
-            tot += v
-    return tot
+    """Damage every player fired at a PF Flotilla (SFBF Flotta di Caccia Veloci)."""
+    return defence_fire_total(s, cfg, b, -1)
 
 
 @nb.njit(cache=True)
