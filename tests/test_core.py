@@ -8,6 +8,7 @@ import sys
 import numpy as np
 
 from wargym.envs.core.hexgrid import HexGrid
+from wargym.registration import GAME_KEYS
 from wargym.envs.core.sampling import new_streams, sample_legal
 import pytest
 
@@ -166,3 +167,28 @@ def test_modules_left_out_of_the_kernel_cache_digest_hold_no_kernel():
                 assert not re.search(rf"from \.{stem} import|from \. import .*\b{stem}\b",
                                      other.read_text()), f"{other} imports {name}"
     assert checked >= 12, checked
+
+
+def test_reason_texts_match_codes_by_name_and_refuse_gaps():
+    # envs/core/contract.reason_texts: a game's REASONS from {code name: text}, checked whole
+    import types
+    from wargym.envs.core.contract import reason_texts
+    codes = types.ModuleType("codes")
+    codes.OK, codes.R_LATE, codes.R_FAR = 0, 1, 2
+    assert reason_texts(codes, {"R_FAR": "too far", "OK": "legal", "R_LATE": "too late"}) == ("legal", "too late",
+                                                                                              "too far")
+    with pytest.raises(ValueError, match="without a text"):
+        reason_texts(codes, {"OK": "legal", "R_LATE": "too late"})
+    with pytest.raises(ValueError, match="not a reason code"):
+        reason_texts(codes, {"OK": "legal", "R_LATE": "too late", "R_FAR": "too far", "R_SOON": "?"})
+    codes.R_ALIAS = 2
+    with pytest.raises(ValueError, match="both reason code 2"):
+        reason_texts(codes, {"OK": "legal", "R_LATE": "too late", "R_FAR": "too far", "R_ALIAS": "again"})
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_every_games_reasons_are_read_by_code_name(key):
+    # each game.py builds REASONS with reason_texts (its import checks every code has a text)
+    from wargym.registration import load_game
+    game = load_game(key)
+    assert game.REASONS[0] == "legal" and len(game.REASONS) > 10

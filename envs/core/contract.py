@@ -108,7 +108,8 @@ class GameDef(Protocol):
     kernels: KernelsDef
     #: the compiled opponents (BotDef): wrappers, arena, training, serve, rllib, warmup, benchmarks
     bot: BotDef
-    #: why an action is illegal, by ``action_reason`` code (0 "legal"): VecGame.describe_illegal
+    #: why an action is illegal, by ``action_reason`` code (0 "legal"), built by ``reason_texts`` from
+    #: {code name: text}: VecGame.describe_illegal
     REASONS: Sequence[str]
     #: every option with its default ("reward" and "max_decisions" among them): training.train, serve (info)
     DEFAULT_OPTIONS: Mapping[str, Any]
@@ -287,3 +288,23 @@ def check_game_once(game):
         check_game(game)
         _CHECKED[id(game)] = game
     return game
+
+
+def reason_texts(codes: types.ModuleType, texts: Mapping[str, str]) -> tuple[str, ...]:
+    """A game's ``REASONS`` from its reason codes' names: ``texts`` maps the name of each code of
+    ``codes`` (the rules' ``OK`` and ``R_*`` constants) to the sentence ``why_illegal`` gives, so a
+    code and its text are matched by name, not by position.  Refuses a name that is not a code, a
+    code left without a text, and codes that are not 0, 1, 2 ... in one run."""
+    values = {}
+    for name, text in texts.items():
+        code = getattr(codes, name, None)
+        if not isinstance(code, int) or not (name == "OK" or name.startswith("R_")):
+            raise ValueError(f"{name!r} is not a reason code of {codes.__name__}")
+        if code in values:
+            raise ValueError(f"{name} and {values[code][0]} are both reason code {code}")
+        values[code] = (name, text)
+    missing = [n for n in dir(codes) if n.startswith("R_") and isinstance(getattr(codes, n), int)
+               and getattr(codes, n) not in values]
+    if missing or sorted(values) != list(range(len(values))):
+        raise ValueError(f"reason codes of {codes.__name__} without a text, or not 0..n-1: {missing or sorted(values)}")
+    return tuple(values[code][1] for code in range(len(values)))

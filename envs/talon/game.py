@@ -12,6 +12,7 @@ import numpy as np
 from numba.experimental import structref
 
 from ..core.batch import StateSpec
+from ..core.contract import reason_texts
 from ..core.hexgrid import DIRECTION_NAMES, HexGrid
 from ..core.options import merged_options
 from ..core.rng import DICE_SCRIPT_LEN
@@ -101,78 +102,73 @@ _CHOICES = {
     "reward": ("win", "points"),
 }
 
-REASONS = (
-    "legal",
-    "the game is over",
-    "this kind of action belongs to another step of the turn (Talon 3.2)",
-    "no such ship of yours is in play",
-    "the ship gets no AP in this impulse and has no charged battery (Talon 4.1, 10.1.2)",
-    "the ship has already spent its AP this impulse (Talon 5.1)",
-    "the ship already has a side-slip marker (Talon 7.3.2)",
-    "the ship has no turn marker to bring closer (Talon 6.1)",
-    "the ship has no such weapon group (or it was destroyed)",
-    "every yellow box of that bar is already charged (Talon 8.1.2)",
-    "the ship has no battery (Talon 10.1)",
-    "the battery is already charged (Talon 10.1.3)",
-    "a battery cannot charge itself: it is charged with an AP from the impulse chart (Talon 10.1.3)",
-    "that shield arc already has a reinforcement (Talon 6.2.2)",
-    "the ship has as many reinforcements as it may have (Talon 6.2.2)",
-    "the ship's shields are down from a critical hit (Talon 6.2.2, 8.5)",
-    "1st edition: a destroyed shield arc cannot be reinforced (Talon 6.2.2, 1st ed.)",
-    "that arc has no reinforcement to remove",
-    "that ship neither has to move nor can use an afterburner this impulse (Talon 7.1, 10.2)",
-    "the ship has already moved this impulse (Talon 5.1)",
-    "the ship has no afterburner left (Talon 10.2.2)",
-    "the ship's turn marker is still ahead of it (Talon 7.2.2)",
-    "helm down: the ship must move straight (Talon 8.5, critical 4)",
-    "the ship has no side-slip marker (Talon 7.3.2)",
-    "a ship that must move this impulse has not moved yet (Talon 7.1)",
-    "the ship has already fired this turn (Talon 8.2.1)",
-    "the group's charge bar is not full (Talon 8.1.1)",
-    "no enemy ship is in arc and range of that group (Talon 8.2.2)",
-    "that is not an enemy ship in play (Talon 8.2.2)",
-    "the target is not in the group's arc of fire (Talon 5.3.1)",
-    "the target is out of the weapon's range (Talon 8.3)",
-    "the ship's power curve has no such speed (Talon 5.4.3)",
-    "that speed would make the ship's Power negative (Talon 5.4.4)",
-    "Power Loss: the curve cannot be adjusted (Talon 9.3)",
-    "that ship is not waiting to explode (Talon 8.6.3)",
-    "that weapon needs an advanced rule (13 missiles, 15 big guns) that talon_v0 does not implement",
-    "no such action",
-    "the ship already carries an initiative marker (Talon 4.2)",
-    "a planet or black hole blocks the line of fire (Talon 8.2.3, 17.2.2, 18.1)",
-    "the ship is in a nebula: its shields count as down and cannot be reinforced (Talon 17.4.1)",
-    "the ship's FTL drive is not active: it winds up in the round numbered as its hull boxes, "
-    "and an FTL offline critical stops it (Talon 11.1.3, 8.5)",
-    "a ship cannot retreat from a nebula or asteroid hex (Talon 11.1.4)",
-    "no such hex to be pulled into (Talon 18.2)",
-    # --- Talon 13 missiles ---
-    "no such missile in play (yours to move or retarget, the enemy's to shoot at) (Talon 13)",
-    "the missile has already moved this impulse (Talon 13.4)",
-    "a missile moves into the hex nearest its target (either, if two are as near); without a target it goes "
-    "straight (Talon 13.3, 13.4)",
-    "the ship has no working missile launcher (Talon 13.7)",
-    "the missile already tracks that ship (Talon 13.7)",
-    "missiles cannot target missiles, nor do wave and fusion cannons (Talon 13.2, RULES.md)",
-    "every missile counter of the game is in play (option max_missiles, RULES.md 'Missiles')",
-    "the group has no weapon left to fire (Talon 8.3)",
-    # --- Talon 14 bases ---
-    "a base does not move: it only turns, by itself, in the impulses of its speed (Talon 14)",
-    # --- Talon 12 fighters ---
-    "only a carrier or a base can send AP to fighters (Talon 12.2.1)",
-    "that is not a fighter squadron of yours in play (Talon 12.2.2)",
-    "that squadron has already received an AP this impulse (Talon 12.2.3)",
-    "that squadron is more than 6 hexes from the carrier or base (Talon 12.2.3)",
-    "asteroids or a nebula in that squadron's hex, the carrier's or on the line between them block the AP "
-    "(Talon 12.2.3, 17.5)",
-    # --- Talon 16 docking ---
-    "that move enters no hex to dock or land in: a friendly carrier or base (fighters; other ships only "
-    "if the scenario allows docking), or a planet if the scenario allows landing (Talon 16.1-16.3)",
-    "a carrier docks or lands only at speed 1 (Talon 16.2)",
-    # --- Talon 13.2 the launch hex ---
-    "a missile is placed in a hex next to the firer, in the launching group's arc, on the map and not a planet, "
-    "black hole or worm hole (Talon 13.2)",
-)
+REASONS = reason_texts(R, {
+    "OK": "legal",
+    "R_GAME_OVER": "the game is over",
+    "R_STAGE": "this kind of action belongs to another step of the turn (Talon 3.2)",
+    "R_NO_SHIP": "no such ship of yours is in play",
+    "R_NO_AP": "the ship gets no AP in this impulse and has no charged battery (Talon 4.1, 10.1.2)",
+    "R_AP_SPENT": "the ship has already spent its AP this impulse (Talon 5.1)",
+    "R_SLIP_PLACED": "the ship already has a side-slip marker (Talon 7.3.2)",
+    "R_NO_TURN_MARKER": "the ship has no turn marker to bring closer (Talon 6.1)",
+    "R_NO_GROUP": "the ship has no such weapon group (or it was destroyed)",
+    "R_BAR_FULL": "every yellow box of that bar is already charged (Talon 8.1.2)",
+    "R_NO_BATTERY": "the ship has no battery (Talon 10.1)",
+    "R_BATTERY_CHARGED": "the battery is already charged (Talon 10.1.3)",
+    "R_BATTERY_AP": "a battery cannot charge itself: it is charged with an AP from the impulse chart (Talon 10.1.3)",
+    "R_REINF_PLACED": "that shield arc already has a reinforcement (Talon 6.2.2)",
+    "R_REINF_LIMIT": "the ship has as many reinforcements as it may have (Talon 6.2.2)",
+    "R_SHIELDS_DOWN": "the ship's shields are down from a critical hit (Talon 6.2.2, 8.5)",
+    "R_ARC_DESTROYED": "1st edition: a destroyed shield arc cannot be reinforced (Talon 6.2.2, 1st ed.)",
+    "R_NO_REINF": "that arc has no reinforcement to remove",
+    "R_NO_MOVE": "that ship neither has to move nor can use an afterburner this impulse (Talon 7.1, 10.2)",
+    "R_MOVED": "the ship has already moved this impulse (Talon 5.1)",
+    "R_NO_AFTERBURNER": "the ship has no afterburner left (Talon 10.2.2)",
+    "R_TURN_MARKER": "the ship's turn marker is still ahead of it (Talon 7.2.2)",
+    "R_HELM_DOWN": "helm down: the ship must move straight (Talon 8.5, critical 4)",
+    "R_NO_SLIP": "the ship has no side-slip marker (Talon 7.3.2)",
+    "R_MUST_MOVE": "a ship that must move this impulse has not moved yet (Talon 7.1)",
+    "R_FIRED": "the ship has already fired this turn (Talon 8.2.1)",
+    "R_NOT_CHARGED": "the group's charge bar is not full (Talon 8.1.1)",
+    "R_NO_TARGET": "no enemy ship is in arc and range of that group (Talon 8.2.2)",
+    "R_NOT_ENEMY": "that is not an enemy ship in play (Talon 8.2.2)",
+    "R_OUT_OF_ARC": "the target is not in the group's arc of fire (Talon 5.3.1)",
+    "R_OUT_OF_RANGE": "the target is out of the weapon's range (Talon 8.3)",
+    "R_NO_SUCH_SPEED": "the ship's power curve has no such speed (Talon 5.4.3)",
+    "R_NEGATIVE_POWER": "that speed would make the ship's Power negative (Talon 5.4.4)",
+    "R_POWER_LOSS": "Power Loss: the curve cannot be adjusted (Talon 9.3)",
+    "R_NOT_PENDING": "that ship is not waiting to explode (Talon 8.6.3)",
+    "R_UNPLAYABLE_WEAPON": "that weapon needs an advanced rule (13 missiles, 15 big guns) that talon_v0 does not implement",
+    "R_NO_SUCH_ACTION": "no such action",
+    "R_INIT_MARKED": "the ship already carries an initiative marker (Talon 4.2)",
+    "R_BLOCKED": "a planet or black hole blocks the line of fire (Talon 8.2.3, 17.2.2, 18.1)",
+    "R_IN_NEBULA": "the ship is in a nebula: its shields count as down and cannot be reinforced (Talon 17.4.1)",
+    "R_NO_FTL": "the ship's FTL drive is not active: it winds up in the round numbered as its hull boxes, "
+                "and an FTL offline critical stops it (Talon 11.1.3, 8.5)",
+    "R_FTL_TERRAIN": "a ship cannot retreat from a nebula or asteroid hex (Talon 11.1.4)",
+    "R_NO_PULL": "no such hex to be pulled into (Talon 18.2)",
+    "R_NO_MISSILE": "no such missile in play (yours to move or retarget, the enemy's to shoot at) (Talon 13)",
+    "R_MISSILE_MOVED": "the missile has already moved this impulse (Talon 13.4)",
+    "R_MISSILE_COURSE": "a missile moves into the hex nearest its target (either, if two are as near); without a target it goes "
+                        "straight (Talon 13.3, 13.4)",
+    "R_NO_LAUNCHER": "the ship has no working missile launcher (Talon 13.7)",
+    "R_SAME_TARGET": "the missile already tracks that ship (Talon 13.7)",
+    "R_MISSILE_AT_MISSILE": "missiles cannot target missiles, nor do wave and fusion cannons (Talon 13.2, RULES.md)",
+    "R_NO_MISSILE_SLOT": "every missile counter of the game is in play (option max_missiles, RULES.md 'Missiles')",
+    "R_NO_WEAPON_LEFT": "the group has no weapon left to fire (Talon 8.3)",
+    "R_BASE_FIXED": "a base does not move: it only turns, by itself, in the impulses of its speed (Talon 14)",
+    "R_NOT_CARRIER": "only a carrier or a base can send AP to fighters (Talon 12.2.1)",
+    "R_NOT_SQUADRON": "that is not a fighter squadron of yours in play (Talon 12.2.2)",
+    "R_SQUADRON_POWERED": "that squadron has already received an AP this impulse (Talon 12.2.3)",
+    "R_FIGHTER_FAR": "that squadron is more than 6 hexes from the carrier or base (Talon 12.2.3)",
+    "R_FIGHTER_TERRAIN": "asteroids or a nebula in that squadron's hex, the carrier's or on the line between them block the AP "
+                         "(Talon 12.2.3, 17.5)",
+    "R_NO_DOCK": "that move enters no hex to dock or land in: a friendly carrier or base (fighters; other ships only "
+                 "if the scenario allows docking), or a planet if the scenario allows landing (Talon 16.1-16.3)",
+    "R_DOCK_SPEED": "a carrier docks or lands only at speed 1 (Talon 16.2)",
+    "R_LAUNCH_HEX": "a missile is placed in a hex next to the firer, in the launching group's arc, on the map and not a planet, "
+                    "black hole or worm hole (Talon 13.2)",
+})
 
 PLANE_NAMES = tuple([f"own ships facing {d}" for d in DIRECTION_NAMES]
                     + [f"enemy ships facing {d}" for d in DIRECTION_NAMES]
@@ -217,7 +213,6 @@ VICTORY_FEATURES = ("whose (1 mine, 2 the enemy's, 0 no condition)", "kind (1 de
                     "progress (ships, or ship points / 8)", "needed (ships, or ship points / 8)")
 VICTORY_SHIP_FEATURE = "bitmask of the victory conditions naming the ship"
 assert len(SHIP_FEATURES) == R.N_SF and len(GLOBAL_FEATURES) == R.N_GLOBAL and len(PLANE_NAMES) == R.N_PLANES
-assert len(REASONS) == R.R_LAUNCH_HEX + 1
 WAVE_PLANE_NAME = "wave cannon damage due at the end of the turn on the ships in this hex (15.1.3)"
 # the relational block (option relations, relations.py; RULES.md "Relations"), expected damage in half points
 PAIR_FEATURES = ("both in play", "range", "arc of mine it is in + 1", "arc of its I am in + 1 (the shield my fire hits)",

@@ -16,6 +16,7 @@ import numpy as np
 from numba.experimental import structref
 
 from ..core.batch import StateSpec
+from ..core.contract import reason_texts
 from ..core.options import merged_options
 from ..core.rng import DICE_SCRIPT_LEN
 from ..core.results import NO_WINNER, result_info
@@ -86,52 +87,51 @@ ACTION_FEATURES = ("row describes the action",
                    "1 suppressed + 2 tired + 4 acted this turn (own model, the recover action)")
 assert len(ACTION_FEATURES) == relations.N_AF
 
-REASONS = (
-    "legal",
-    "the game is over",
-    "this kind of choice belongs to another step of the turn (TURNO DI GIOCO)",
-    "no such model",
-    "that model cannot act now (it is not yours, is out of combat, down, or has nothing it may do)",
-    "not enough charisma points (LA FASE TATTICA: actions and reactions cost CAR)",
-    "that action is not available to this model now",
-    "the model is too tired: with fatigue markers >= COS it may only declare RIPRESA (LA FATICA)",
-    "engaged models fight in the melee phase and cannot act or react (LE REAZIONI, RULES.md)",
-    "the model has no such weapon for this action",
-    "the weapon is jammed: DISINCEPPARE first (INCEPPAMENTO)",
-    "no ammunition points left (MUNIZIONI LIMITATE)",
-    "not a valid target for this action",
-    "the target is not in sight (VISTA DEI MODELLI: 180° front arc and a free line)",
-    "the target is beyond the weapon's range (FUOCO)",
-    "an allied model outside the control area covers the target (Modelli Sovrapposti)",
-    "the model must be in contact with a scenic element (NASCOSTO / IN ALLERTA)",
-    "the model has no wound to heal or is not in base contact (SOCCORSO)",
-    "the model is not suppressed (RICHIAMO)",
-    "too far for this action",
-    "the base would leave the table",
-    "impassable terrain (TERRENI: INTRANSITABILE)",
-    "the model may not cross other models or their bases (MOVIMENTO)",
-    "the model may not move within 1 cm of an enemy model (MOVIMENTO)",
-    "the model is IMMOBILE",
-    "only a psionic or a mage may fight a mental duel (DUELLO MENTALE)",
-    "outside the deployment zone: within 20 cm of one's own edge (SCHIERAMENTO)",
-    "deployed models keep 30 cm from enemy models (SCHIERAMENTO)",
-    "this model must be placed: the spot choice is legal (LE RISERVE allow up to half the models)",
-    "that scenic element cannot be a base here (BASI: within one's own deployment area, not the enemy's base)",
-    "that model has already reacted to this action (RULES.md: one reaction per model per action)",
-    "reactions are aimed only at the model taking the action, and only psionic abilities can be duelled",
-    "only the commander hands out its bonus charisma (IL COMANDANTE)",
-    "no such action",
-    "after RIPRESA the model takes no other action this turn",
-    "an objective is already on that spot",
-    "the model has no VOLANTE rule",
-    "the model cannot target itself",
-    "a model fights an enemy in base contact with it (LA MISCHIA)",
-    "only a thrown weapon with FRAMMENTAZIONE or FUMOGENO is thrown at a point (DA LANCIO, RULES.md)",
-    "the exploration bank's question is answered with pass (keep the points), choice 0 (spend the points "
-    "shown) or, for an amount roll, choice c (spend c + 1 points, at most the points shown) (ESPLORAZIONE)",
-    "the facing at the end of a move is a direction's rotate-only choice (d x 5 + 0; option facing, RULES.md)",
-)
-assert len(REASONS) == L.N_REASONS
+REASONS = reason_texts(L, {
+    "OK": "legal",
+    "R_GAME_OVER": "the game is over",
+    "R_WRONG_STAGE": "this kind of choice belongs to another step of the turn (TURNO DI GIOCO)",
+    "R_NO_MODEL": "no such model",
+    "R_CANNOT_ACT": "that model cannot act now (it is not yours, is out of combat, down, or has nothing it may do)",
+    "R_NO_CHARISMA": "not enough charisma points (LA FASE TATTICA: actions and reactions cost CAR)",
+    "R_NOT_AVAILABLE": "that action is not available to this model now",
+    "R_FATIGUED": "the model is too tired: with fatigue markers >= COS it may only declare RIPRESA (LA FATICA)",
+    "R_ENGAGED": "engaged models fight in the melee phase and cannot act or react (LE REAZIONI, RULES.md)",
+    "R_NO_WEAPON": "the model has no such weapon for this action",
+    "R_JAMMED": "the weapon is jammed: DISINCEPPARE first (INCEPPAMENTO)",
+    "R_NO_AMMO": "no ammunition points left (MUNIZIONI LIMITATE)",
+    "R_NO_TARGET": "not a valid target for this action",
+    "R_NOT_IN_SIGHT": "the target is not in sight (VISTA DEI MODELLI: 180° front arc and a free line)",
+    "R_OUT_OF_RANGE": "the target is beyond the weapon's range (FUOCO)",
+    "R_ALLY_BLOCKS": "an allied model outside the control area covers the target (Modelli Sovrapposti)",
+    "R_NOT_IN_CONTACT_TERRAIN": "the model must be in contact with a scenic element (NASCOSTO / IN ALLERTA)",
+    "R_NO_WOUND": "the model has no wound to heal or is not in base contact (SOCCORSO)",
+    "R_NOT_SUPPRESSED": "the model is not suppressed (RICHIAMO)",
+    "R_TOO_FAR": "too far for this action",
+    "R_OFF_TABLE": "the base would leave the table",
+    "R_IMPASSABLE": "impassable terrain (TERRENI: INTRANSITABILE)",
+    "R_BASES_CROSS": "the model may not cross other models or their bases (MOVIMENTO)",
+    "R_NEAR_ENEMY": "the model may not move within 1 cm of an enemy model (MOVIMENTO)",
+    "R_IMMOBILE": "the model is IMMOBILE",
+    "R_NOT_PSIONIC": "only a psionic or a mage may fight a mental duel (DUELLO MENTALE)",
+    "R_DEPLOY_ZONE": "outside the deployment zone: within 20 cm of one's own edge (SCHIERAMENTO)",
+    "R_DEPLOY_ENEMY": "deployed models keep 30 cm from enemy models (SCHIERAMENTO)",
+    "R_RESERVE_LIMIT": "this model must be placed: the spot choice is legal (LE RISERVE allow up to half the models)",
+    "R_PIECE": "that scenic element cannot be a base here (BASI: within one's own deployment area, not the enemy's base)",
+    "R_ALREADY_REACTED": "that model has already reacted to this action (RULES.md: one reaction per model per action)",
+    "R_NO_REACTION_TARGET": "reactions are aimed only at the model taking the action, and only psionic abilities can be duelled",
+    "R_NOT_COMMANDER": "only the commander hands out its bonus charisma (IL COMANDANTE)",
+    "R_NO_SUCH_ACTION": "no such action",
+    "R_RECOVERED": "after RIPRESA the model takes no other action this turn",
+    "R_OBJ_SPOT": "an objective is already on that spot",
+    "R_NOT_FLYER": "the model has no VOLANTE rule",
+    "R_SAME_ACTOR": "the model cannot target itself",
+    "R_NOT_IN_CONTACT": "a model fights an enemy in base contact with it (LA MISCHIA)",
+    "R_NOT_AREA_WEAPON": "only a thrown weapon with FRAMMENTAZIONE or FUMOGENO is thrown at a point (DA LANCIO, RULES.md)",
+    "R_BANK_ANSWER": "the exploration bank's question is answered with pass (keep the points), choice 0 (spend the points "
+                     "shown) or, for an amount roll, choice c (spend c + 1 points, at most the points shown) (ESPLORAZIONE)",
+    "R_FACING": "the facing at the end of a move is a direction's rotate-only choice (d x 5 + 0; option facing, RULES.md)",
+})
 
 
 # -- options -------------------------------------------------------------------------------
