@@ -277,14 +277,13 @@ def fill_map_tables(cfg):
 
 @nb.njit(cache=True, inline="always")
 def traffic_reason(cb, q, cell):
-    """What the pieces say of a hex (``cb``: a game's cells, flat; ``q``: the enemy)."""
+    """What the pieces say of a hex (``cb``: a game's cells, flat; ``q``: the enemy).  Written
+    without branches, so that exit_hexes' loop over every hex vectorises."""
     # Seed 004 "Movimento": own ships may be crossed and stacked; enemy ones may not.
-    if cb[N_C * cell + C_OCC + q] > 0:
-        return R_ENEMY_HEX
+    enemy = cb[N_C * cell + C_OCC + q] > 0
     # Seed 004 "Combattimento": a hex hit by a shot into empty space is impassable this turn.
-    if cb[N_C * cell + C_BLOCKED] >= 0:
-        return R_BLOCKED_HEX
-    return OK
+    blocked = cb[N_C * cell + C_BLOCKED] >= 0
+    return enemy * R_ENEMY_HEX + (1 - enemy) * blocked * R_BLOCKED_HEX    # OK (0) when neither
 
 
 @nb.njit(cache=True, inline="always")
@@ -306,8 +305,10 @@ def cell_reason(s, cfg, b, player, kind, cell, colour):
 
 @nb.njit(cache=True, forceinline=True)
 def position_reason(s, cfg, b, player, kind, pos, facing, colour):
+    """cell_reason for every hex the piece would cover."""
+    cb = s.cells[b].reshape(-1)
     for k in range(fp_size(cfg, kind)):
-        r = cell_reason(s, cfg, b, player, kind, fp_cell(cfg, player, kind, pos, facing, k), colour)
+        r = hex_reason(cfg, cb, 1 - player, kind, fp_cell(cfg, player, kind, pos, facing, k), colour)
         if r != OK:
             return r
     return OK
@@ -335,14 +336,23 @@ def fire_range(s, cfg, b, player, i, tq, tkind, tpos, tface, colour):
     """Seed 004 "Combattimento": rockets fly any path, through ships but not
     through asteroid belts or planetoids; range is the shortest such path from
     the firer to the target (a single hex: pass tkind=FIGHTER)."""
-    kind = cfg.slot_kind[i]
-    pos = s.pc[b, player, i, PC_POS]
-    face = s.pc[b, player, i, PC_FACING]
-    # the firer's hexes once (a piece has at most 3; a missing one repeats the first)
+    a0, a1, a2 = footprint3(cfg, player, cfg.slot_kind[i], s.pc[b, player, i, PC_POS], s.pc[b, player, i, PC_FACING])
+    return range_from(cfg, a0, a1, a2, tq, tkind, tpos, tface, colour)
+
+
+@nb.njit(cache=True, inline="always")
+def footprint3(cfg, player, kind, pos, facing):
+    """A piece's hexes (fp_cell): it covers at most 3; a missing one repeats the first."""
     n = fp_size(cfg, kind)
-    a0 = fp_cell(cfg, player, kind, pos, face, 0)
-    a1 = fp_cell(cfg, player, kind, pos, face, 1) if n > 1 else a0
-    a2 = fp_cell(cfg, player, kind, pos, face, 2) if n > 2 else a0
+    a0 = fp_cell(cfg, player, kind, pos, facing, 0)
+    a1 = fp_cell(cfg, player, kind, pos, facing, 1) if n > 1 else a0
+    a2 = fp_cell(cfg, player, kind, pos, facing, 2) if n > 2 else a0
+    return a0, a1, a2
+
+
+@nb.njit(cache=True, inline="always")
+def range_from(cfg, a0, a1, a2, tq, tkind, tpos, tface, colour):
+    """fire_range from a firer covering the hexes a0, a1, a2 (footprint3)."""
     dist = cfg.fire_dist[colour]
     best = 999
     for m in range(fp_size(cfg, tkind)):
@@ -371,8 +381,14 @@ def launch_reason(s, cfg, b, p, kind, ramp):
         return R_LAUNCH_LIMIT
     if reserve_slot(s, cfg, b, p, kind) < 0:
         return R_NO_RESERVE
+    return launch_place_reason(s, cfg, b, p, kind, ramp, colour_now(s, cfg, b))
+
+
+@nb.njit(cache=True, inline="always")
+def launch_place_reason(s, cfg, b, p, kind, ramp, colour):
+    """launch_reason's condition on the ramp: the launched piece's hexes may be stood on."""
     pos, facing = launch_position(cfg, p, kind, ramp)
-    if position_reason(s, cfg, b, p, kind, pos, facing, colour_now(s, cfg, b)) != OK:
+    if position_reason(s, cfg, b, p, kind, pos, facing, colour) != OK:
         return R_PLACEMENT
     return OK
 
@@ -513,18 +529,33 @@ def move_reason(s, cfg, b, p, d):
     if s.g[b, G_PHASE] != ACT:
         return R_WRONG_PHASE
     i = s.g[b, G_ACTIVE]
-    kind = cfg.slot_kind[i]
+    r = move_piece_reason(s, cfg, b, i)
+    if r != OK:
+        return r
+    return move_dir_reason(s, cfg, b, p, i, d, colour_now(s, cfg, b))
+
+
+@nb.njit(cache=True, inline="always")
+def move_piece_reason(s, cfg, b, i):
+    """move_reason's conditions on the active piece i, whatever the direction."""
     if s.g[b, G_MOVE_DONE]:
         return R_MOVE_DONE
-    if s.g[b, G_STEPS] >= cfg.kinds[kind, KP_MAX_STEPS]:
+    if s.g[b, G_STEPS] >= cfg.kinds[cfg.slot_kind[i], KP_MAX_STEPS]:
         return R_MOVE_LIMIT
+    return OK
+
+
+@nb.njit(cache=True, inline="always")
+def move_dir_reason(s, cfg, b, p, i, d, colour):
+    """move_reason's conditions on the direction d."""
+    kind = cfg.slot_kind[i]
     # Seed 004 "Astronavi": cruisers and transports move straight ahead only.
     if (kind == CRUISER or kind == TRANSPORT) and d != s.pc[b, p, i, PC_FACING]:
         return R_NOT_FORWARD
     nxt = cfg.nbr[s.pc[b, p, i, PC_POS], d]
     if nxt < 0:
         return R_OFF_MAP
-    return position_reason(s, cfg, b, p, kind, nxt, s.pc[b, p, i, PC_FACING], colour_now(s, cfg, b))
+    return position_reason(s, cfg, b, p, kind, nxt, s.pc[b, p, i, PC_FACING], colour)
 
 
 @nb.njit(cache=True, forceinline=True)
@@ -536,14 +567,29 @@ def pivot_reason(s, cfg, b, p, f):
     if s.g[b, G_PHASE] != ACT:
         return R_WRONG_PHASE
     i = s.g[b, G_ACTIVE]
+    r = pivot_piece_reason(s, cfg, b, i)
+    if r != OK:
+        return r
+    return pivot_dir_reason(s, cfg, b, p, i, f, colour_now(s, cfg, b))
+
+
+@nb.njit(cache=True, inline="always")
+def pivot_piece_reason(s, cfg, b, i):
+    """pivot_reason's conditions on the active piece i, whatever the facing."""
     kind = cfg.slot_kind[i]
     if kind != CRUISER and kind != TRANSPORT:
         return R_CANNOT_PIVOT
     if s.g[b, G_MOVE_DONE]:
         return R_MOVE_DONE
+    return OK
+
+
+@nb.njit(cache=True, inline="always")
+def pivot_dir_reason(s, cfg, b, p, i, f, colour):
+    """pivot_reason's conditions on the facing f."""
     if f == s.pc[b, p, i, PC_FACING]:
         return R_SAME_FACING
-    return position_reason(s, cfg, b, p, kind, s.pc[b, p, i, PC_POS], f, colour_now(s, cfg, b))
+    return position_reason(s, cfg, b, p, cfg.slot_kind[i], s.pc[b, p, i, PC_POS], f, colour)
 
 
 @nb.njit(cache=True, forceinline=True)
@@ -587,20 +633,23 @@ def fire_piece_reason(s, cfg, b, p, j):
     r = fire_common_reason(s, cfg, b)
     if r != OK:
         return r
-    return piece_target_reason(s, cfg, b, p, s.g[b, G_ACTIVE], j, colour_now(s, cfg, b))
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    a0, a1, a2 = footprint3(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING])
+    return piece_target_reason(s, cfg, b, p, kind, a0, a1, a2, j, colour_now(s, cfg, b))
 
 
 @nb.njit(cache=True, inline="always")
-def piece_target_reason(s, cfg, b, p, i, j, colour):
-    """fire_piece_reason once fire_common_reason holds: enemy piece j in reach of active piece i."""
-    kind = cfg.slot_kind[i]
+def piece_target_reason(s, cfg, b, p, kind, a0, a1, a2, j, colour):
+    """fire_piece_reason once fire_common_reason holds: enemy piece j in reach of the active
+    piece, of ``kind``, covering the hexes a0, a1, a2 (footprint3)."""
     q = 1 - p
     if s.pc[b, q, j, PC_STATUS] != ON_MAP:
         return R_NOT_TARGETABLE
     if kind == BASE and s.pc[b, q, j, PC_SHOT]:
         return R_ALREADY_SHOT  # Seed 004 "Astronavi": a mobile base fires once at each target
     tk = cfg.slot_kind[j]
-    rng = fire_range(s, cfg, b, p, i, q, tk, s.pc[b, q, j, PC_POS], s.pc[b, q, j, PC_FACING], colour)
+    rng = range_from(cfg, a0, a1, a2, q, tk, s.pc[b, q, j, PC_POS], s.pc[b, q, j, PC_FACING], colour)
     if to_hit(cfg, kind, tk, rng) == 0:
         return R_OUT_OF_RANGE
     return OK
@@ -611,18 +660,21 @@ def fire_fixed_reason(s, cfg, b, p, f):
     r = fire_common_reason(s, cfg, b)
     if r != OK:
         return r
-    return fixed_target_reason(s, cfg, b, p, s.g[b, G_ACTIVE], f, colour_now(s, cfg, b))
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    a0, a1, a2 = footprint3(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING])
+    return fixed_target_reason(s, cfg, b, p, kind, a0, a1, a2, f, colour_now(s, cfg, b))
 
 
 @nb.njit(cache=True, inline="always")
-def fixed_target_reason(s, cfg, b, p, i, f, colour):
-    """fire_fixed_reason once fire_common_reason holds: the enemy fixed base f in reach of piece i."""
-    kind = cfg.slot_kind[i]
+def fixed_target_reason(s, cfg, b, p, kind, a0, a1, a2, f, colour):
+    """fire_fixed_reason once fire_common_reason holds: the enemy fixed base f in reach of the
+    active piece (as in piece_target_reason)."""
     if s.fx[b, f, FX_OWNER] != 1 - p:
         return R_NOT_TARGETABLE
     if kind == BASE and s.fx[b, f, FX_SHOT]:
         return R_ALREADY_SHOT
-    rng = fire_range(s, cfg, b, p, i, 0, FIGHTER, cfg.planetoids[f, PL_CELL], 0, colour)
+    rng = range_from(cfg, a0, a1, a2, 0, FIGHTER, cfg.planetoids[f, PL_CELL], 0, colour)
     # Seed 004 "Distruzione Basi Fisse": fighters hit fixed bases only at range 1.
     if kind == FIGHTER and rng != 1:
         return R_FIGHTER_FIXED_RANGE
@@ -663,9 +715,15 @@ def hyper_reason(s, cfg, b, p, d):
     r = hyper_piece_reason(s, cfg, b, p, i)
     if r != OK:
         return r
+    return hyper_dir_reason(s, cfg, b, p, i, d, colour_now(s, cfg, b))
+
+
+@nb.njit(cache=True, inline="always")
+def hyper_dir_reason(s, cfg, b, p, i, d, colour):
+    """hyper_reason's conditions on the direction d."""
     if cfg.slot_kind[i] != FIGHTER and d != s.pc[b, p, i, PC_FACING]:
         return R_NOT_FORWARD  # only fighters may trace the corridor in any direction
-    if not corridor_clear(s, cfg, b, p, s.pc[b, p, i, PC_POS], d, colour_now(s, cfg, b)):
+    if not corridor_clear(s, cfg, b, p, s.pc[b, p, i, PC_POS], d, colour):
         return R_CORRIDOR
     return OK
 
@@ -903,11 +961,12 @@ def _mask_select(s, cfg, b, mask):
                 continue
         mask[a_piece + i] = 1
     a_launch = k[K_A_LAUNCH]
+    colour = colour_now(s, cfg, b)
     for kind in range(CRUISER, FIGHTER + 1):
         if launch_limit_reached(s, b, kind) or reserve_slot(s, cfg, b, p, kind) < 0:
             continue    # launch_reason's conditions on the kind, asked once for its three ramps
         for ramp in range(3):
-            if launch_reason(s, cfg, b, p, kind, ramp) == OK:
+            if launch_place_reason(s, cfg, b, p, kind, ramp, colour) == OK:
                 mask[a_launch + 3 * (kind - CRUISER) + ramp] = 1
     mask[k[K_A_END_TURN]] = 1
 
@@ -922,20 +981,28 @@ def _mask_act(s, cfg, b, mask):
     i = s.g[b, G_ACTIVE]
     colour = colour_now(s, cfg, b)
     if fire_common_reason(s, cfg, b) == OK:
+        kind = cfg.slot_kind[i]
+        a0, a1, a2 = footprint3(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING])
         for j in range(cfg.slot_kind.shape[0]):
-            if piece_target_reason(s, cfg, b, p, i, j, colour) == OK:
+            if piece_target_reason(s, cfg, b, p, kind, a0, a1, a2, j, colour) == OK:
                 mask[k[K_A_TARGET] + j] = 1
         for f in range(cfg.planetoids.shape[0]):
-            if fixed_target_reason(s, cfg, b, p, i, f, colour) == OK:
+            if fixed_target_reason(s, cfg, b, p, kind, a0, a1, a2, f, colour) == OK:
                 mask[k[K_A_FIXED] + f] = 1
         _mask_space_shots(s, cfg, b, mask, p, i, colour)
-    for d in range(6):
-        if move_reason(s, cfg, b, p, d) == OK:
-            mask[k[K_A_MOVE] + d] = 1
-        if pivot_reason(s, cfg, b, p, d) == OK:
-            mask[k[K_A_FACE] + d] = 1
-        if hyper_reason(s, cfg, b, p, d) == OK:
-            mask[k[K_A_HYPER] + d] = 1
+    # the conditions on the piece once, then each direction's
+    if move_piece_reason(s, cfg, b, i) == OK:
+        for d in range(6):
+            if move_dir_reason(s, cfg, b, p, i, d, colour) == OK:
+                mask[k[K_A_MOVE] + d] = 1
+    if pivot_piece_reason(s, cfg, b, i) == OK:
+        for f in range(6):
+            if pivot_dir_reason(s, cfg, b, p, i, f, colour) == OK:
+                mask[k[K_A_FACE] + f] = 1
+    if hyper_piece_reason(s, cfg, b, p, i) == OK:
+        for d in range(6):
+            if hyper_dir_reason(s, cfg, b, p, i, d, colour) == OK:
+                mask[k[K_A_HYPER] + d] = 1
     if colonise_reason(s, cfg, b, p) == OK:
         mask[k[K_A_COLONISE]] = 1
     if repair_reason(s, cfg, b, p) == OK:
