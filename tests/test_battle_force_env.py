@@ -2,7 +2,6 @@
 battle_force_v1 (2-6 players)."""
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
@@ -12,11 +11,6 @@ from wargym.envs.battle_force import rules as R
 from wargym.envs.core.batch import BatchState, StateSpec
 from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
-from helpers.play import random_trajectory
-
-
-def _random_trajectory(batch, seed, steps, game_index=0, options=None):
-    return random_trajectory(game, batch, seed, steps, game_index, options)
 
 
 def _play(core, streams, steps):
@@ -143,30 +137,6 @@ def test_unknown_or_bad_options_are_rejected():
 
 
 # -- determinism -------------------------------------------------------------------------------
-def test_same_seed_same_trajectory_for_batch_1_and_32():
-    assert _random_trajectory(1, seed=42, steps=1500) == _random_trajectory(32, seed=42, steps=1500)
-
-
-def test_same_seed_same_trajectory_for_batch_1_and_32_with_four_players():
-    opts = {"players": 4, "end_turns": 4}
-    assert _random_trajectory(1, 5, 1000, options=opts) == _random_trajectory(32, 5, 1000, options=opts)
-
-
-def test_same_trajectory_with_one_and_two_threads():
-    n = numba.get_num_threads()
-    opts = {"players": 3, "end_turns": 6}
-    try:
-        numba.set_num_threads(1)
-        one = _random_trajectory(32, seed=7, steps=800, game_index=5, options=opts)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = _random_trajectory(32, seed=7, steps=800, game_index=5, options=opts)
-    finally:
-        numba.set_num_threads(n)
-    assert one == two
-
-
-def test_different_seeds_differ():
-    assert _random_trajectory(1, seed=1, steps=50) != _random_trajectory(1, seed=2, steps=50)
 
 
 # -- state: clone, save, load ---------------------------------------------------------------------

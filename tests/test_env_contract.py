@@ -473,3 +473,27 @@ def test_check_game_contract_module_is_pure_python():
                 for alias in node.names}
     imported |= {(node.module or "").split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     assert not imported & {"numba", "numpy"}, imported
+
+
+# -- determinism: trajectories depend on the seed only (not on the batch, not on the threads) ---------
+DETERMINISM = [*((key, None) for key in GAME_KEYS), ("battle_force", {"players": 4, "end_turns": 4}),
+               ("battle_force", {"players": 3, "end_turns": 6}), ("talon", {"scenario": "fleet"})]
+
+
+@pytest.mark.parametrize("key, options", DETERMINISM)
+def test_contract_trajectory_depends_on_the_seed_not_on_the_batch_or_threads(key, options):
+    import numba
+    from helpers.play import random_trajectory
+    game = load_game(key)
+    alone = random_trajectory(game, 1, 42, 1000, options=options)
+    assert alone == random_trajectory(game, 32, 42, 1000, options=options)     # game 0 of 32
+    n = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = random_trajectory(game, 32, 7, 600, game_index=5, options=options)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = random_trajectory(game, 32, 7, 600, game_index=5, options=options)
+    finally:
+        numba.set_num_threads(n)
+    assert one == two
+    assert random_trajectory(game, 1, 43, 300, options=options) != alone[:300]     # another seed, another game

@@ -1,7 +1,6 @@
 """Env contract, determinism, state management and fuzz tests for planetoids_v0."""
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 
@@ -10,14 +9,9 @@ from wargym.envs.core.batch import BatchState
 from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
 from wargym.envs.planetoids import game, rules
-from helpers.play import random_trajectory
 from wargym.envs.planetoids.rules import (BASE, CI_PDIST_ALL, CI_PLANETOID, CI_TERRAIN, CRUISER,
                                           FIGHTER, ON_MAP, PC_DAMAGE, PC_POS, PC_STATUS, PL_COLOUR, SPACE,
                                           TRANSPORT)
-
-
-def _random_trajectory(batch, seed, steps, game_index=0):
-    return random_trajectory(game, batch, seed, steps, game_index)
 
 
 # -- PettingZoo contract --------------------------------------------------------
@@ -36,12 +30,6 @@ def test_api_test_on_a_whole_game_and_a_second_episode():
             assert obs["action_mask"].any(), "mask must never be empty while the game is live"
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         assert env.agents == []
-
-
-def test_different_seeds_give_different_games():
-    a = _random_trajectory(1, seed=1, steps=300)
-    b = _random_trajectory(1, seed=2, steps=300)
-    assert a != b
 
 
 def test_observation_spaces_and_mask_only_for_acting_agent():
@@ -78,20 +66,6 @@ def test_unknown_option_is_rejected():
 
 
 # -- determinism ---------------------------------------------------------------------
-def test_same_seed_same_trajectory_for_batch_1_and_64():
-    assert _random_trajectory(1, seed=42, steps=1500) == _random_trajectory(64, seed=42, steps=1500)
-
-
-def test_same_trajectory_with_one_and_two_threads():
-    n = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = _random_trajectory(32, seed=7, steps=800, game_index=5)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = _random_trajectory(32, seed=7, steps=800, game_index=5)
-    finally:
-        numba.set_num_threads(n)
-    assert one == two
 
 
 # -- state: clone, save, load -----------------------------------------------------------

@@ -1,7 +1,6 @@
 """Env contract, determinism, state management and fuzz tests for talon_v0."""
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 from pettingzoo.test import render_test
@@ -13,11 +12,6 @@ from wargym.envs.core.vec import VecGame
 from wargym.envs.talon import game
 from wargym.envs.talon import rules as R
 from helpers.talon import check_invariants
-from helpers.play import random_trajectory
-
-
-def _random_trajectory(batch, seed, steps, game_index=0, options=None):
-    return random_trajectory(game, batch, seed, steps, game_index, options)
 
 
 # -- PettingZoo contract ------------------------------------------------------------------
@@ -63,20 +57,6 @@ def test_unknown_option_is_rejected():
 
 
 # -- determinism -------------------------------------------------------------------------------
-def test_same_seed_same_trajectory_for_batch_1_and_32():
-    assert _random_trajectory(1, seed=42, steps=1200) == _random_trajectory(32, seed=42, steps=1200)
-
-
-def test_same_trajectory_with_one_and_two_threads():
-    n = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = _random_trajectory(32, seed=7, steps=600, game_index=5, options={"scenario": "fleet"})
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = _random_trajectory(32, seed=7, steps=600, game_index=5, options={"scenario": "fleet"})
-    finally:
-        numba.set_num_threads(n)
-    assert one == two
 
 
 # -- state: clone, save, load ---------------------------------------------------------------------
