@@ -164,9 +164,34 @@ def test_modules_left_out_of_the_kernel_cache_digest_hold_no_kernel():
             for other in kernel_modules:
                 if other.name == "game.py":   # binds them for the env's use (validate_state, render); no kernel reads them
                     continue
+                if other.name == "loops.py" and stem == "package_cache":   # names the loops by the digest; no kernel reads it
+                    continue
                 assert not re.search(rf"from \.{stem} import|from \. import .*\b{stem}\b",
                                      other.read_text()), f"{other} imports {name}"
     assert checked >= 12, checked
+
+
+def test_the_loops_recompile_after_an_edit_of_any_kernel_module_of_the_game(tmp_path):
+    """The compiled loops run the game's step, so their cache name carries the digest of every kernel
+    module of the game's package (package_cache.package_digest), not of rules.py and bot.py alone:
+    Battle Force's chapter modules once kept stale loops after an edit.  A module with no kernel
+    (NOT_KERNEL_MODULES, e.g. render.py) changes nothing."""
+    import importlib.util
+
+    from wargym.envs.core.loops import _source_digest
+    package = tmp_path / "somegame"
+    package.mkdir()
+    for name, text in (("__init__.py", ""), ("rules.py", "X = 1\n"), ("chapter.py", "Y = 1\n"),
+                       ("render.py", "Z = 1\n")):
+        (package / name).write_text(text)
+    spec = importlib.util.spec_from_file_location("somegame_rules", package / "rules.py")
+    rules = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rules)
+    before = _source_digest([rules])
+    (package / "render.py").write_text("Z = 2\n")
+    assert _source_digest([rules]) == before
+    (package / "chapter.py").write_text("Y = 2\n")
+    assert _source_digest([rules]) != before
 
 
 def test_reason_texts_match_codes_by_name_and_refuse_gaps():

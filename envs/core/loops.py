@@ -14,9 +14,11 @@ templates below into that game's compiled kernels:
 Why templates and not closures or function arguments: Numba's on-disk cache
 misses on both (it recompiles them in every process, which means the whole
 game step), so each template is copied with the game's names as its globals
-and its own qualified name.  The name carries a digest of the game's source
-files, so a change to the rules or the bot compiles the loops again, and two
-games never read each other's cache entries.
+and its own qualified name.  The name carries a digest of every kernel module
+of the game's package and of envs/core (``package_cache.package_digest``, as
+the kernels' own cache stamps), so a change to any chapter of the rules or to
+the bot compiles the loops again, and two games never read each other's cache
+entries.
 
 Threads: each loop is compiled as one serial kernel over a range of games
 (``nogil``), and ``threads.run_in_ranges`` cuts a batch into one range per
@@ -32,11 +34,13 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import os
 import types
 
 import numba as nb
 import numpy as np
 
+from .package_cache import package_digest
 from .threads import run_in_ranges
 
 # Columns of ``acc`` written by play_turns for each game.
@@ -121,9 +125,13 @@ def _policy_actions_range(s, cfg, masks, policy, actions, lo, hi):
 
 
 def _source_digest(modules) -> str:
+    """The digest of the packages of ``modules`` and of this one: the loops run the game's step, and
+    Numba would keep their machine code after an edit of any module that step calls."""
     h = hashlib.sha1()
-    for m in (__import__(__name__, fromlist=["_"]), *modules):
-        h.update(inspect.getsource(m).encode())
+    directories = {os.path.dirname(os.path.abspath(__file__))}
+    directories |= {os.path.dirname(os.path.abspath(inspect.getfile(m))) for m in modules}
+    for directory in sorted(directories):
+        h.update(package_digest(directory).encode())
     return h.hexdigest()[:10]
 
 
@@ -139,8 +147,8 @@ def _copy(template, tag, names, **jit):
 def specialise_loops(game: str, step_game, policy_action, g_done: int, g_decider: int, sources,
                      policies: dict) -> types.SimpleNamespace:
     """The compiled loops of one game and their Python front ends.  ``sources``: the
-    modules whose code the loops run (the game's rules and bot), to recompile when they
-    change; ``policies``: the game's built-in policies by name."""
+    modules whose code the loops run (the game's rules and bot): the loops recompile when any
+    kernel module of their packages changes; ``policies``: the game's built-in policies by name."""
     tag = f"{game}_{_source_digest(sources)}"
     names = {"GAME_STEP": step_game, "GAME_POLICY": policy_action, "G_DONE": g_done, "G_DECIDER": g_decider}
     # inlined into the range kernels (Numba IR), so that each loop is one compiled module
