@@ -445,6 +445,31 @@ def test_disruptor_fire_empties_the_bar_and_hits_the_facing_shield():
     assert stage(core) == R.ST_FIRE_GROUP and legal(core, "GROUP", 1) and not legal(core, "GROUP", 0)
 
 
+def test_the_firing_ship_and_its_weapons_left_decide_every_target_and_group_action():
+    # Talon 8.3 (steps 1 and 4): targets are chosen weapon by weapon while the firing ship is in play
+    # and its group has weapons left; the step, the mask and stage_has_choice ask the same condition
+    # (fire.weapons_left_reason, fire.firer_reason), so a state with none left (as a save may hold)
+    # offers no target and has no decision.
+    core = fire_duel([ship("terran_ca", "Patton", (8, 6), "W")], [ship("talon_ca", "Justice", (8, 4), "E")],
+                     [4, 1])
+    act(core, "FIRE_SHIP", 0)
+    act(core, "GROUP", 0)
+    assert stage(core) == R.ST_FIRE_TARGET and legal(core, "TARGET", 0)
+    st = core.clone_state()
+    mask = np.zeros(core.num_actions, dtype=np.int8)
+    st.g[0, R.G_WLEFT] = 0
+    assert R.action_reason(st.view, core._k, 0, A(core, "TARGET", 0)) == R.R_NO_WEAPON_LEFT
+    R.write_mask(st.view, core._k, 0, mask)
+    assert not mask[A(core, "TARGET", 0)] and not R.stage_has_choice(st.view, core._k, 0)
+    st.g[0, R.G_WLEFT] = 2
+    st.sh[0, 1, 0, R.SH_STATUS] = R.SS_DESTROYED
+    for stage_, family in ((R.ST_FIRE_TARGET, "TARGET"), (R.ST_FIRE_GROUP, "GROUP")):
+        st.g[0, R.G_STAGE] = stage_
+        assert R.action_reason(st.view, core._k, 0, A(core, family, 0)) == R.R_NO_SHIP
+        R.write_mask(st.view, core._k, 0, mask)
+        assert not mask[A(core, family, 0)] and not R.stage_has_choice(st.view, core._k, 0)
+
+
 def test_laser_damage_by_range():
     # Talon 8.3 laser table (reference data): range 1, a 2 deals 2 and a 1 deals 1
     core = fire_duel([ship("terran_ca", "Patton", (8, 4), "E")], [ship("talon_ca", "Justice", (8, 5), "NW")],

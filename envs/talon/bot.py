@@ -27,15 +27,16 @@ from ..core.sampling import first_legal, random_action
 from . import rules as _rules
 from .victory import named_by                 # scenario victory conditions
 from .movement import move_heading
+from .ships import neighbour
 from .relations import expected_damage
 from .layout import VK_DESTROY, VK_ESCAPE
-from .rules import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, DQ, DR, G_CURRENT, G_DONE, G_GROUP, G_IMPULSE, G_SHIP, G_STAGE,
+from .rules import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, G_CURRENT, G_DONE, G_GROUP, G_IMPULSE, G_SHIP, G_STAGE,
                     GR_ARCS, GR_COUNT, GR_RED, GR_WEAPON, GR_YELLOW, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
-                    K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_SPEED, K_A_TARGET, K_COLS, K_ROWS, N_MOVES, N_USES, SH_AB_LEFT, SH_C_SHIELDS, SH_CELL,
+                    K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_SPEED, K_A_TARGET, N_MOVES, N_USES, SH_AB_LEFT, SH_C_SHIELDS, SH_CELL,
                     SH_CLASS, SH_FACING, SH_GROUP_DEAD, SH_HULL_HITS, SH_MOVED, SH_RED, SH_REINF, SH_SHIELD, SH_STATUS,
                     SH_YEL, SS_ACTIVE, ST_AP, ST_COLLIDE, ST_EXPLODE, ST_FIRE_GROUP, ST_FIRE_SHIP, ST_FIRE_TARGET,
-                    ST_INIT, ST_MOVE, ST_POWER, U_BATTERY, U_CHARGE, U_REINF, U_TURN, ap_source, from_axial, group_full,
-                    must_move, step_game, to_axial, G_TILES, K_A_PULL, K_A_RETREAT, G_PULL_A, G_PULL_B,
+                    ST_INIT, ST_MOVE, ST_POWER, U_BATTERY, U_CHARGE, U_REINF, U_TURN, ap_source, group_full,
+                    must_move, step_game, G_TILES, K_A_PULL, K_A_RETREAT, G_PULL_A, G_PULL_B,
                     ST_PULL, ST_PUSH, G_PUSH_SHIP, W_FUSION, ST_RETREAT, TK_PLANET, TK_BLACK_HOLE, TK_WORM_HOLE, TK_ASTEROID, TK_NEBULA, TR_KIND,
                     TR_CELL, aim_penalty, tile_at)
 from .rules import K_A_FTR_AP, K_FIGHTERS, N_FTR_USES   # Talon 12 fighters
@@ -113,9 +114,7 @@ def _ideal_range(cfg, c):
 def _destination(cfg, cell, f, m):
     """Hex and facing after move ``m`` (Talon 7.2.1 turn then advance, 7.3.1 side slip); hex -1 off the map."""
     f2, d, _ = move_heading(f, m)
-    cols = cfg.k[K_COLS]
-    q, r = to_axial(cell, cols)
-    return from_axial(q + DQ[d], r + DR[d], cfg.k[K_ROWS], cols), f2
+    return neighbour(cfg, cell, d), f2
 
 
 @nb.njit(cache=True)

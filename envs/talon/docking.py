@@ -22,28 +22,19 @@ from __future__ import annotations
 import numba as nb
 
 from ..core.structs import borrow
-from .layout import (G_DOCK_SHIPS, G_LANDING, G_TILES, K_COLS, K_ROWS, M_SLIP_LEFT, M_SLIP_RIGHT, M_TURN_LEFT,
-                     M_TURN_RIGHT, OK, R_DOCK_SPEED, R_NO_DOCK, SH_AB_LEFT, SH_AB_NOW, SH_CELL, SH_DOCKED,
-                     SH_FACING, SH_MOVED, SS_RETREATED, TK_PLANET, config_view, G_IMPULSE)
-from .ships import (DQ, DR, active, from_axial, is_carrier, is_squadron, leave_play, must_move, speed_of,
-                    to_axial)
+from .layout import (G_DOCK_SHIPS, G_LANDING, G_TILES, OK, R_DOCK_SPEED, R_NO_DOCK, SH_AB_LEFT, SH_AB_NOW, SH_CELL,
+                     SH_DOCKED, SH_FACING, SH_MOVED, SS_RETREATED, TK_PLANET, config_view, G_IMPULSE)
+from .ships import active, is_carrier, neighbour, is_squadron, leave_play, must_move, speed_of
 from .bases import is_base
-from .movement import move_reason
+from .movement import move_heading, move_reason
 from .terrain import tile_at
 
 
 @nb.njit(cache=True, inline="always")
 def move_destination(sh, cfg, b, p, k, m):
     """The hex ship ``k`` enters with move ``m`` (7.2.1 turn then advance, 7.3.1 side slip); -1 off the map."""
-    f = sh[b, p, k, SH_FACING]
-    d = f
-    if m == M_TURN_LEFT or m == M_SLIP_LEFT:
-        d = (f + 1) % 6
-    elif m == M_TURN_RIGHT or m == M_SLIP_RIGHT:
-        d = (f + 5) % 6
-    k_ = borrow(cfg.k)
-    q, r = to_axial(sh[b, p, k, SH_CELL], k_[K_COLS])
-    return from_axial(q + DQ[d], r + DR[d], k_[K_ROWS], k_[K_COLS])
+    _f, d, _arc = move_heading(sh[b, p, k, SH_FACING], m)
+    return neighbour(cfg, sh[b, p, k, SH_CELL], d)
 
 
 @nb.njit(cache=True, inline="always")

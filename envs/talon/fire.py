@@ -10,9 +10,9 @@ from ..core.rng import roll_die
 from ..core.structs import borrow
 from .layout import (CL_EXPLOSION, CL_N_GROUPS, CL_N_HULL, CL_POINTS, CR_BREACH, CR_HELM, CR_HULL_FTL, CR_PLOSS,
                      CR_POWER, CR_SECONDARY, CR_SHIELDS, CR_TURN, CR_WEAPON, GR_ARCS, GR_RED, GR_WEAPON, GR_YELLOW,
-                     G_CURRENT, G_PENDING_TURN, G_SERIAL, G_SP0, G_TILES, K_REPAIRABLE, OK, R_FIRED, R_NOT_CHARGED,
-                     R_NOT_ENEMY, R_NOT_PENDING, R_NO_GROUP, R_NO_SHIP, R_NO_TARGET, R_OUT_OF_ARC, R_OUT_OF_RANGE,
-                     R_UNPLAYABLE_WEAPON, SH_CELL, SH_CLASS, SH_C_FTL, SH_C_HELM, SH_C_PLOSS, SH_C_POWER,
+                     G_CURRENT, G_PENDING_TURN, G_SERIAL, G_SHIP, G_SP0, G_TILES, G_WLEFT, K_REPAIRABLE, OK, R_FIRED, R_NOT_CHARGED,
+                     R_NOT_ENEMY, R_NOT_PENDING, R_NO_GROUP, R_NO_SHIP, R_NO_TARGET, R_NO_WEAPON_LEFT, R_OUT_OF_ARC,
+                     R_OUT_OF_RANGE, R_UNPLAYABLE_WEAPON, SH_CELL, SH_CLASS, SH_C_FTL, SH_C_HELM, SH_C_PLOSS, SH_C_POWER,
                      SH_C_POWER_AT, SH_C_SHIELDS, SH_C_TURN, SH_C_TURN_AT, SH_FACING, SH_FIRED, SH_GROUP_DEAD,
                      SH_HULL_HITS, SH_PENDING, SH_RED, SH_REINF, SH_SHIELD, SH_STATUS, SH_YEL, SS_ACTIVE,
                      SS_DESTROYED, other)
@@ -301,6 +301,22 @@ def target_reason(s, cfg, b, p, k, gi, t):
         if r != OK:
             return r
     return line_reason(s, cfg, b, fc, tc)
+
+
+@nb.njit(cache=True, inline="always")
+def firer_reason(s, b, p):
+    """The ship that is firing (G_SHIP, stages ST_FIRE_GROUP and ST_FIRE_TARGET) is still in play (Talon 8.3)."""
+    return OK if active(borrow(s.sh), b, p, borrow(s.g)[b, G_SHIP]) else R_NO_SHIP
+
+
+@nb.njit(cache=True, inline="always")
+def weapons_left_reason(s, b, p):
+    """firer_reason, and its chosen group has weapons left to fire (Talon 8.3 step 4: each weapon of the
+    group picks its target in turn; the stage ends with the last)."""
+    r = firer_reason(s, b, p)
+    if r != OK:
+        return r
+    return OK if borrow(s.g)[b, G_WLEFT] > 0 else R_NO_WEAPON_LEFT
 
 
 @nb.njit(cache=True, inline="always")

@@ -10,10 +10,10 @@ from __future__ import annotations
 import numba as nb
 
 from ..core.structs import borrow
-from .layout import (G_PUSH_DIR_A, G_PUSH_DIR_B, G_PUSH_SHIP, G_PULL_A, G_PULL_B, G_STAGE, G_TILES,
-                     GR_ARCS, GR_WEAPON, K_COLS, K_ROWS, OK, SH_CELL, SH_CLASS, SH_FACING, SH_STATUS, SH_WAVE,
-                     SS_ACTIVE, ST_FIRE_TARGET, ST_PUSH, other)
-from .ships import DQ, DR, active, from_axial, is_squadron, to_axial
+from .layout import (G_PUSH_DIR_A, G_PUSH_DIR_B, G_PUSH_SHIP, G_PULL_A, G_PULL_B, G_STAGE, G_TILES, GR_ARCS, GR_WEAPON,
+                     K_COLS, OK, SH_CELL, SH_CLASS, SH_FACING, SH_STATUS, SH_WAVE, SS_ACTIVE, ST_FIRE_TARGET, ST_PUSH,
+                     other)
+from .ships import DQ, DR, active, is_squadron, neighbour, to_axial
 from .fire import damage, hit_missile, reach_reason, roll_weapon_damage
 from .movement import enter_hex, queue_collisions, step_one_hex
 from .terrain import line_reason
@@ -52,14 +52,6 @@ def push_dirs(cfg, fc, tc):
         elif dot == best:
             db = d
     return da, db
-
-
-@nb.njit(cache=True)
-def push_cell(cfg, cell, d):
-    """The hex next to ``cell`` in direction ``d``, -1 off the map."""
-    cols = cfg.k[K_COLS]
-    q, r = to_axial(cell, cols)
-    return from_axial(q + DQ[d], r + DR[d], cfg.k[K_ROWS], cols)
 
 
 @nb.njit(cache=True)
@@ -108,8 +100,8 @@ def fire_wave(s, cfg, b, p, k, gi, t):
     g[b, G_PUSH_SHIP] = t
     g[b, G_PUSH_DIR_A] = da
     g[b, G_PUSH_DIR_B] = db
-    g[b, G_PULL_A] = push_cell(cfg, tc, da)         # the hexes, for the observation (-1 off the map)
-    g[b, G_PULL_B] = push_cell(cfg, tc, db)
+    g[b, G_PULL_A] = neighbour(cfg, tc, da)         # the hexes, for the observation (-1 off the map)
+    g[b, G_PULL_B] = neighbour(cfg, tc, db)
     g[b, G_STAGE] = ST_PUSH
 
 

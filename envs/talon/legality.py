@@ -15,11 +15,11 @@ from ..core.structs import borrow
 from .layout import (G_CURRENT, G_DONE, G_GROUP, G_SHIP, G_STAGE, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
                      K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_PULL, K_A_RETREAT, K_A_SPEED, K_A_TARGET,
                      K_A_UNREINF, K_N_ACTIONS, N_MOVES, N_USES, OK, R_GAME_OVER, R_MUST_MOVE, R_NOT_PENDING,
-                     R_NO_SUCH_ACTION, R_STAGE, SH_AP_SPENT, SH_REINF, SH_STATUS, SS_ACTIVE, ST_AP, ST_COLLIDE,
+                     R_NO_SUCH_ACTION, R_STAGE, SH_AP_SPENT, SH_REINF, ST_AP, ST_COLLIDE,
                      ST_EXPLODE, ST_FIRE_GROUP, ST_FIRE_SHIP, ST_FIRE_TARGET, ST_INIT, ST_MOVE, ST_POWER, ST_PULL,
                      ST_PUSH, ST_RETREAT, config_view, state_view)
 from .ships import active
-from .fire import can_fire, explode_reason, group_reason, target_reason
+from .fire import can_fire, explode_reason, firer_reason, group_reason, target_reason, weapons_left_reason
 from .movement import may_move, move_kind_reason, move_reason, must_still_move
 from .power import ap_reason, ap_ship_reason, ap_source, ap_use_reason, speed_reason, unreinforce_reason
 from .retreat import retreat_reason
@@ -36,6 +36,26 @@ from .docking import dock_reason
 # ---------------------------------------------------------------------------------
 # Putting the rules together: one action, any action, the mask
 # ---------------------------------------------------------------------------------
+# The first action family of each stage's actions, by stage ST_AP .. ST_RETREAT: a stage's
+# actions run up to the next entry (ST_AP has its AP uses, removals and squadron AP; ST_MOVE its moves
+# and dockings).  The one statement of which actions a stage allows: action_reason asks stage_reason,
+# write_mask and stage_has_choice walk only the current stage's candidates, write_mask_ref the ranges.
+STAGE_FAMILY = np.array([0, K_A_AP, K_A_MOVE, K_A_FIRE_SHIP, K_A_GROUP, K_A_TARGET, K_A_SPEED, K_A_INIT, K_A_COLLIDE,
+                         K_A_EXPLODE, K_A_PULL, K_A_RETREAT, K_A_DONE], dtype=np.int64)
+
+
+@nb.njit(cache=True, inline="always")
+def stage_reason(cfg, st, a):
+    """Is action ``a`` (not "done", not a missile's) one of stage ``st``'s?  A wave cannon's push picks
+    the hex as a black hole's pull does (15.1.2, 18.2)."""
+    k = borrow(cfg.k)
+    if st == ST_PUSH:
+        st = ST_PULL
+    if ST_AP <= st <= ST_RETREAT and k[STAGE_FAMILY[st]] <= a < k[STAGE_FAMILY[st + 1]]:
+        return OK
+    return R_STAGE
+
+
 @nb.njit(cache=True, inline="always")
 def done_reason(s, cfg, b, p, st):
     """May the player end the stage: AP, fire and retreat are optional (6.1, 8.2, 11.1.2);
@@ -69,9 +89,12 @@ def action_reason(s_, cfg_, b, a):
         r = missile_action_reason(s, cfg, b, p, st, a)
         if r != NOT_A_MISSILE_ACTION:
             return r
+    if a >= k_[K_A_DONE]:
+        return done_reason(s, cfg, b, p, st)
+    r = stage_reason(cfg, st, a)
+    if r != OK:
+        return r
     if a < k_[K_A_MOVE]:
-        if st != ST_AP:
-            return R_STAGE
         if a < k_[K_A_UNREINF]:
             i = a - k_[K_A_AP]
             return ap_reason(s, cfg, b, p, i // N_USES, i % N_USES)
@@ -82,45 +105,33 @@ def action_reason(s_, cfg_, b, a):
         i = a - k_[K_A_UNREINF]
         return unreinforce_reason(s, cfg, b, p, i // 4, i % 4)
     if a < k_[K_A_FIRE_SHIP]:
-        if st != ST_MOVE:
-            return R_STAGE
         if a >= k_[K_A_DOCK]:                       # Talon 16.2 docking or landing, declared with the move
             i = a - k_[K_A_DOCK]
             return dock_reason(s, cfg, b, p, i // N_MOVES, i % N_MOVES)
         i = a - k_[K_A_MOVE]
         return move_reason(s, cfg, b, p, i // N_MOVES, i % N_MOVES)
     if a < k_[K_A_GROUP]:
-        if st != ST_FIRE_SHIP:
-            return R_STAGE
         return can_fire(s, cfg, b, p, a - k_[K_A_FIRE_SHIP])
     if a < k_[K_A_TARGET]:
-        if st != ST_FIRE_GROUP:
-            return R_STAGE
+        r = firer_reason(s, b, p)
+        if r != OK:
+            return r
         return group_reason(s, cfg, b, p, g[b, G_SHIP], a - k_[K_A_GROUP])
     if a < k_[K_A_SPEED]:
-        if st != ST_FIRE_TARGET:
-            return R_STAGE
+        r = weapons_left_reason(s, b, p)
+        if r != OK:
+            return r
         return target_reason(s, cfg, b, p, g[b, G_SHIP], g[b, G_GROUP], a - k_[K_A_TARGET])
     if a < k_[K_A_INIT]:
-        if st != ST_POWER:
-            return R_STAGE
         return speed_reason(s, cfg, b, p, a - k_[K_A_SPEED])
-    if a < k_[K_A_COLLIDE]:
-        return OK if st == ST_INIT else R_STAGE
     if a < k_[K_A_EXPLODE]:
-        return OK if st == ST_COLLIDE else R_STAGE
+        return OK                                   # the initiative (4.2) or the first to take damage (7.4)
     if a < k_[K_A_PULL]:
-        if st != ST_EXPLODE:
-            return R_STAGE
         k = a - k_[K_A_EXPLODE]
         return explode_reason(s, b, p, k) if k < borrow(s.sh).shape[2] else R_NOT_PENDING
     if a < k_[K_A_RETREAT]:
-        return OK if st == ST_PULL or st == ST_PUSH else R_STAGE     # 18.2, 15.1.2 either hex of the hexside
-    if a < k_[K_A_DONE]:
-        if st != ST_RETREAT:
-            return R_STAGE
-        return retreat_reason(s, cfg, b, p, a - k_[K_A_RETREAT])
-    return done_reason(s, cfg, b, p, st)
+        return OK                                   # 18.2, 15.1.2 either hex of the hexside
+    return retreat_reason(s, cfg, b, p, a - k_[K_A_RETREAT])
 
 
 @nb.njit(cache=True)
@@ -167,19 +178,18 @@ def stage_has_choice(s_, cfg_, b):
             if can_fire(s, cfg, b, p, k) == OK:
                 return True
         return False
-    if st == ST_FIRE_GROUP or st == ST_FIRE_TARGET:
-        k = g[b, G_SHIP]
-        # the firing ship must still be there, and in ST_FIRE_TARGET have weapons left (8.3)
-        if sh[b, p, k, SH_STATUS] != SS_ACTIVE or (st == ST_FIRE_TARGET and g[b, G_WLEFT] <= 0):
+    if st == ST_FIRE_GROUP:
+        if firer_reason(s, b, p) != OK:
             return False
-        if st == ST_FIRE_GROUP:
-            for gi in range(3):
-                if group_reason(s, cfg, b, p, k, gi) == OK:
-                    return True
+        for gi in range(3):
+            if group_reason(s, cfg, b, p, g[b, G_SHIP], gi) == OK:
+                return True
+        return False
+    if st == ST_FIRE_TARGET:
+        if weapons_left_reason(s, b, p) != OK:
             return False
-        gi = g[b, G_GROUP]
         for t in range(S):
-            if target_reason(s, cfg, b, p, k, gi, t) == OK:
+            if target_reason(s, cfg, b, p, g[b, G_SHIP], g[b, G_GROUP], t) == OK:
                 return True
         return False
     if st == ST_RETREAT:
@@ -250,12 +260,6 @@ def stage_has_choice_ref(s, cfg, b):
                 return True
         return False
     return True
-
-
-# The first action family of each stage's actions, by stage ST_AP .. ST_RETREAT: a stage's
-# actions run up to the next entry (ST_AP has two families, AP uses and removals).
-STAGE_FAMILY = np.array([0, K_A_AP, K_A_MOVE, K_A_FIRE_SHIP, K_A_GROUP, K_A_TARGET, K_A_SPEED, K_A_INIT, K_A_COLLIDE,
-                         K_A_EXPLODE, K_A_PULL, K_A_RETREAT, K_A_DONE], dtype=np.int64)
 
 
 @nb.njit(cache=True)
@@ -335,18 +339,17 @@ def write_mask(s_, cfg_, b, mask):
             if can_fire(s, cfg, b, p, k) == OK:
                 mask[a_fs + k] = 1
     elif st == ST_FIRE_GROUP:
-        a_gr = k_[K_A_GROUP]
-        k = g[b, G_SHIP]
-        for gi in range(3):
-            if group_reason(s, cfg, b, p, k, gi) == OK:
-                mask[a_gr + gi] = 1
+        if firer_reason(s, b, p) == OK:
+            a_gr = k_[K_A_GROUP]
+            for gi in range(3):
+                if group_reason(s, cfg, b, p, g[b, G_SHIP], gi) == OK:
+                    mask[a_gr + gi] = 1
     elif st == ST_FIRE_TARGET:
-        a_tg = k_[K_A_TARGET]
-        k = g[b, G_SHIP]
-        gi = g[b, G_GROUP]
-        for t in range(S):
-            if target_reason(s, cfg, b, p, k, gi, t) == OK:
-                mask[a_tg + t] = 1
+        if weapons_left_reason(s, b, p) == OK:
+            a_tg = k_[K_A_TARGET]
+            for t in range(S):
+                if target_reason(s, cfg, b, p, g[b, G_SHIP], g[b, G_GROUP], t) == OK:
+                    mask[a_tg + t] = 1
     elif st == ST_POWER:
         a_sp = k_[K_A_SPEED]
         for d in range(3):

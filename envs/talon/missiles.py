@@ -25,12 +25,13 @@ from .layout import (ARC_FRONT, CL_N_GROUPS, GR_ARCS, GR_WEAPON, G_GROUP, G_MISS
                      G_WLEFT, K_A_DONE, K_A_MMOVE, K_A_MTARGET, K_A_RETARGET, K_A_SPEED, K_A_TARGET, K_COLS, K_ROWS,
                      MISSILE_DAMAGE, MI_INTACT, MI_NONE, MS_CELL, MS_FACING, MS_MOVED, MS_OWNER, MS_STATUS, MS_TARGET,
                      M_STRAIGHT, M_TURN_LEFT, N_MISSILE_MOVES, OK, R_MISSILE_COURSE, R_MISSILE_MOVED, R_NOT_ENEMY,
-                     R_NO_LAUNCHER, R_NO_MISSILE, R_NO_SHIP, R_NO_TARGET, R_NO_WEAPON_LEFT, R_SAME_TARGET, R_STAGE,
+                     R_NO_LAUNCHER, R_NO_MISSILE, R_NO_TARGET, R_SAME_TARGET, R_STAGE,
                      SH_AP_SPENT, SH_BATTERY, SH_CELL, SH_CLASS, SH_FACING, SH_GROUP_DEAD, ST_AP, ST_FIRE_TARGET,
                      ST_MOVE, ST_RETARGET, TK_BLACK_HOLE, TK_PLANET, TK_WORM_HOLE, W_MISSILE)
 from .layout import G_LAUNCH_TARGET, K_A_LAUNCH, R_LAUNCH_HEX, ST_LAUNCH      # Talon 13.2 the launch hex
-from .ships import DQ, DR, active, from_axial, to_axial
-from .fire import damage, missile_target_reason, random_arc, reach_reason, roll_weapon_damage, hit_missile
+from .ships import active, from_axial, neighbour, to_axial
+from .fire import (damage, hit_missile, missile_target_reason, random_arc, reach_reason, roll_weapon_damage,
+                   weapons_left_reason)
 from .power import ap_ship_reason, ap_source
 from .terrain import line_reason, tile_at
 
@@ -41,14 +42,6 @@ FAR = 1 << 20                # distance of a hex off the map
 # ---------------------------------------------------------------------------------
 # The pool and the geometry of a missile's move
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
-def neighbour(cfg, cell, d):
-    """The hex next to ``cell`` in direction ``d``, -1 off the map."""
-    cols = borrow(cfg.k)[K_COLS]
-    q, r = to_axial(cell, cols)
-    return from_axial(q + DQ[d], r + DR[d], borrow(cfg.k)[K_ROWS], cols)
-
-
 @nb.njit(cache=True, inline="always")
 def tracked_target(s, b, m):
     """The enemy ship missile ``m`` tracks, or -1 when it has none or its target has been
@@ -130,13 +123,11 @@ def missile_must_move(s, b, p):
 @nb.njit(cache=True)
 def shoot_missile_reason(s, cfg, b, p, m):
     """May the firing ship's current weapon be fired at missile ``m`` (13.6, 8.3)?"""
+    r = weapons_left_reason(s, b, p)
+    if r != OK:
+        return r
     g = borrow(s.g)
-    k = g[b, G_SHIP]
-    if not active(borrow(s.sh), b, p, k):
-        return R_NO_SHIP
-    if g[b, G_WLEFT] <= 0:
-        return R_NO_WEAPON_LEFT
-    return missile_target_reason(s, cfg, b, p, k, g[b, G_GROUP], m)
+    return missile_target_reason(s, cfg, b, p, g[b, G_SHIP], g[b, G_GROUP], m)
 
 
 @nb.njit(cache=True, inline="always")

@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import numba as nb
 
-from ..core.structs import borrow
 from .fire import group_full, reach_reason
-from .layout import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, CL_POINTS, G_GROUP, G_SHIP, G_TILES, GR_ARCS, GR_COUNT,
-                     GR_RED, GR_WEAPON, GR_YELLOW, K_A_AP, K_A_FIRE_SHIP, K_A_GROUP, K_A_MOVE, K_A_TARGET, K_COLS,
-                     K_ROWS, N_MOVES, N_USES, OK, SH_C_SHIELDS, SH_CELL, SH_CLASS, SH_FACING, SH_FIRED, SH_GROUP_DEAD,
-                     SH_HULL_HITS, SH_RED, SH_REINF, SH_SHIELD, SH_YEL, U_CHARGE, U_REINF, other)
+from .layout import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, CL_POINTS, G_GROUP, G_SHIP, G_TILES, GR_ARCS, GR_COUNT, GR_RED,
+                     GR_WEAPON, GR_YELLOW, K_A_AP, K_A_FIRE_SHIP, K_A_GROUP, K_A_MOVE, K_A_TARGET, K_COLS, N_MOVES,
+                     N_USES, OK, SH_C_SHIELDS, SH_CELL, SH_CLASS, SH_FACING, SH_FIRED, SH_GROUP_DEAD, SH_HULL_HITS,
+                     SH_RED, SH_REINF, SH_SHIELD, SH_YEL, U_CHARGE, U_REINF, other)
 from .movement import move_heading
-from .ships import DQ, DR, active, axial_distance, from_axial, to_axial
+from .ships import active, neighbour, to_axial
 from .terrain import aim_penalty, line_reason, tile_at
 
 # -- pair table: (own ship k, enemy ship t) x N_PF ----------------------------------------
@@ -259,19 +258,16 @@ def write_move_rows(s, cfg, b, v, obs, o):
     sh = s.sh
     S = sh.shape[2]
     e = other(v)
-    rows = cfg.k[K_ROWS]
-    cols = cfg.k[K_COLS]
     for k in range(S):
         if not active(sh, b, v, k):
             continue
         cell = sh[b, v, k, SH_CELL]
         _, d_before = nearest_enemy(s, cfg, b, v, cell)
-        q, r = to_axial(cell, cols)
         for m in range(N_MOVES):
             row = o + (cfg.k[K_A_MOVE] + k * N_MOVES + m) * N_AF
             obs[row + AF_KNOWN] = 1
             f, d, _ = move_heading(sh[b, v, k, SH_FACING], m)
-            nc = from_axial(q + DQ[d], r + DR[d], rows, cols)
+            nc = neighbour(cfg, cell, d)
             if nc < 0:
                 obs[row + AF_HAZARD] = 1      # the map moves (7.5.1): the row says only that
                 continue

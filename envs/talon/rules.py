@@ -49,13 +49,12 @@ from .missiles import *  # noqa: F401,F403
 from .docking import *  # noqa: F401,F403
 from .victory import *  # noqa: F401,F403
 from . import (bases, deploy, docking, fighters, fire, heavy_weapons, layout, legality, missiles, movement, observation, power,
-               retreat, sequence, ships, terrain, victory)
+               relations, retreat, sequence, ships, terrain, victory)
 
 
-# the chapter modules, in the order they build on each other (bot.py digests them all
-# to know when its compiled loops must be compiled again)
-CHAPTERS = (layout, ships, bases, terrain, fire, movement, power, retreat, fighters, docking, heavy_weapons, victory,
-            legality, sequence, deploy, observation, missiles)
+# the chapter modules, each importing only those before it (RULES.md, "Code layout"; tests/test_layout.py)
+CHAPTERS = (layout, ships, bases, terrain, fire, power, retreat, fighters, victory, missiles, movement, docking,
+            heavy_weapons, legality, sequence, deploy, relations, observation)
 
 
 @nb.njit(inline="always")  # into reset_range (through reset_one)

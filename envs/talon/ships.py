@@ -6,7 +6,7 @@ import numba as nb
 import numpy as np
 
 from ..core.structs import borrow
-from .layout import (CL_N_HULL, SH_CLASS, SH_CURVE, SH_C_POWER, SH_C_TURN, SH_HULL_HITS, SH_INIT_MARK, SH_POWER,
+from .layout import (CL_N_HULL, K_COLS, K_ROWS, SH_CLASS, SH_CURVE, SH_C_POWER, SH_C_TURN, SH_HULL_HITS, SH_INIT_MARK, SH_POWER,
                      SH_STATUS, SS_ACTIVE)
 
 
@@ -34,6 +34,14 @@ def from_axial(q, r, rows, cols):
 # axial step per direction E, NE, NW, W, SW, SE
 DQ = np.array([1, 1, 0, -1, -1, 0], dtype=np.int64)
 DR = np.array([0, -1, -1, 0, 1, 1], dtype=np.int64)
+
+
+@nb.njit(cache=True, inline="always")
+def neighbour(cfg, cell, d):
+    """The hex next to ``cell`` in direction ``d``, -1 off the map."""
+    cols = borrow(cfg.k)[K_COLS]
+    q, r = to_axial(cell, cols)
+    return from_axial(q + DQ[d], r + DR[d], borrow(cfg.k)[K_ROWS], cols)
 
 
 @nb.njit(cache=True, inline="always")
