@@ -48,9 +48,11 @@ def shuffle_order(s, cfg, b):
 
 
 @nb.njit(cache=True)
-def player_at(s, cfg, b, pos):
+def player_in_place(s, cfg, b, column, pos):
+    """The player whose place in ``column`` is ``pos``: PL_ORDER, the turn order (Sequenza di gioco);
+    PL_TIE, the order of the race picks (Preparazione del gioco 1).  Player 0 if none."""
     for p in range(cfg.k[K_P]):
-        if s.pl[b, p, PL_ORDER] == pos:
+        if s.pl[b, p, column] == pos:
             return p
     return 0
 
@@ -59,7 +61,7 @@ def player_at(s, cfg, b, pos):
 def first_player(s, cfg, b):
     P = cfg.k[K_P]
     for pos in range(P):
-        p = player_at(s, cfg, b, pos)
+        p = player_in_place(s, cfg, b, PL_ORDER, pos)
         if not s.pl[b, p, PL_OUT]:
             return p
     return 0

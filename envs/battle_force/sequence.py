@@ -15,7 +15,7 @@ from .layout import (AK_NONE, CD_LOC, CD_WHO, CL_HAND, CL_RES, CL_SHIP, G_ACTIVE
                      R_NO_DAMAGE, R_ONCE, R_RESERVE_FULL, R_STAGE, SH_COV, SH_DIS, SH_EM, SH_OWNER, SH_WEB, SH_WW,
                      ST_ATTACK, ST_DISCARD, ST_DISC_DEST, ST_DISC_ORDER, ST_DRAW, ST_FORMATION, ST_KEEP, ST_REDRAW,
                      ST_REPAIR, ST_UNMARK)
-from .players import ally_of, automaton, first_player, player_at, set_stage, shuffle_order
+from .players import ally_of, automaton, first_player, player_in_place, set_stage, shuffle_order
 from .ships import damage_of, fleet_size, in_fleet
 from .cards import clear_ship_cards, draw_to_hand, hand_limit, set_card, to_discard
 from .victory import finish, game_should_end
@@ -171,7 +171,7 @@ def end_turn(s, cfg, b):
     pos = s.pl[b, p, PL_ORDER]
     nxt = -1
     for d in range(pos + 1, P):
-        q = player_at(s, cfg, b, d)
+        q = player_in_place(s, cfg, b, PL_ORDER, d)
         if not s.pl[b, q, PL_OUT]:
             nxt = q
             break

@@ -14,7 +14,7 @@ from .layout import (G_PICK_PHASE, G_ROUND, G_SDECK_N, G_SEL, G_SETUP_LEFT, G_SE
                      R_RESERVE_FULL, SC_DN, SC_N, SC_RACE, SC_VP, SEL_CORE, SEL_DRAFT, SEL_DRAFT4, SEL_POINTS, SH_DOWN,
                      SH_LINE, SH_LOC, SH_OWNER, SL_DECK, SL_OUT, SL_POOL, ST_CLOAK_SETUP, ST_LINE_SETUP, ST_PICK,
                      ST_RACE, ST_RES_SETUP)
-from .players import automaton, first_player, set_stage
+from .players import automaton, first_player, player_in_place, set_stage
 from .ships import fleet_size, in_fleet, uses_formation
 from .cards import shuffle_stack
 from .formation import count_line, place_ship
@@ -339,15 +339,7 @@ def begin_race_picks(s, cfg, b):
         s.pl[b, p, PL_TIE] = pos
         s.pl[b, p, PL_RACE] = -1
     s.g[b, G_SETUP_LEFT] = 0
-    set_stage(s, b, ST_RACE, player_with_tie_pos(s, cfg, b, 0))
-
-
-@nb.njit(cache=True)
-def player_with_tie_pos(s, cfg, b, pos):
-    for p in range(cfg.k[K_P]):
-        if s.pl[b, p, PL_TIE] == pos:
-            return p
-    return 0
+    set_stage(s, b, ST_RACE, player_in_place(s, cfg, b, PL_TIE, 0))
 
 
 @nb.njit(cache=True)
@@ -355,7 +347,7 @@ def after_race_pick(s, cfg, b):
     P = cfg.k[K_P]
     s.g[b, G_SETUP_LEFT] += 1
     if s.g[b, G_SETUP_LEFT] < P:
-        set_stage(s, b, ST_RACE, player_with_tie_pos(s, cfg, b, s.g[b, G_SETUP_LEFT]))
+        set_stage(s, b, ST_RACE, player_in_place(s, cfg, b, PL_TIE, s.g[b, G_SETUP_LEFT]))
         return
     N = cfg.k[K_PER_PLAYER]
     for p in range(P):
