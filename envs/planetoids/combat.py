@@ -1,0 +1,265 @@
+"""Seed 004 "Combattimento" (RULES.md §6), "Distruzione Basi Fisse" (§9) and the attack tables (§11):
+range and line of fire, the shots a piece has left, and each kind of shot (at a piece, at a fixed base, into
+empty space) with its condition beside its effect; resolving a shot and the destructions it causes.
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..core.rng import roll_die
+from .layout import (ACT, BASE, C_BLOCKED, C_DEAD, C_OCC, C_SHOT, DESTROYED, FIGHTER, FIXED, FX_HITS, FX_OWNER, FX_SHOT,
+                     G_ACTIVE, G_CURRENT, G_LAST_DIE, G_NO_FIRE, G_PHASE, G_SHOTS, G_SPACE_SHOTS, KP_SHOTS,
+                     K_BASE_SPACE_EACH_HEX, MAX_HITS, OK, ON_MAP, PC_DAMAGE, PC_FACING, PC_POS, PC_SHOT, PC_STATUS,
+                     PL_CELL, R_ALREADY_SHOT, R_BASE_ONE_SPACE_SHOT, R_BLOCKED_HEX, R_FIGHTER_FIXED_RANGE,
+                     R_HEX_NOT_EMPTY, R_IMPASSABLE, R_NOT_TARGETABLE, R_NO_FIRE_HYPER, R_NO_SHOTS, R_OUT_OF_RANGE,
+                     R_WRONG_PHASE)
+from .board import _occupancy, colour_now, fp_cell, fp_size, open_space
+
+
+@nb.njit(cache=True, inline="always")
+def to_hit(cfg, att_kind, tgt_kind, rng):
+    """Seed 004 attack tables: lowest d6 result that hits, 0 if out of range."""
+    if rng < 1 or rng >= cfg.hit_table.shape[2]:
+        return 0
+    return cfg.hit_table[att_kind, tgt_kind, rng]
+
+
+@nb.njit(cache=True, forceinline=True)
+def fire_range(s, cfg, b, player, i, tq, tkind, tpos, tface, colour):
+    """Seed 004 "Combattimento": rockets fly any path, through ships but not
+    through asteroid belts or planetoids; range is the shortest such path from
+    the firer to the target (a single hex: pass tkind=FIGHTER)."""
+    a0, a1, a2 = footprint3(cfg, player, cfg.slot_kind[i], s.pc[b, player, i, PC_POS], s.pc[b, player, i, PC_FACING])
+    return range_from(cfg, a0, a1, a2, tq, tkind, tpos, tface, colour)
+
+
+@nb.njit(cache=True, inline="always")
+def footprint3(cfg, player, kind, pos, facing):
+    """A piece's hexes (fp_cell): it covers at most 3; a missing one repeats the first."""
+    n = fp_size(cfg, kind)
+    a0 = fp_cell(cfg, player, kind, pos, facing, 0)
+    a1 = fp_cell(cfg, player, kind, pos, facing, 1) if n > 1 else a0
+    a2 = fp_cell(cfg, player, kind, pos, facing, 2) if n > 2 else a0
+    return a0, a1, a2
+
+
+@nb.njit(cache=True, inline="always")
+def range_from(cfg, a0, a1, a2, tq, tkind, tpos, tface, colour):
+    """fire_range from a firer covering the hexes a0, a1, a2 (footprint3)."""
+    dist = cfg.fire_dist[colour]
+    best = 999
+    for m in range(fp_size(cfg, tkind)):
+        t = fp_cell(cfg, tq, tkind, tpos, tface, m)
+        best = min(best, dist[a0, t], dist[a1, t], dist[a2, t])
+    return best
+
+
+@nb.njit(cache=True, forceinline=True)
+def shots_left(s, cfg, b, kind):
+    # Seed 004 "Astronavi": cruisers fire twice, fighters once, transports never;
+    # mobile bases once at every target they reach (checked per target).
+    if kind == BASE:
+        return True
+    return s.g[b, G_SHOTS] < cfg.kinds[kind, KP_SHOTS]
+
+
+@nb.njit(cache=True, forceinline=True)
+def space_shot_spent(s, cfg, b, kind):
+    """Seed 004 "Astronavi" ("Spara su tutti i bersagli raggiungibili (1 volta su
+    ciascuno)") with "Combattimento" ("E' permesso sparare un colpo 'a vuoto'"): the
+    targets of a mobile base are the enemy pieces and fixed bases in reach, each once;
+    into space it fires the one shot any ship may make, once per activation.  Option
+    base_space_shots="each_hex" restores every empty hex as a target (RULES.md §3).
+    True when the active piece may fire no (further) shot into space for that reason."""
+    return kind == BASE and cfg.k[K_BASE_SPACE_EACH_HEX] == 0 and s.g[b, G_SPACE_SHOTS] > 0
+
+
+@nb.njit(cache=True, forceinline=True)
+def fire_common_reason(s, cfg, b):
+    """What every shot needs: an activation, a piece that fights, a shot left."""
+    i = s.g[b, G_ACTIVE]
+    if s.g[b, G_PHASE] != ACT or i < 0:
+        return R_WRONG_PHASE
+    kind = cfg.slot_kind[i]
+    if cfg.kinds[kind, KP_SHOTS] == 0:
+        return R_NO_SHOTS
+    if s.g[b, G_NO_FIRE]:
+        return R_NO_FIRE_HYPER  # Seed 004 "Iperspazio": no firing in the entry/exit move
+    if not shots_left(s, cfg, b, kind):
+        return R_NO_SHOTS
+    return OK
+
+
+@nb.njit(cache=True, forceinline=True)
+def fire_piece_reason(s, cfg, b, p, j):
+    r = fire_common_reason(s, cfg, b)
+    if r != OK:
+        return r
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    a0, a1, a2 = footprint3(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING])
+    return piece_target_reason(s, cfg, b, p, kind, a0, a1, a2, j, colour_now(s, cfg, b))
+
+
+@nb.njit(cache=True, inline="always")
+def piece_target_reason(s, cfg, b, p, kind, a0, a1, a2, j, colour):
+    """fire_piece_reason once fire_common_reason holds: enemy piece j in reach of the active
+    piece, of ``kind``, covering the hexes a0, a1, a2 (footprint3)."""
+    q = 1 - p
+    if s.pc[b, q, j, PC_STATUS] != ON_MAP:
+        return R_NOT_TARGETABLE
+    if kind == BASE and s.pc[b, q, j, PC_SHOT]:
+        return R_ALREADY_SHOT  # Seed 004 "Astronavi": a mobile base fires once at each target
+    tk = cfg.slot_kind[j]
+    rng = range_from(cfg, a0, a1, a2, q, tk, s.pc[b, q, j, PC_POS], s.pc[b, q, j, PC_FACING], colour)
+    if to_hit(cfg, kind, tk, rng) == 0:
+        return R_OUT_OF_RANGE
+    return OK
+
+
+@nb.njit(cache=True, forceinline=True)
+def fire_at_piece(s, cfg, b, j):
+    p = s.g[b, G_CURRENT]
+    q = 1 - p
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    tk = cfg.slot_kind[j]
+    thr = to_hit(cfg, kind, tk, fire_range(s, cfg, b, p, i, q, tk, s.pc[b, q, j, PC_POS], s.pc[b, q, j, PC_FACING],
+                                           colour_now(s, cfg, b)))
+    s.pc[b, q, j, PC_SHOT] = True
+    if resolve_shot(s, cfg, b, thr):
+        # Seed 004: a fighter dies to 1 hit, other ships to the 5th.
+        s.pc[b, q, j, PC_DAMAGE] += 1
+        if tk == FIGHTER or s.pc[b, q, j, PC_DAMAGE] > MAX_HITS:
+            destroy_cascade(s, cfg, b, q, j, np.int64(-1))
+
+
+@nb.njit(cache=True, forceinline=True)
+def fire_fixed_reason(s, cfg, b, p, f):
+    r = fire_common_reason(s, cfg, b)
+    if r != OK:
+        return r
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    a0, a1, a2 = footprint3(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING])
+    return fixed_target_reason(s, cfg, b, p, kind, a0, a1, a2, f, colour_now(s, cfg, b))
+
+
+@nb.njit(cache=True, inline="always")
+def fixed_target_reason(s, cfg, b, p, kind, a0, a1, a2, f, colour):
+    """fire_fixed_reason once fire_common_reason holds: the enemy fixed base f in reach of the
+    active piece (as in piece_target_reason)."""
+    if s.fx[b, f, FX_OWNER] != 1 - p:
+        return R_NOT_TARGETABLE
+    if kind == BASE and s.fx[b, f, FX_SHOT]:
+        return R_ALREADY_SHOT
+    rng = range_from(cfg, a0, a1, a2, 0, FIGHTER, cfg.planetoids[f, PL_CELL], 0, colour)
+    # Seed 004 "Distruzione Basi Fisse": fighters hit fixed bases only at range 1.
+    if kind == FIGHTER and rng != 1:
+        return R_FIGHTER_FIXED_RANGE
+    if to_hit(cfg, kind, FIXED, rng) == 0:
+        return R_OUT_OF_RANGE
+    return OK
+
+
+@nb.njit(cache=True, forceinline=True)
+def fire_at_fixed(s, cfg, b, f):
+    p = s.g[b, G_CURRENT]
+    i = s.g[b, G_ACTIVE]
+    thr = to_hit(cfg, cfg.slot_kind[i], FIXED,
+                 fire_range(s, cfg, b, p, i, 0, FIGHTER, cfg.planetoids[f, PL_CELL], 0, colour_now(s, cfg, b)))
+    s.fx[b, f, FX_SHOT] = True
+    if resolve_shot(s, cfg, b, thr):
+        s.fx[b, f, FX_HITS] += 1  # Seed 004 "Distruzione Basi Fisse": destroyed by the 5th hit
+        if s.fx[b, f, FX_HITS] > MAX_HITS:
+            destroy_cascade(s, cfg, b, np.int64(-1), np.int64(-1), f)
+
+
+@nb.njit(cache=True, forceinline=True)
+def fire_hex_reason(s, cfg, b, p, cell):
+    """Seed 004 "Combattimento": a shot into empty space, as hard as firing at oneself."""
+    r = fire_common_reason(s, cfg, b)
+    if r != OK:
+        return r
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    if space_shot_spent(s, cfg, b, kind):
+        return R_BASE_ONE_SPACE_SHOT
+    colour = colour_now(s, cfg, b)
+    if not open_space(cfg, colour, cell):
+        return R_IMPASSABLE
+    if s.cells[b, cell, C_OCC + 0] > 0 or s.cells[b, cell, C_OCC + 1] > 0:
+        return R_HEX_NOT_EMPTY
+    if s.cells[b, cell, C_BLOCKED] >= 0:
+        return R_BLOCKED_HEX
+    if kind == BASE and s.cells[b, cell, C_SHOT]:
+        return R_ALREADY_SHOT  # option base_space_shots="each_hex": once at each hex
+    if to_hit(cfg, kind, kind, fire_range(s, cfg, b, p, i, 0, FIGHTER, cell, 0, colour)) == 0:
+        return R_OUT_OF_RANGE
+    return OK
+
+
+@nb.njit(cache=True, forceinline=True)
+def fire_at_hex(s, cfg, b, cell):
+    p = s.g[b, G_CURRENT]
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    thr = to_hit(cfg, kind, kind, fire_range(s, cfg, b, p, i, 0, FIGHTER, cell, 0, colour_now(s, cfg, b)))
+    s.cells[b, cell, C_SHOT] = True
+    s.g[b, G_SPACE_SHOTS] += 1
+    if resolve_shot(s, cfg, b, thr):
+        s.cells[b, cell, C_BLOCKED] = p
+
+
+@nb.njit(cache=True, forceinline=True)
+def resolve_shot(s, cfg, b, threshold):
+    """One d6 against the table threshold, worsened by 1 per damage the firer has
+    taken (Seed 004 "Combattimento")."""
+    p = s.g[b, G_CURRENT]
+    i = s.g[b, G_ACTIVE]
+    die = roll_die(s.rng, s.dice_script, s.dice, b, 6)
+    s.g[b, G_LAST_DIE] = die
+    s.g[b, G_SHOTS] += 1
+    return die >= threshold + s.pc[b, p, i, PC_DAMAGE]
+
+
+@nb.njit(cache=True, forceinline=False)
+def destroy_cascade(s, cfg, b, first_p, first_i, first_fixed):
+    """Seed 004 "Combattimento": when a piece is destroyed, every piece that
+    overlaps it, even partly, is destroyed too (and so on, RULES.md)."""
+    P = cfg.slot_kind.shape[0]
+    dead = s.cells[b, :, C_DEAD]
+    dead[:] = 0
+    if first_fixed >= 0:
+        s.fx[b, first_fixed, FX_OWNER] = -1
+        s.fx[b, first_fixed, FX_HITS] = 0
+        dead[cfg.planetoids[first_fixed, PL_CELL]] = 1
+    else:
+        kind = cfg.slot_kind[first_i]
+        s.pc[b, first_p, first_i, PC_STATUS] = DESTROYED
+        for k in range(fp_size(cfg, kind)):
+            dead[fp_cell(cfg, first_p, kind, s.pc[b, first_p, first_i, PC_POS], s.pc[b, first_p, first_i, PC_FACING], k)] = 1
+    changed = True
+    while changed:
+        changed = False
+        for p in range(2):
+            for i in range(P):
+                if s.pc[b, p, i, PC_STATUS] != ON_MAP:
+                    continue
+                kind = cfg.slot_kind[i]
+                n = fp_size(cfg, kind)
+                hit = False
+                for k in range(n):
+                    if dead[fp_cell(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING], k)]:
+                        hit = True
+                if hit:
+                    s.pc[b, p, i, PC_STATUS] = DESTROYED
+                    for k in range(n):
+                        dead[fp_cell(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING], k)] = 1
+                    changed = True
+        for f in range(cfg.planetoids.shape[0]):
+            if s.fx[b, f, FX_OWNER] >= 0 and dead[cfg.planetoids[f, PL_CELL]]:
+                s.fx[b, f, FX_OWNER] = -1
+                s.fx[b, f, FX_HITS] = 0
+    _occupancy(s, cfg, b)
