@@ -45,6 +45,15 @@ def footprint3(cfg, player, kind, pos, facing):
 
 
 @nb.njit(cache=True, inline="always")
+def firer_footprint(s, cfg, b, p):
+    """The active piece's kind and the hexes it fires from (footprint3)."""
+    i = s.g[b, G_ACTIVE]
+    kind = cfg.slot_kind[i]
+    a0, a1, a2 = footprint3(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING])
+    return kind, a0, a1, a2
+
+
+@nb.njit(cache=True, inline="always")
 def range_from(cfg, a0, a1, a2, tq, tkind, tpos, tface, colour):
     """fire_range from a firer covering the hexes a0, a1, a2 (footprint3)."""
     dist = cfg.fire_dist[colour]
@@ -96,9 +105,7 @@ def fire_piece_reason(s, cfg, b, p, j):
     r = fire_common_reason(s, cfg, b)
     if r != OK:
         return r
-    i = s.g[b, G_ACTIVE]
-    kind = cfg.slot_kind[i]
-    a0, a1, a2 = footprint3(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING])
+    kind, a0, a1, a2 = firer_footprint(s, cfg, b, p)
     return piece_target_reason(s, cfg, b, p, kind, a0, a1, a2, j, colour_now(s, cfg, b))
 
 
@@ -140,9 +147,7 @@ def fire_fixed_reason(s, cfg, b, p, f):
     r = fire_common_reason(s, cfg, b)
     if r != OK:
         return r
-    i = s.g[b, G_ACTIVE]
-    kind = cfg.slot_kind[i]
-    a0, a1, a2 = footprint3(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING])
+    kind, a0, a1, a2 = firer_footprint(s, cfg, b, p)
     return fixed_target_reason(s, cfg, b, p, kind, a0, a1, a2, f, colour_now(s, cfg, b))
 
 

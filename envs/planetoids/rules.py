@@ -18,14 +18,13 @@ import numba as nb
 import numpy as np
 
 from ..core.rng import draw_int, seed_stream
-from .layout import (C_BLOCKED, C_SHOT, FX_HITS, FX_OWNER, FX_SHOT, G_ACTIVE, G_COLONISED, G_CURRENT, G_DECISIONS,
-                     G_DONE, G_EXIT_CELL, G_LAST_DIE, G_LAUNCHED, G_LAUNCH_COUNT, G_MOVE_DONE, G_NO_FIRE, G_PHASE,
-                     G_SETUP_COUNT, G_SHOTS, G_SPACE_SHOTS, G_STEPS, G_TURN, K_FIXED_SETUP, K_MAX_DECISIONS,
+from .layout import (C_BLOCKED, FX_HITS, FX_OWNER, G_ACTIVE, G_CURRENT, G_DECISIONS, G_DONE, G_EXIT_CELL, G_LAST_DIE,
+                     G_LAUNCHED, G_LAUNCH_COUNT, G_PHASE, G_SETUP_COUNT, G_TURN, K_FIXED_SETUP, K_MAX_DECISIONS,
                      K_REWARD_SCORE, OK, ON_MAP, PC_ACTIVATED, PC_DAMAGE, PC_FACING, PC_POS, PC_REPAIRED,
-                     PC_REPAIR_PROGRESS, PC_SHOT, PC_STATUS, RESERVE, R_NO_SUCH_ACTION, SETUP, config_view,
-                     outputs_view, state_view)
+                     PC_REPAIR_PROGRESS, PC_STATUS, RESERVE, R_NO_SUCH_ACTION, SETUP, config_view, outputs_view,
+                     state_view)
 from .board import _occupancy, build_occupancy
-from .turn import begin_colour_turn, score
+from .turn import begin_colour_turn, clear_activation, score
 from .legality import _mask, write_mask
 from .actions import decide
 from .observation import _obs, write_obs
@@ -78,15 +77,7 @@ def reset_game(s0, cfg0, b, seed):
     s.pc[b, :, :, PC_ACTIVATED] = False
     s.pc[b, :, :, PC_REPAIRED] = False
     s.g[b, G_ACTIVE] = -1
-    s.g[b, G_STEPS] = 0
-    s.g[b, G_SHOTS] = 0
-    s.g[b, G_MOVE_DONE] = False
-    s.g[b, G_NO_FIRE] = False
-    s.g[b, G_COLONISED] = 0
-    s.g[b, G_SPACE_SHOTS] = 0
-    s.pc[b, :, :, PC_SHOT] = 0
-    s.fx[b, :, FX_SHOT] = False
-    s.cells[b, :, C_SHOT] = False
+    clear_activation(s, b)
     s.g[b, G_LAUNCHED] = -1
     s.g[b, G_LAUNCH_COUNT] = 0
     s.g[b, G_EXIT_CELL] = -1

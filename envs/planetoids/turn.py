@@ -53,7 +53,17 @@ def begin_move(s, cfg, b, p):
 
 @nb.njit(cache=True, forceinline=True)
 def begin_activation(s, cfg, b, i):
+    """Seed 004 "Movimento": piece i of the player to move acts (moves, turns, fires) now."""
     s.g[b, G_ACTIVE] = i
+    clear_activation(s, b)
+    s.pc[b, s.g[b, G_CURRENT], i, PC_ACTIVATED] = True
+
+
+@nb.njit(cache=True, forceinline=True)
+def clear_activation(s, b):
+    """What an activation has done, cleared (a new activation, a new game): its steps, shots and
+    shots into space, whether its move is over, fire forbidden, a colonisation, and which pieces,
+    fixed bases and hexes it has shot at."""
     s.g[b, G_STEPS] = 0
     s.g[b, G_SHOTS] = 0
     s.g[b, G_MOVE_DONE] = False
@@ -63,7 +73,6 @@ def begin_activation(s, cfg, b, i):
     s.pc[b, :, :, PC_SHOT] = 0
     s.fx[b, :, FX_SHOT] = False
     s.cells[b, :, C_SHOT] = False
-    s.pc[b, s.g[b, G_CURRENT], i, PC_ACTIVATED] = True
 
 
 @nb.njit(cache=True, forceinline=True)
