@@ -2,8 +2,9 @@
 from data files, the state layout, scenarios, action names and the army builder.
 
 The rules are in the modules named after the seed's chapters (general, sight, movement,
-shooting, melee, psychology, actions, reactions, battle) and ``rules.py`` (the turn and the
-decision machine); RULES.md states them in English with every reading of the text.
+shooting, melee, psychology, actions, reactions, battle, turn, deployment, action_sequence), put
+together by decisions.py and mask.py; ``rules.py`` has the batched entry points (RULES.md, "Where
+the rules are").  RULES.md states them in English with every reading of the text.
 """
 from __future__ import annotations
 
