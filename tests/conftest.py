@@ -15,7 +15,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from wargym.registration import GAME_KEYS
+
+# One torch (OpenMP) thread per process: pytest-xdist runs a worker per core, and two workers whose
+# torch each spins two OpenMP threads on 2 cores collapse (training/runtime.py): a shipped agent's
+# two arena games took 26 s in the suite and 1-3 s alone.  Set before any test module imports
+# torch, and inherited by the training CLI's subprocesses (training/runtime.torch_threads reads it).
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+from wargym.registration import GAME_KEYS  # noqa: E402
 
 # tests/helpers/ holds what several test files share (tests/helpers/__init__.py); pytest puts this
 # folder on sys.path (it is no package), so a test file imports them as ``from helpers.talon import

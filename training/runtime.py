@@ -18,7 +18,7 @@ waiting passively (``OMP_WAIT_POLICY=PASSIVE``) and about 7,000 with one.  On a 
 machine it is the other way round: OpenMP's spinning barriers collapse when another
 process holds a core (with a load average of 5, the Battle Force network's forward pass
 took 276 us per observation with two threads, 24 us with one), so there pass
-``--threads 1``.
+``--threads 1`` (or set ``OMP_NUM_THREADS``, which the default follows, as torch does).
 """
 from __future__ import annotations
 
@@ -42,8 +42,9 @@ def keep_freed_memory() -> bool:
 
 
 def torch_threads(requested: int | None = None) -> int:
-    """``requested``, or every core."""
-    return requested or os.cpu_count() or 1
+    """``requested``, else ``OMP_NUM_THREADS`` where the user set it (as torch itself reads it), else every core."""
+    from_env = os.environ.get("OMP_NUM_THREADS", "")
+    return requested or (int(from_env) if from_env.isdigit() and int(from_env) > 0 else 0) or os.cpu_count() or 1
 
 
 def pick_device(requested: str = "auto") -> str:
