@@ -244,6 +244,38 @@ def test_dagger_round_lets_the_student_play_and_the_teacher_label():
     assert not np.array_equal(X, Xs)  # same seeds, other games: the untrained student played them
 
 
+def test_sample_order_draws_every_label_equally_often_up_to_one():
+    from wargym.training.imitation import sample_order
+    rng = np.random.default_rng(0)
+    for n, samples in ((10, 25), (10, 10), (10, 3), (7, 0)):
+        order = sample_order(n, samples, rng)
+        counts = np.bincount(order, minlength=n)
+        assert len(order) == samples and counts.max() - counts.min() <= 1
+
+
+@pytest.mark.parametrize("fit, fitted", [("round", [3 * 64, 3 * 64, 3 * 64]), ("all", [3 * 64, 3 * 128, 3 * 192])])
+def test_warm_start_rounds_fit_their_new_labels_or_all_labels(fit, fitted, monkeypatch):
+    """--warm-start-fit round: each DAgger round fits epochs x its own new labels, drawn from every label so far
+    (each round costs the same); all: epochs passes over every label so far."""
+    from wargym.training import imitation, train
+    calls = []
+    real_clone = imitation.clone
+
+    def spy(model, X, M, A, G, samples=None, **kw):
+        calls.append((len(A), samples))
+        assert M[np.arange(len(A)), A].all()          # every round's labels filled in, legal
+        return real_clone(model, X, M, A, G, samples=samples, **kw)
+    monkeypatch.setattr(imitation, "clone", spy)
+    ap = train.build_parser()
+    args = ap.parse_args(["--game", "talon", "--n-envs", "16", "--warm-start-decisions", "64",
+                          "--warm-start-rounds", "2", "--warm-start-fit", fit, "--no-progress"])
+    options = train.check_args(ap, args)
+    env = WargymVecEnv("talon", n_envs=16, opponent="scripted", options=options, seed=0)
+    model = train.make_model(env, args, options)
+    train.warm_start(model, args, options, train.Bars(False))
+    assert [n for n, _ in calls] == [64, 128, 192] and [s for _, s in calls] == fitted
+
+
 def test_place_reads_first_place_shared_first_and_the_rest_from_the_rank_reward():
     from wargym.training.evaluate import place
     assert place([1.0, 0.0, -1.0], 2).tolist() == [1, 0, -1]

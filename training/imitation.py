@@ -32,22 +32,37 @@ from ..envs.core.loops import ACC_TERMINATED, ACC_TRUNCATED
 from ..envs.core.search import is_search_spec, searcher_for
 
 
-def collect(env, teacher: str, decisions: int, gamma: float = 0.995, progress=None, student=None):
+def collected(env, decisions: int) -> int:
+    """How many labels ``collect`` gathers for ``decisions``: whole steps of every game of ``env``."""
+    return max(1, decisions // env.num_envs) * env.num_envs
+
+
+def label_arrays(env, size: int) -> tuple[np.ndarray, ...]:
+    """Empty (obs, masks, actions, returns) for ``size`` labels of ``env``'s learner seat: the warm
+    start allocates every round's at once and ``collect`` fills them in place (Planetoids: 12.5 KB
+    an observation, 7.5 GB for 600,000; gathering rounds by concatenation needed twice that)."""
+    return (np.empty((size, env.observation_space.shape[0]), dtype=np.int8),
+            np.empty((size, env.action_space.n), dtype=bool), np.empty(size, dtype=np.int64),
+            np.empty(size, dtype=np.float32))
+
+
+def collect(env, teacher: str, decisions: int, gamma: float = 0.995, progress=None, student=None, into=None):
     """(obs, masks, teacher's actions, returns) over ``decisions`` of the learner's seat of ``env``.
 
     Without ``student`` the teacher plays the seat; with one (a model with SB3's
     ``predict``) the student plays it, sampling its actions, and the teacher only
     labels the positions the student reaches (a DAgger round).  The returns are
-    those of the games as played.
+    those of the games as played.  ``into``: arrays of ``label_arrays`` to fill
+    (``collected(env, decisions)`` labels long) instead of new ones.
     """
     loop = env.loop
     label = _labeller(loop, teacher)
     obs = env.reset()
     n = env.num_envs
     steps = max(1, decisions // n)
-    X = np.empty((steps, n, obs.shape[1]), dtype=np.int8)
-    M = np.empty((steps, n, env.action_space.n), dtype=bool)
-    A = np.empty((steps, n), dtype=np.int64)
+    into = label_arrays(env, steps * n) if into is None else into
+    X, M, A, G_out = views = [a.reshape(steps, n, *a.shape[1:]) for a in into]
+    assert all(np.may_share_memory(v, a) for v, a in zip(views, into)), "collect fills contiguous arrays in place"
     R = np.empty((steps, n), dtype=np.float32)
     D = np.empty((steps, n), dtype=bool)
     for k in range(steps):
@@ -58,8 +73,8 @@ def collect(env, teacher: str, decisions: int, gamma: float = 0.995, progress=No
         D[k] = (loop.acc[:, ACC_TERMINATED] > 0) | (loop.acc[:, ACC_TRUNCATED] > 0)
         if progress is not None:
             progress(n)
-    G = discounted_returns(R, D, gamma)
-    return X.reshape(steps * n, -1), M.reshape(steps * n, -1), A.reshape(-1), G.reshape(-1)
+    G_out[:] = discounted_returns(R, D, gamma)
+    return into
 
 
 def _labeller(loop, teacher: str):
@@ -89,32 +104,43 @@ def discounted_returns(rewards, dones, gamma):
     return G
 
 
-def clone(model, X, M, A, G=None, epochs: int = 4, batch_size: int = 2048, lr: float = 1e-3, seed: int = 0,
-          value_coef: float = 0.5, progress=None) -> float:
+def sample_order(n: int, samples: int, rng) -> np.ndarray:
+    """``samples`` indices into ``n`` labels: whole shuffled passes over all of them, the last pass
+    cut short, so that every label is drawn equally often (up to one) whatever ``samples`` is."""
+    passes = -(-samples // n) if n else 0
+    return np.concatenate([rng.permutation(n) for _ in range(passes)] or [np.zeros(0, np.int64)])[:samples]
+
+
+def clone(model, X, M, A, G=None, epochs: float = 4, batch_size: int = 2048, lr: float = 1e-3, seed: int = 0,
+          value_coef: float = 0.5, progress=None, samples: int | None = None) -> float:
     """Fit ``model.policy`` to the teacher's actions (masked cross-entropy) and, given ``G``,
-    its value head to the returns; returns the final agreement with the teacher."""
+    its value head to the returns; returns the final agreement with the teacher.
+
+    ``samples``: how many labels to fit in all, drawn evenly from all of them (``sample_order``);
+    by default ``epochs`` passes over every label.  A DAgger round passes the number its newest
+    labels would take (``warm_start``), so that each round costs the same, not more and more as
+    the aggregate grows."""
     policy = model.policy
     opt = torch.optim.Adam(policy.parameters(), lr=lr)
     rng = np.random.default_rng(seed)
     n = len(A)
-    for _ in range(epochs):
-        order = rng.permutation(n)
-        for lo in range(0, n, batch_size):
-            idx = np.sort(order[lo:lo + batch_size])  # sorted: faster gathers from the big arrays
-            obs = torch.as_tensor(X[idx], device=policy.device).float()
-            features = policy.extract_features(obs)
-            latent_pi, latent_vf = policy.mlp_extractor(features)
-            dist = policy.action_dist.proba_distribution(action_logits=policy.action_net(latent_pi))
-            dist.apply_masking(M[idx])
-            loss = -dist.log_prob(torch.as_tensor(A[idx], device=policy.device)).mean()
-            if G is not None:
-                values = policy.value_net(latent_vf).flatten()
-                loss = loss + value_coef * torch.nn.functional.mse_loss(values, torch.as_tensor(G[idx], device=policy.device))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            if progress is not None:
-                progress(len(idx))
+    order = sample_order(n, int(round(epochs * n)) if samples is None else int(samples), rng)
+    for lo in range(0, len(order), batch_size):
+        idx = np.sort(order[lo:lo + batch_size])  # sorted: faster gathers from the big arrays
+        obs = torch.as_tensor(X[idx], device=policy.device).float()
+        features = policy.extract_features(obs)
+        latent_pi, latent_vf = policy.mlp_extractor(features)
+        dist = policy.action_dist.proba_distribution(action_logits=policy.action_net(latent_pi))
+        dist.apply_masking(M[idx])
+        loss = -dist.log_prob(torch.as_tensor(A[idx], device=policy.device)).mean()
+        if G is not None:
+            values = policy.value_net(latent_vf).flatten()
+            loss = loss + value_coef * torch.nn.functional.mse_loss(values, torch.as_tensor(G[idx], device=policy.device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if progress is not None:
+            progress(len(idx))
     return agreement(model, X, M, A, rng)
 
 

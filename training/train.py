@@ -71,6 +71,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="DAgger rounds after cloning: the student plays --warm-start-decisions decisions, the bot "
                          "labels them, the student is fitted to every label so far (default: 2 for planetoids, "
                          "0 = cloning only for the others)")
+    ap.add_argument("--warm-start-fit", choices=("round", "all"), default="round",
+                    help="how much each round of the warm start fits: 'round' (default) --warm-start-epochs times "
+                         "the round's new labels, drawn evenly from every label so far, so every DAgger round "
+                         "costs the same; 'all' --warm-start-epochs passes over every label so far (each round "
+                         "costs more than the last: Planetoids' warm start took twice as long)")
     ap.add_argument("--eval-games", type=int, default=200, help="games of the final evaluation against each opponent")
     ap.add_argument("--curve-points", type=int, default=6, help="evaluations during PPO for the learning curve")
     ap.add_argument("--curve-games", type=int, default=32, help="games per opponent at each point of the curve")
@@ -295,6 +300,7 @@ def main(argv=None) -> dict:
                "options": options, "opponent": args.opponent, "timesteps": model.num_timesteps,
                "n_envs": args.n_envs, "warm_start": args.warm_start,
                "warm_start_rounds": args.warm_start_rounds if args.warm_start != "none" else 0,
+               "warm_start_fit": args.warm_start_fit,
                "warm_start_agreement": agreement, "warm_start_decisions": args.warm_start_decisions,
                "network": args.network, "init_model": args.init_model, "device": args.device,
                "minutes_budget": args.minutes, "stopped_by_budget": bool(budget is not None and budget.spent_out),
@@ -362,25 +368,28 @@ def make_model(env, args, options):
 def warm_start(model, args, options, bars) -> tuple[float, float]:
     """Behaviour cloning of the ``--warm-start`` bot, then ``--warm-start-rounds`` rounds of
     DAgger (``training/imitation.py`` says why); returns (agreement, seconds)."""
-    import numpy as np
-
     from ..wrappers.sb3 import WargymVecEnv
-    from .imitation import clone, collect
+    from .imitation import clone, collect, collected, label_arrays
     t0 = time.perf_counter()
-    data = None
     agreement = 0.0
+    data = per_round = None
     for round_ in range(args.warm_start_rounds + 1):
         env = WargymVecEnv(args.game, n_envs=args.n_envs, opponent=fixed_opponent(args), options=options,
                            seed=args.seed + 7 + round_)
+        if data is None:   # every round's labels in one allocation, filled in place
+            per_round = collected(env, args.warm_start_decisions)
+            data = label_arrays(env, per_round * (args.warm_start_rounds + 1))
         who = args.warm_start if round_ == 0 else f"the student (DAgger round {round_})"
         bar = bars(args.warm_start_decisions, f"warm start: {who} playing", "decision")
-        new = collect(env, args.warm_start, args.warm_start_decisions, gamma=model.gamma, progress=bar.update,
-                      student=model if round_ else None)
+        filled = per_round * (round_ + 1)
+        collect(env, args.warm_start, args.warm_start_decisions, gamma=model.gamma, progress=bar.update,
+                student=model if round_ else None, into=tuple(a[filled - per_round:filled] for a in data))
         bar.close()
-        data = new if data is None else tuple(np.concatenate(pair) for pair in zip(data, new))
-        X, M, A, G = data
-        bar = bars(len(A) * args.warm_start_epochs, "warm start: cloning", "sample")
-        agreement = clone(model, X, M, A, G, epochs=args.warm_start_epochs, seed=args.seed + round_,
+        X, M, A, G = (a[:filled] for a in data)
+        # each round fits as many labels as its new ones take (or every label so far: 'all')
+        samples = (filled if args.warm_start_fit == "all" else per_round) * args.warm_start_epochs
+        bar = bars(samples, "warm start: cloning", "sample")
+        agreement = clone(model, X, M, A, G, samples=samples, seed=args.seed + round_,
                           progress=bar.update)
         bar.close()
     return agreement, time.perf_counter() - t0
