@@ -37,6 +37,40 @@ def test_action_feature_head_scores_each_action_from_its_row():
     assert torch.allclose(changed[0, [0, 1, 3]], base[0, [0, 1, 3]]) and not torch.isclose(changed[0, 2], base[0, 2])
 
 
+def test_action_feature_head_scoring_only_the_legal_actions_gives_the_same_distribution_and_gradients():
+    """legal_only: the pointer head computes its hidden layer for the legal actions alone; once masked, the
+    distribution, its log-probabilities and every parameter's gradient are those of the dense head."""
+    from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
+
+    from wargym.training.networks import legal_only
+    torch.manual_seed(0)
+    head = ActionFeatureHead(latent_dim=6, n_actions=9, n_features=4)
+    for layer in (head.base, head.out):
+        torch.nn.init.normal_(layer.weight)
+    torch.nn.init.normal_(head.embed)
+    latent = torch.randn(5, 6 + 9 * 4)
+    masks = torch.rand(5, 9) < 0.3
+    masks[:, 4] = True                                   # every row has a legal action
+    actions = torch.tensor([4, 4, 4, 4, 4])
+    results = []
+    for sparse in (False, True):
+        head.zero_grad()
+        if sparse:
+            with legal_only(type("P", (), {"action_net": head})(), masks.numpy()):
+                logits = head(latent)
+        else:
+            logits = head(latent)
+        dist = MaskableCategoricalDistribution(9).proba_distribution(action_logits=logits)
+        dist.apply_masking(masks)
+        loss = -(dist.log_prob(actions).sum() + dist.entropy().sum())
+        loss.backward()
+        results.append((dist.distribution.probs.detach(), [p.grad.clone() for p in head.parameters()]))
+        assert head.legal is None                       # the masks are held only inside the block
+    (dense_p, dense_g), (sparse_p, sparse_g) = results
+    assert torch.allclose(dense_p, sparse_p, atol=1e-6)
+    assert all(torch.allclose(a, b, atol=1e-5) for a, b in zip(dense_g, sparse_g))
+
+
 @pytest.mark.parametrize("game", GAME_KEYS)
 def test_default_network_on_every_game_honours_masks_and_saves(game, tmp_path):
     from sb3_contrib import MaskablePPO

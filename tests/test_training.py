@@ -255,8 +255,8 @@ def test_sample_order_draws_every_label_equally_often_up_to_one():
 
 @pytest.mark.parametrize("fit, fitted", [("round", [3 * 64, 3 * 64, 3 * 64]), ("all", [3 * 64, 3 * 128, 3 * 192])])
 def test_warm_start_rounds_fit_their_new_labels_or_all_labels(fit, fitted, monkeypatch):
-    """--warm-start-fit round: each DAgger round fits epochs x its own new labels, drawn from every label so far
-    (each round costs the same); all: epochs passes over every label so far."""
+    """--warm-start-fit all (default): epochs passes over every label so far; round: each DAgger round fits epochs
+    x its own new labels, drawn from every label so far (each round costs the same)."""
     from wargym.training import imitation, train
     calls = []
     real_clone = imitation.clone

@@ -30,6 +30,7 @@ import torch
 
 from ..envs.core.loops import ACC_TERMINATED, ACC_TRUNCATED
 from ..envs.core.search import is_search_spec, searcher_for
+from .networks import legal_only
 
 
 def collected(env, decisions: int) -> int:
@@ -130,7 +131,9 @@ def clone(model, X, M, A, G=None, epochs: float = 4, batch_size: int = 2048, lr:
         obs = torch.as_tensor(X[idx], device=policy.device).float()
         features = policy.extract_features(obs)
         latent_pi, latent_vf = policy.mlp_extractor(features)
-        dist = policy.action_dist.proba_distribution(action_logits=policy.action_net(latent_pi))
+        with legal_only(policy, M[idx]):       # a pointer head scores the legal actions only
+            logits = policy.action_net(latent_pi)
+        dist = policy.action_dist.proba_distribution(action_logits=logits)
         dist.apply_masking(M[idx])
         loss = -dist.log_prob(torch.as_tensor(A[idx], device=policy.device)).mean()
         if G is not None:

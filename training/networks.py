@@ -21,6 +21,8 @@ plane as 189 unrelated numbers.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 import torch
 from gymnasium import spaces
@@ -230,6 +232,8 @@ class ActionFeatureHead(nn.Module):
     def __init__(self, latent_dim: int, n_actions: int, n_features: int, width: int = 32):
         super().__init__()
         self.latent_dim, self.n_actions, self.n_features = latent_dim, n_actions, n_features
+        # the legal actions of the batch being scored, (B, n_actions) bool, while ``legal_only`` holds them
+        self.legal: torch.Tensor | None = None
         self.base = nn.Linear(latent_dim, n_actions)
         self.feat = nn.Linear(n_features, width)
         self.context = nn.Linear(latent_dim, width)
@@ -242,8 +246,33 @@ class ActionFeatureHead(nn.Module):
     def forward(self, latent):
         z = latent[:, :self.latent_dim]
         f = latent[:, self.latent_dim:].reshape(-1, self.n_actions, self.n_features)
-        h = torch.relu(self.feat(f) + self.context(z)[:, None, :] + self.embed)
-        return self.base(z) + self.out(h).squeeze(-1)
+        base = self.base(z)
+        legal = self.legal
+        if legal is None or legal.shape != base.shape:
+            h = torch.relu(self.feat(f) + self.context(z)[:, None, :] + self.embed)
+            return base + self.out(h).squeeze(-1)
+        # Only the legal actions' rows: the mask sets every other logit to -1e8 afterwards, so their
+        # scores change nothing, and a few percent of the actions are legal at a time (mean 31 of
+        # Planetoids' 275, 7 of Talon's 203, 10 of UnionWars' 308): the (B, actions, width) hidden
+        # layer was most of the network's time.  The legal logits are the dense path's.
+        b, a = legal.nonzero(as_tuple=True)
+        h = torch.relu(self.feat(f[b, a]) + self.context(z)[b] + self.embed[a])
+        return base.index_put((b, a), self.out(h).squeeze(-1), accumulate=True)
+
+
+@contextmanager
+def legal_only(policy, action_masks):
+    """While it holds, ``policy``'s pointer head (``ActionFeatureHead``) scores only the actions
+    ``action_masks`` allows (numpy or torch, ``(B, actions)``); a policy without one, or no masks: nothing."""
+    head = getattr(policy, "action_net", None)
+    if action_masks is None or not isinstance(head, ActionFeatureHead):
+        yield
+        return
+    head.legal = torch.as_tensor(action_masks, dtype=torch.bool, device=head.embed.device).reshape(-1, head.n_actions)
+    try:
+        yield
+    finally:
+        head.legal = None
 
 
 def _pointer_policy_class():
@@ -262,6 +291,20 @@ def _pointer_policy_class():
             ext = self.features_extractor
             self.action_net = ActionFeatureHead(self.mlp_extractor.pi_dim, ext.n_actions, ext.n_action_features)
             self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
+        # Every way SB3 reaches the action head with the masks at hand: the head scores the legal
+        # actions only (ActionFeatureHead.forward; the same distribution once masked)
+        def forward(self, obs, deterministic=False, action_masks=None):
+            with legal_only(self, action_masks):
+                return super().forward(obs, deterministic, action_masks)
+
+        def evaluate_actions(self, obs, actions, action_masks=None):
+            with legal_only(self, action_masks):
+                return super().evaluate_actions(obs, actions, action_masks)
+
+        def get_distribution(self, obs, action_masks=None):
+            with legal_only(self, action_masks):
+                return super().get_distribution(obs, action_masks)
 
     PointerPolicy.__module__ = __name__
     PointerPolicy.__qualname__ = "PointerPolicy"
