@@ -256,6 +256,33 @@ def test_mask_is_the_reason_function_in_random_play_with_bank_questions():
     assert checked_bank > 0
 
 
+
+def test_the_stage_table_is_stated_once_decide_refuses_every_other_family():
+    """RULES.md "Actions": ``decisions.stage_ranges`` is the one table of the families a stage
+    allows; ``decide`` refuses every action outside it with R_WRONG_STAGE (the bank's question with
+    its own ESPLORAZIONE refusal), and the mask marks nothing outside it, at every stage met in random play."""
+    from wargym.envs.union_wars.decisions import stage_ranges
+    core = VecGame(game, 8, {"mission": "roll"}, auto_reset=True)
+    core.reset(seed=3)
+    streams = new_streams(8, 3)
+    acts = np.zeros(8, np.int64)
+    actions = np.arange(core.mask.shape[1])
+    stages = set()
+    for step in range(600):
+        for b in range(8):
+            if step % 7 == b % 7:
+                lo0, hi0, lo1, hi1, lo2, hi2 = stage_ranges(core.state.view, core.cfg.struct, b)
+                allowed = ((lo0 <= actions) & (actions < hi0)) | ((lo1 <= actions) & (actions < hi1)) \
+                    | ((lo2 <= actions) & (actions < hi2))
+                reasons = np.array([rules.action_reason(core.state.view, core.cfg.struct, b, a) for a in actions])
+                refusal = L.R_BANK_ANSWER if core.state.g[b, L.G_STAGE] == L.ST_BANK else L.R_WRONG_STAGE
+                assert (reasons[~allowed] == refusal).all()
+                assert not core.mask[b][~allowed].any() and core.mask[b][allowed].any()
+                stages.add(int(core.state.g[b, L.G_STAGE]))
+        sample_legal(core.mask, streams, acts)
+        core.step(acts)
+    assert len(stages) >= 8, sorted(stages)
+
 def test_scripted_bot_spends_to_save_its_model_and_keeps_otherwise():
     from wargym.envs.union_wars import bot
     env = wounded_guerriero([1, 2], bank=(0, 5))

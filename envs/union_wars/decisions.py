@@ -5,7 +5,6 @@ the step's own check and the env's error message can never disagree.
 from __future__ import annotations
 
 import math
-
 import numba as nb
 
 from .actions import (ACTION_TARGET, TARGET_MINE, TARGET_MOVE, TARGET_NONE, action_reason as declare_reason, any_action,
@@ -31,6 +30,9 @@ def decide(s, cfg, b, a, apply):
     k = cfg.k
     if a < 0 or a >= k[K_N_ACTIONS]:
         return R_NO_SUCH_ACTION
+    code = stage_reason(s, cfg, b, a)
+    if code != OK:
+        return code
     st = s.g[b, G_STAGE]
     me = s.g[b, G_DECIDER]
     if st == ST_BANK:
@@ -48,18 +50,74 @@ def decide(s, cfg, b, a, apply):
     if a >= k[K_A_MOVE]:
         return _move(s, cfg, b, st, me, a - k[K_A_MOVE], apply)
     if a >= k[K_A_MINE]:
-        return _target(s, cfg, b, st, me, a - k[K_A_MINE], True, apply)
+        return _target(s, cfg, b, st, me, a - k[K_A_MINE], apply)
     if a >= k[K_A_THEIR]:
         if st == ST_MELEE_TARGET:
             return _melee_target(s, cfg, b, me, a - k[K_A_THEIR], apply)
         if st == ST_SELECT:
             return _select(s, cfg, b, st, me, 1 - me, a - k[K_A_THEIR], apply)
-        return _target(s, cfg, b, st, me, a - k[K_A_THEIR], False, apply)
+        return _target(s, cfg, b, st, me, a - k[K_A_THEIR], apply)
     if a >= k[K_A_ACT]:
         return _action_kind(s, cfg, b, st, me, a - k[K_A_ACT], apply)
     if st == ST_REACT:
         return _reactor(s, cfg, b, me, a - k[K_A_MODEL], apply)
     return _select(s, cfg, b, st, me, me, a - k[K_A_MODEL], apply)
+
+
+@nb.njit(cache=True)
+def stage_ranges(s, cfg, b):
+    """RULES.md "Actions": the action families the stage allows, as three ranges [lo, hi) of action
+    ids (an unused one empty).  Asked by ``decide`` before any family's own condition and by the
+    mask for its candidates, so that the stage table is stated once."""
+    k = cfg.k
+    st = s.g[b, G_STAGE]
+    if st == ST_SELECT:
+        return (k[K_A_MODEL], k[K_A_MODEL] + N_SLOTS, k[K_A_THEIR], k[K_A_THEIR] + N_SLOTS,
+                k[K_A_PASS], k[K_A_PASS] + 1)
+    if st == ST_ACTION:
+        return k[K_A_ACT], k[K_A_ACT] + N_AK, 0, 0, 0, 0
+    if st == ST_TARGET:
+        ak = s.g[b, G_ACT]
+        kind = ACTION_TARGET[ak]
+        if kind == TARGET_MOVE:
+            return k[K_A_MOVE], k[K_A_MOVE] + N_MOVES, 0, 0, 0, 0
+        if kind == TARGET_MINE:
+            return k[K_A_MINE], k[K_A_MINE] + N_SLOTS, 0, 0, 0, 0
+        if ak == AK_FIRE0 or ak == AK_FIRE1:   # an enemy model, or DA LANCIO: a point
+            return k[K_A_THEIR], k[K_A_THEIR] + N_SLOTS, k[K_A_MOVE], k[K_A_MOVE] + N_MOVES, 0, 0
+        return k[K_A_THEIR], k[K_A_THEIR] + N_SLOTS, 0, 0, 0, 0
+    if st == ST_REACT:
+        return k[K_A_MODEL], k[K_A_MODEL] + N_SLOTS, k[K_A_PASS], k[K_A_PASS] + 1, 0, 0
+    if st == ST_REACT_KIND:
+        return k[K_A_REACT], k[K_A_REACT] + N_RK, 0, 0, 0, 0
+    if st == ST_MELEE_TARGET:
+        return k[K_A_THEIR], k[K_A_THEIR] + N_SLOTS, 0, 0, 0, 0
+    if st == ST_FACING or st == ST_COUNTERMOVE:
+        return k[K_A_MOVE], k[K_A_MOVE] + N_MOVES, 0, 0, 0, 0
+    if st == ST_CONSOLIDATE:
+        return k[K_A_MOVE], k[K_A_MOVE] + N_MOVES, k[K_A_PASS], k[K_A_PASS] + 1, 0, 0
+    if st == ST_DEPLOY:
+        return k[K_A_SPOT], k[K_A_SPOT] + N_SPOTS, k[K_A_PASS], k[K_A_PASS] + 1, 0, 0
+    if st == ST_OBJECTIVE:
+        return k[K_A_SPOT], k[K_A_SPOT] + N_SPOTS, 0, 0, 0, 0
+    if st == ST_BASE:
+        return k[K_A_PIECE], k[K_A_PIECE] + T_MAX, 0, 0, 0, 0
+    if st == ST_BANK:
+        return k[K_A_CHOICE], k[K_A_CHOICE] + N_CHOICES, k[K_A_PASS], k[K_A_PASS] + 1, 0, 0
+    if (st == ST_MISSION or st == ST_SIDE or st == ST_DEPLOY_ORDER or st == ST_INITIATIVE or st == ST_NIGHT
+            or st == ST_MELEE_WEAPON):
+        return k[K_A_CHOICE], k[K_A_CHOICE] + N_CHOICES, 0, 0, 0, 0
+    return 0, 0, 0, 0, 0, 0     # ST_OVER: nothing
+
+
+@nb.njit(cache=True, inline="always")
+def stage_reason(s, cfg, b, a):
+    """OK if action ``a``'s family is one the stage allows (``stage_ranges``); else the bank's own
+    refusal at its question (it names ESPLORAZIONE), R_WRONG_STAGE at any other stage."""
+    lo0, hi0, lo1, hi1, lo2, hi2 = stage_ranges(s, cfg, b)
+    if lo0 <= a < hi0 or lo1 <= a < hi1 or lo2 <= a < hi2:
+        return OK
+    return R_BANK_ANSWER if s.g[b, G_STAGE] == ST_BANK else R_WRONG_STAGE
 
 
 @nb.njit(cache=True)
@@ -113,8 +171,6 @@ def play(s, cfg, b, a):
 
 @nb.njit(cache=True)
 def _select(s, cfg, b, st, me, side, i, apply):
-    if st != ST_SELECT:
-        return R_WRONG_STAGE
     if side != me and not is_controlled(s, b, side, i):
         return R_CANNOT_ACT
     if not any_action(s, cfg, b, side, i):
@@ -128,8 +184,6 @@ def _select(s, cfg, b, st, me, side, i, apply):
 
 @nb.njit(cache=True)
 def _action_kind(s, cfg, b, st, me, ak, apply):
-    if st != ST_ACTION:
-        return R_WRONG_STAGE
     if ak >= N_AK:
         return R_NO_SUCH_ACTION
     code = declare_reason(s, cfg, b, s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR], ak)
@@ -147,13 +201,8 @@ def _action_kind(s, cfg, b, st, me, ak, apply):
 
 
 @nb.njit(cache=True)
-def _target(s, cfg, b, st, me, j, mine, apply):
-    if st != ST_TARGET:
-        return R_WRONG_STAGE
-    ak = s.g[b, G_ACT]
-    kind = ACTION_TARGET[ak]
-    if kind == TARGET_MOVE or kind == TARGET_NONE or (kind == TARGET_MINE) != mine:
-        return R_NO_TARGET
+def _target(s, cfg, b, st, me, j, apply):
+    ak = s.g[b, G_ACT]     # stage_ranges: an enemy or own model as this action's target names it
     side, i = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
     code = target_reason(s, cfg, b, side, i, ak, target_side(s, b, side, ak), j)
     if code != OK or not apply:
@@ -177,9 +226,7 @@ def _move(s, cfg, b, st, me, choice, apply):
             s.g[b, G_MOVE] = choice
             declare_action(s, cfg, b)
             return OK
-        if ACTION_TARGET[ak] != TARGET_MOVE:
-            return R_NO_TARGET
-        code = move_reason(s, cfg, b, side, i, choice, ak == AK_FLY, False)
+        code = move_reason(s, cfg, b, side, i, choice, ak == AK_FLY, False)   # a moving action
         if code != OK or not apply:
             return code
         s.g[b, G_MOVE] = choice
@@ -208,24 +255,23 @@ def _move(s, cfg, b, st, me, choice, apply):
             return OK
         counter_move(s, cfg, b, me, j, choice, -1)
         return OK
-    if st == ST_FACING:
-        # MOVIMENTO "muovere ... e/o ruotare": the facing at the end of the move, a rotate-only choice
-        if choice % (N_DIST + 1) != 0:
-            return R_FACING
-        if not apply:
-            return OK
-        d = choice // (N_DIST + 1)
-        kind = s.g[b, G_FACE]
-        s.g[b, G_FACE] = FACE_NONE
-        if kind == FACE_ACTION:
-            s.g[b, G_FACE_DIR] = d + 1
-            declare_action(s, cfg, b)
-        elif kind == FACE_COUNTERMOVE:
-            counter_move(s, cfg, b, me, s.g[b, G_RSLOT], s.g[b, G_FACE_MOVE], d)
-        else:
-            consolidate(s, cfg, b, me, s.g[b, G_RSLOT], s.g[b, G_FACE_MOVE], d)
+    # ST_FACING, the last stage stage_ranges gives the moves to.  MOVIMENTO "muovere ... e/o ruotare":
+    # the facing at the end of the move, a rotate-only choice
+    if choice % (N_DIST + 1) != 0:
+        return R_FACING
+    if not apply:
         return OK
-    return R_WRONG_STAGE
+    d = choice // (N_DIST + 1)
+    kind = s.g[b, G_FACE]
+    s.g[b, G_FACE] = FACE_NONE
+    if kind == FACE_ACTION:
+        s.g[b, G_FACE_DIR] = d + 1
+        declare_action(s, cfg, b)
+    elif kind == FACE_COUNTERMOVE:
+        counter_move(s, cfg, b, me, s.g[b, G_RSLOT], s.g[b, G_FACE_MOVE], d)
+    else:
+        consolidate(s, cfg, b, me, s.g[b, G_RSLOT], s.g[b, G_FACE_MOVE], d)
+    return OK
 
 
 @nb.njit(cache=True, inline="always")
@@ -279,8 +325,6 @@ def _reactor(s, cfg, b, me, j, apply):
 
 @nb.njit(cache=True)
 def _react_kind(s, cfg, b, st, me, rk, apply):
-    if st != ST_REACT_KIND:
-        return R_WRONG_STAGE
     if rk >= N_RK:
         return R_NO_SUCH_ACTION
     j = s.g[b, G_RSLOT]
@@ -311,35 +355,34 @@ def _pass(s, cfg, b, st, me, apply):
             s.md[b, me, s.g[b, G_RSLOT], MD_FLAGS] &= ~F_WON   # stays where it is
             next_consolidation(s, cfg, b)
         return OK
-    if st == ST_DEPLOY:
-        side = me
-        i = next_to_deploy(s, b, side)
-        has_spot = any_spot(s, cfg, b, side, i)
-        if s.g[b, G_RESERVE_PLACING]:
-            if has_spot:
-                return R_RESERVE_LIMIT
-            if apply:
-                s.md[b, side, i, MD_FLAGS] &= ~F_ENTERING   # nowhere to enter: stays in reserve
-                deploy_continue(s, cfg, b)
-            return OK
-        kept = 0
-        n = 0
-        for j in range(N_SLOTS):
-            if cfg.army[side, j] >= 0:
-                n += 1
-                if s.md[b, side, j, MD_FLAGS] & F_KEPT:
-                    kept += 1
-        # LE RISERVE (option): "fino alla metà dei modelli"; a model with no legal spot stays out
-        if has_spot and not (cfg.k[K_RESERVES] and kept + 1 <= n // 2):
+    # ST_DEPLOY, the last stage stage_ranges gives the pass to (the bank's is decide's)
+    side = me
+    i = next_to_deploy(s, b, side)
+    has_spot = any_spot(s, cfg, b, side, i)
+    if s.g[b, G_RESERVE_PLACING]:
+        if has_spot:
             return R_RESERVE_LIMIT
         if apply:
-            if cfg.k[K_RESERVES] and kept + 1 <= n // 2:
-                s.md[b, side, i, MD_FLAGS] |= F_KEPT
-            else:
-                s.md[b, side, i, MD_STATUS] = ABSENT
+            s.md[b, side, i, MD_FLAGS] &= ~F_ENTERING   # nowhere to enter: stays in reserve
             deploy_continue(s, cfg, b)
         return OK
-    return R_WRONG_STAGE
+    kept = 0
+    n = 0
+    for j in range(N_SLOTS):
+        if cfg.army[side, j] >= 0:
+            n += 1
+            if s.md[b, side, j, MD_FLAGS] & F_KEPT:
+                kept += 1
+    # LE RISERVE (option): "fino alla metà dei modelli"; a model with no legal spot stays out
+    if has_spot and not (cfg.k[K_RESERVES] and kept + 1 <= n // 2):
+        return R_RESERVE_LIMIT
+    if apply:
+        if cfg.k[K_RESERVES] and kept + 1 <= n // 2:
+            s.md[b, side, i, MD_FLAGS] |= F_KEPT
+        else:
+            s.md[b, side, i, MD_STATUS] = ABSENT
+        deploy_continue(s, cfg, b)
+    return OK
 
 
 @nb.njit(cache=True)
@@ -365,27 +408,24 @@ def _spot(s, cfg, b, st, me, sp, apply):
         s.pos[b, me, i, 2] = math.pi / 2 if edge_is_low(s, b, me) else -math.pi / 2   # facing the enemy edge
         deploy_continue(s, cfg, b)
         return OK
-    if st == ST_OBJECTIVE:
-        code = objective_reason(s, cfg, b, x, y)
-        if code != OK or not apply:
-            return code
-        q = s.g[b, G_OBJ_PLACED]
-        s.objs[b, q, 0] = x
-        s.objs[b, q, 1] = y
-        s.objs[b, q, 2] = 1
-        s.g[b, G_OBJ_PLACED] = q + 1
-        if q + 1 >= s.g[b, G_NOBJ]:
-            deployment_order(s, cfg, b)
-        else:
-            s.g[b, G_DECIDER] = 1 - me     # "alternandoti con il tuo avversario"
-        return OK
-    return R_WRONG_STAGE
+    # ST_OBJECTIVE, the other stage stage_ranges gives the spots to
+    code = objective_reason(s, cfg, b, x, y)
+    if code != OK or not apply:
+        return code
+    q = s.g[b, G_OBJ_PLACED]
+    s.objs[b, q, 0] = x
+    s.objs[b, q, 1] = y
+    s.objs[b, q, 2] = 1
+    s.g[b, G_OBJ_PLACED] = q + 1
+    if q + 1 >= s.g[b, G_NOBJ]:
+        deployment_order(s, cfg, b)
+    else:
+        s.g[b, G_DECIDER] = 1 - me     # "alternandoti con il tuo avversario"
+    return OK
 
 
 @nb.njit(cache=True)
 def _piece(s, cfg, b, st, me, t, apply):
-    if st != ST_BASE:
-        return R_WRONG_STAGE
     if t >= T_MAX or not base_piece_ok(s, b, me, t) or s.g[b, G_BASE0 + 1 - me] == t:
         return R_PIECE
     if apply:
@@ -425,9 +465,7 @@ def _melee_weapon(s, cfg, b, me, w, apply):
 def _choice(s, cfg, b, st, me, c, apply):
     if st == ST_MELEE_WEAPON:
         return _melee_weapon(s, cfg, b, me, c, apply)
-    n = 5 if st == ST_MISSION else 2
-    if st not in (ST_MISSION, ST_SIDE, ST_DEPLOY_ORDER, ST_INITIATIVE, ST_NIGHT):
-        return R_WRONG_STAGE
+    n = 5 if st == ST_MISSION else 2     # stage_ranges: a set-up question
     if c >= n:
         return R_NO_SUCH_ACTION
     if not apply:
