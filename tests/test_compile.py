@@ -41,3 +41,39 @@ def test_the_suite_compiles_the_games_its_files_name():
     assert games_touched(["tests"]) == list(GAME_KEYS)
     assert games_touched(["tests/test_talon_bot.py::test_x", "tests/test_planetoids_env.py"]) == ["planetoids", "talon"]
     assert games_touched(["tests/test_clients.py"]) == list(GAME_KEYS)
+
+
+def test_a_kernel_called_with_constants_and_narrow_integers_compiles_once():
+    """envs/core/kernel.py (issue 30): a kernel called from other kernels with literals and int32
+    values is compiled once, for int64 and a plain bool, not once per constant and width; the
+    call sites convert, so every result is what plain njit gives."""
+    import numpy as np
+    from wargym.envs.core.kernel import WideningDispatcher, kernel
+
+    @kernel
+    def scaled(x, apply):
+        return x * 2 if apply else x
+
+    @kernel
+    def caller(column):
+        return scaled(column[0], True) + scaled(column[1], False) + scaled(3, True) + scaled(np.int64(4), apply=False)
+
+    assert isinstance(scaled, WideningDispatcher)
+    assert caller(np.array([5, 7], np.int32)) == 10 + 7 + 6 + 4
+    assert [str(t) for sig in scaled.signatures for t in sig] == ["int64", "bool"]
+
+
+def test_a_kernel_whose_body_needs_a_literal_argument_is_compiled_for_it():
+    """The fall-back of kernel.py: a heterogeneous tuple indexed by an argument needs its literal value."""
+    from wargym.envs.core.kernel import kernel
+
+    @kernel
+    def pick(t, k):
+        return t[k]
+
+    @kernel
+    def caller():
+        t = (1, 2.5)
+        return pick(t, 1) + pick(t, 0)
+
+    assert caller() == 3.5

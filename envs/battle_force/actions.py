@@ -4,8 +4,7 @@ automaton's) until a player has a real decision to make.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .layout import (AK_MUTINY, AK_PBF, AK_PF, AK_SHIP, AUTO, CC_TYPE, CC_VALUE, CD_LOC, CD_SHIP, CL_ATK, CL_DEF,
                      CL_HAND, CL_RES, G_ATK_KIND, G_ATK_SHIP, G_ATTACKS, G_CDC_NEXT, G_DECIDER, G_DEFENDER, G_DMG_LEFT,
                      G_DMG_SHIP, G_DONE, G_FIRST_ATTACKER, G_FORM_KIND, G_FORM_MOVES, G_HELPER, G_MOVED,
@@ -40,7 +39,7 @@ from .setup import advance_pick, after_cloak_setup, after_race_pick, after_reser
 from .legality import scan_legal
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def apply_card(s, cfg, b, p, c):
     st = s.g[b, G_STAGE]
     t = cfg.card[c, CC_TYPE]
@@ -134,7 +133,7 @@ def apply_card(s, cfg, b, p, c):
         set_stage(s, b, ST_DISC_DEST, p)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def apply_ship(s, cfg, b, p, i):
     st = s.g[b, G_STAGE]
     if st == ST_PICK:
@@ -192,7 +191,7 @@ def apply_ship(s, cfg, b, p, i):
         after_pending(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def apply_named(s, cfg, b, p, n):
     st = s.g[b, G_STAGE]
     if n == N_DONE:
@@ -263,7 +262,7 @@ def apply_named(s, cfg, b, p, n):
         deactivate_selected(s, cfg, b, p)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def apply_action(s, cfg, b, a, mask):
     """Perform legal action a (checked by the caller), then settle the game; ``mask`` gets the
     legal actions of the next decision."""
@@ -271,7 +270,7 @@ def apply_action(s, cfg, b, a, mask):
     settle(s, cfg, b, mask)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def dispatch(s, cfg, b, a):
     k = cfg.k
     p = s.g[b, G_DECIDER]
@@ -283,7 +282,7 @@ def dispatch(s, cfg, b, a):
         apply_other(s, cfg, b, a)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def settle(s, cfg, b, mask):
     """Take every step that involves no choice (a single legal action) until a real decision,
     whose legal actions are left in ``mask`` (all zero once the game is over).  A forced step
@@ -315,7 +314,7 @@ def settle(s, cfg, b, mask):
         return
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def apply_other(s, cfg, b, a):
     """Actions of the LINE, KIND, NUM, RACE and named families."""
     k = cfg.k

@@ -5,8 +5,7 @@ cards the mask walks.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import local_i32, scratch_i32
 from .layout import (CC_TYPE, CD_LOC, CD_WHO, CL_HAND, CL_RES, G_ATK_SHIP, G_ATTACKS, G_FIRST_ATTACKER, G_TARGET,
                      K_FIGHTERS, K_FTR, K_NC, K_NS, L_MAIN, L_RESERVE, MAX_SHIPS, N_WEAPONS, OK, RACE_KLINGON, R_ALLY,
@@ -20,7 +19,7 @@ from .weapons import attack_card_reason, attack_limits_reason, ship_fires
 from .attack_table import any_link_for, is_multiplier
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def attacker_state_reason(s, cfg, b, p, i):
     """Can ship i of player p lead an attack this turn (SFBF 4.1, Sequenza di Attacco 4.1)?"""
     if not in_fleet(s, b, i) or s.sh[b, i, SH_OWNER] != p:
@@ -36,7 +35,7 @@ def attacker_state_reason(s, cfg, b, p, i):
     return OK
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def target_reason(s, cfg, b, p, i):
     """Can player p attack ship i (SFBF 4.2)?"""
     if not in_fleet(s, b, i):
@@ -53,7 +52,7 @@ def target_reason(s, cfg, b, p, i):
     return OK
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def carrier_reason(s, cfg, b, p, i):
     r = attacker_state_reason(s, cfg, b, p, i)
     if r != OK:
@@ -63,7 +62,7 @@ def carrier_reason(s, cfg, b, p, i):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def any_target(s, cfg, b, p):
     for i in range(cfg.k[K_NS]):
         if target_reason(s, cfg, b, p, i) == OK:
@@ -76,7 +75,7 @@ def any_target(s, cfg, b, p):
 # in its fleet looks random to the branch predictor: filtering them with an ``if`` mispredicted
 # on most of them.  These write each index and advance the list length by the condition, with
 # no branch, so that the rules then run on the few cards and ships that can matter.
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def held_cards(s, cfg, b, p, out):
     """Cards in player p's hand or reserve, in index order, into ``out``: their number."""
     cd = s.cd
@@ -88,7 +87,7 @@ def held_cards(s, cfg, b, p, out):
     return n
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def fleet_ships(s, b, out):
     """Ships in play (any player's fleet), in index order, into ``out``: their number."""
     sh = s.sh
@@ -99,7 +98,7 @@ def fleet_ships(s, b, out):
     return n
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def own_fleet_ships(s, b, p, out):
     """Ships in player p's fleet, in index order, into ``out``: their number."""
     sh = s.sh
@@ -110,7 +109,7 @@ def own_fleet_ships(s, b, p, out):
     return n
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def attack_targets(s, cfg, b, p, out):
     """Ships player p may attack (target_reason OK), in index order, into ``out``: their number."""
     fleet = scratch_i32(MAX_SHIPS)
@@ -122,7 +121,7 @@ def attack_targets(s, cfg, b, p, out):
     return n
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def hand_weapon_types(s, cfg, b, p):
     """The weapon card types in player p's hand, as bits (1 << type)."""
     types = 0
@@ -134,7 +133,7 @@ def hand_weapon_types(s, cfg, b, p):
     return types
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def ship_attack_reason(s, cfg, b, p, i):
     """Can ship i open a normal attack: a weapon card in hand it can fire at some target."""
     r = attacker_state_reason(s, cfg, b, p, i)
@@ -145,7 +144,7 @@ def ship_attack_reason(s, cfg, b, p, i):
     return ship_attack_reason_given(s, cfg, b, p, i, hand_weapon_types(s, cfg, b, p), targets, nt)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def ship_attack_reason_given(s, cfg, b, p, i, hand_types, targets, nt):
     """ship_attack_reason given p's ``hand_weapon_types`` and its ``attack_targets`` (the
     attack mask asks it of every ship, so the hand and the targets are looked at once)."""
@@ -168,7 +167,7 @@ def ship_attack_reason_given(s, cfg, b, p, i, hand_types, targets, nt):
     return R_NEED_WEAPON
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def attack_phase_card_reason(s, cfg, b, p, c):
     t = cfg.card[c, CC_TYPE]
     first = s.g[b, G_ATTACKS] == 0
@@ -190,7 +189,7 @@ def attack_phase_card_reason(s, cfg, b, p, c):
     return R_CARD_USE
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def mutiny_target_ok(s, cfg, b, p, i):
     """SFBF Ammutinamento Klingon: an enemy Klingon ship, not in the reserve."""
     if not in_fleet(s, b, i) or cfg.ship[i, SC_RACE] != RACE_KLINGON:
@@ -201,7 +200,7 @@ def mutiny_target_ok(s, cfg, b, p, i):
     return not (uses_formation(cfg) and s.sh[b, i, SH_LINE] == L_RESERVE)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def atk_cards_reason(s, cfg, b, p, c):
     t = cfg.card[c, CC_TYPE]
     ship = s.g[b, G_ATK_SHIP]

@@ -5,8 +5,7 @@ Flotillas' fire included.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import scratch_i32
 from .layout import (AK_FIGHTERS, AK_PBF, AK_PF, AK_SHIP, CC_DEF, CC_TYPE, CC_VALUE, CD_LINK, CD_LOC, CD_OFF, CD_WHO,
                      CL_ATK, CL_DEF, CL_SHIP, CX_WW, DB_DISENGAGE, D_DRONE, D_PLASMA, G_ATK_KIND, G_CANCELS, G_DEF_BITS,
@@ -20,18 +19,18 @@ from .cards import em_ecm_per_card, is_phaser, is_plasma, is_seeking
 from .weapons import ship_fires
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def is_multiplier(t):
     return t == T_OVERLOAD or t == T_ENVELOPER or t == T_SCATTER or t == T_LGUNNER
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def on_table(s, b, c):
     loc = s.cd[b, c, CD_LOC]
     return loc == CL_ATK or loc == CL_DEF
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def multiplier_of(s, cfg, b, x):
     """The combat card doubling weapon card x (Overload, Enveloper, Scatterpack, Legendary
     Gunner), or -1."""
@@ -42,13 +41,13 @@ def multiplier_of(s, cfg, b, x):
     return -1
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def is_canceller(t):
     # defence cards that remove one drone card or its scatterpack (SFBF 4.4 C1, C2, D)
     return t == T_DRONE or t == T_PLR or t == T_PLS or t == T_TRACTOR or t == T_SCATTER
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def cancels_on(s, cfg, b, x):
     n = 0
     for c in range(cfg.k[K_NC]):
@@ -59,27 +58,27 @@ def cancels_on(s, cfg, b, x):
     return n
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def layers(s, cfg, b, x):
     """A drone card with a scatterpack takes two cancellations: the first removes the
     scatterpack, the second the drone (SFBF 4.4 C1, D)."""
     return 2 if (cfg.card[x, CC_TYPE] == T_DRONE and multiplier_of(s, cfg, b, x) >= 0) else 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def em_on_target(s, cfg, b, c):
     """Card c is an Erratic Maneuvers on the current target, not cancelled by an ECCM for this attack."""
     return (s.cd[b, c, CD_LOC] == CL_SHIP and s.cd[b, c, CD_WHO] == s.g[b, G_TARGET]
             and cfg.card[c, CC_TYPE] == T_EM and s.cd[b, c, CD_OFF] == 0)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def attack_live(s, cfg, b, x):
     """Attack card x still counts (not every layer cancelled)."""
     return s.cd[b, x, CD_LOC] == CL_ATK and cancels_on(s, cfg, b, x) < layers(s, cfg, b, x)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def defence_halved(s, cfg, b):
     """Cloak and web halve the effect of every defence card of the ship (SFBF Occultamento,
     Ragnatela); rounded down (RULES.md)."""
@@ -87,7 +86,7 @@ def defence_halved(s, cfg, b):
     return (s.sh[b, t, SH_CLOAK] != 0) or (s.sh[b, t, SH_WEB] != 0)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def defence_effect(s, cfg, b, v):
     """A defence card's reduction v, halved (rounded down) under the target's cloak or web
     and again while its Wild Weasel works (SFBF 4.4 F: "Altre difese hanno effetto al 50%")."""
@@ -98,13 +97,13 @@ def defence_effect(s, cfg, b, v):
     return v
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def ww_active(s, b):
     t = s.g[b, G_TARGET]
     return s.sh[b, t, SH_WW] != 0 and not (s.g[b, G_CANCELS] & CX_WW)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def card_attack_value(s, cfg, b, x):
     """Damage of attack card x after its multiplier, cancellations and phaser reductions."""
     t = cfg.card[x, CC_TYPE]
@@ -128,7 +127,7 @@ def card_attack_value(s, cfg, b, x):
     return v
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def defence_fire_total(s, cfg, b, who):
     """Damage that player ``who`` (-1: every player) fired this attack at fighters or at a PF
     Flotilla: each weapon card's value, doubled by its multiplier."""
@@ -143,13 +142,13 @@ def defence_fire_total(s, cfg, b, who):
     return tot
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def pf_fire_total(s, cfg, b):
     """Damage every player fired at a PF Flotilla (SFBF Flotta di Caccia Veloci)."""
     return defence_fire_total(s, cfg, b, -1)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def attack_damage(s, cfg, b):
     """SFBF 4.5 Risoluzione: the damage the target takes."""
     kind = s.g[b, G_ATK_KIND]
@@ -242,7 +241,7 @@ def attack_damage(s, cfg, b):
     return total
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def defender_can_fire(s, cfg, b, i, t, vs_fighters):
     """Ship i fires weapon card type t in defence: not cloaked, no Wild Weasel on it, no phasers
     under a web (except at fighters, SFBF Attacco dei caccia F4), and a free matching weapon."""
@@ -253,7 +252,7 @@ def defender_can_fire(s, cfg, b, i, t, vs_fighters):
     return ship_fires(s, cfg, b, i, t)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def def_weapon_link_ok(s, cfg, b, m, x):
     """Defence weapon card m against attack card x (SFBF 4.4 C1-C3 and the card symbols)."""
     if s.cd[b, x, CD_LOC] != CL_ATK or not attack_live(s, cfg, b, x):
@@ -268,7 +267,7 @@ def def_weapon_link_ok(s, cfg, b, m, x):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def link_ok(s, cfg, b, m, x):
     """May pending card m be linked to card x in the current stage?"""
     if m < 0 or x == m:
@@ -311,7 +310,7 @@ def link_ok(s, cfg, b, m, x):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def any_link(s, cfg, b, m):
     for x in range(cfg.k[K_NC]):
         if link_ok(s, cfg, b, m, x):
@@ -319,7 +318,7 @@ def any_link(s, cfg, b, m):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def any_link_for(s, cfg, b, m, ret):
     old = s.g[b, G_RETURN]
     s.g[b, G_RETURN] = ret
@@ -328,7 +327,7 @@ def any_link_for(s, cfg, b, m, ret):
     return ok
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def pf_remaining(s, cfg, b):
     """Option pf_damage: 'remaining_boxes' (12 minus the damage it took, rule text) or
     'remaining_pfs' (6 PFs, one lost per 2 damage, card table)."""

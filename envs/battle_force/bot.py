@@ -64,9 +64,9 @@ from __future__ import annotations
 
 import sys
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.loops import specialise_loops
 from ..core.rng import draw_int
 from ..core.sampling import first_legal, last_legal, random_action
@@ -90,13 +90,13 @@ RANDOM, HEURISTIC = 0, 1
 POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "scripted": HEURISTIC}
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _named(cfg, mask, n):
     a = cfg.k[K_A_NAMED] + n
     return a if mask[a] else -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _card_of_type(cfg, mask, typ):
     """First legal CARD action on a card of type ``typ``."""
     base = cfg.k[K_A_CARD]
@@ -106,7 +106,7 @@ def _card_of_type(cfg, mask, typ):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _pos_key(s, b, i):
     return s.pos[b, i]
 
@@ -114,7 +114,7 @@ def _pos_key(s, b, i):
 # ---------------------------------------------------------------------------------
 # attack planning
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _fire_plan(s, cfg, b, p, ship, target):
     """(cards, damage): how many weapon cards of p's hand ``ship`` can fire together at
     ``target``, taken strongest first (one card per weapon symbol, SFBF 4.3), and their
@@ -158,7 +158,7 @@ def _fire_plan(s, cfg, b, p, ship, target):
     return n, tot
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _better_target(s, b, i, j):
     """Is ship i ahead of ship j in the heuristic's order: screen first, then lowest pos?"""
     if j < 0:
@@ -170,7 +170,7 @@ def _better_target(s, b, i, j):
     return _pos_key(s, b, i) < _pos_key(s, b, j)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _target_for(s, cfg, b, p, ship):
     """The target the heuristic would pick for ``ship``: the first enemy ship in the screen."""
     best = -1
@@ -184,7 +184,7 @@ def _target_for(s, cfg, b, p, ship):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _attack_ship(s, cfg, b, p, mask):
     """SHIP action of the attacker that fires the most cards of the hand, or -1."""
     base = cfg.k[K_A_SHIP]
@@ -206,7 +206,7 @@ def _attack_ship(s, cfg, b, p, mask):
     return base + best if best >= 0 else -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _attack_action(s, cfg, b, p, mask):
     for typ in (T_PF, T_MUTINY, T_PBF):
         a = _card_of_type(cfg, mask, typ)
@@ -230,7 +230,7 @@ def _attack_action(s, cfg, b, p, mask):
     return _named(cfg, mask, N_DONE)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _holds_weapon(s, cfg, b, p):
     for t in range(N_WEAPONS):
         if _in_hand(s, cfg, b, p, t):
@@ -238,7 +238,7 @@ def _holds_weapon(s, cfg, b, p):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _target_action(s, cfg, b, mask):
     base = cfg.k[K_A_SHIP]
     best = -1
@@ -248,7 +248,7 @@ def _target_action(s, cfg, b, mask):
     return base + best if best >= 0 else -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _atk_cards_action(s, cfg, b, mask):
     """Every usable attack card: weapons strongest first, then multipliers, then Prime Team."""
     base = cfg.k[K_A_CARD]
@@ -267,7 +267,7 @@ def _atk_cards_action(s, cfg, b, mask):
     return _named(cfg, mask, N_DONE)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _link_action(s, cfg, b, mask):
     """Where a pending card goes: against the strongest attack card in defence, on the
     strongest own card for a multiplier; the first choice otherwise."""
@@ -285,7 +285,7 @@ def _link_action(s, cfg, b, mask):
     return base + best if best >= 0 else -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _play_all(cfg, mask, first_type):
     """Play a legal card (``first_type`` before any other), else pass."""
     if first_type >= 0:
@@ -302,7 +302,7 @@ def _play_all(cfg, mask, first_type):
 # ---------------------------------------------------------------------------------
 # repair, formation, damage, discard
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _most_damaged(s, cfg, b, mask):
     base = cfg.k[K_A_SHIP]
     best, best_d = -1, -1
@@ -315,7 +315,7 @@ def _most_damaged(s, cfg, b, mask):
     return base + best if best >= 0 else -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _repair_action(s, cfg, b, mask):
     a = _card_of_type(cfg, mask, T_DC)
     if a < 0:
@@ -328,7 +328,7 @@ def _repair_action(s, cfg, b, mask):
     return _named(cfg, mask, N_DONE)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _formation_action(s, cfg, b, p, mask):
     a = _card_of_type(cfg, mask, T_REINF)
     if a >= 0:
@@ -345,7 +345,7 @@ def _formation_action(s, cfg, b, p, mask):
     return first_legal(mask, base, base + cfg.k[K_NS])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _form_dest_action(s, cfg, b, p, mask):
     i = s.g[b, G_SEL]
     lb = cfg.k[K_A_LINE]
@@ -363,7 +363,7 @@ def _form_dest_action(s, cfg, b, p, mask):
     return _named(cfg, mask, N_ACTIVATE)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _line_setup_action(s, cfg, b, p, mask):
     """Random order, half the ships in the screen and half in the main body."""
     lb = cfg.k[K_A_LINE]
@@ -389,7 +389,7 @@ def _line_setup_action(s, cfg, b, p, mask):
     return first_legal(mask, lb, lb + 3)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _fireable_by_fleet(s, cfg, b, p, t):
     """Could any of p's ships in play fire a weapon card of type t when undamaged?"""
     avail = np.zeros(N_KIND, dtype=np.int32)
@@ -406,7 +406,7 @@ def _fireable_by_fleet(s, cfg, b, p, t):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _in_hand(s, cfg, b, p, t):
     """Does p hold a card of type t?"""
     for c in range(cfg.k[K_NC]):
@@ -415,13 +415,13 @@ def _in_hand(s, cfg, b, p, t):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _goes_with(s, cfg, b, p, t):
     """Could p fire a weapon card of type t, and does it hold one?"""
     return _in_hand(s, cfg, b, p, t) and _fireable_by_fleet(s, cfg, b, p, t)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _useless(s, cfg, b, p, c):
     """A weapon card none of p's ships can fire, or a multiplier with no weapon to go with it
     in p's hand.  (Judged by the fleet alone, a hand of multipliers was never discarded: a
@@ -438,7 +438,7 @@ def _useless(s, cfg, b, p, c):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _discard_action(s, cfg, b, p, mask):
     base = cfg.k[K_A_CARD]
     for c in range(cfg.k[K_NC]):
@@ -447,7 +447,7 @@ def _discard_action(s, cfg, b, p, mask):
     return _named(cfg, mask, N_DONE)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _duel_pick_action(s, cfg, b, mask):
     base = cfg.k[K_A_SHIP]
     best, best_v = -1, -1
@@ -457,7 +457,7 @@ def _duel_pick_action(s, cfg, b, mask):
     return base + best if best >= 0 else -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _carrier_action(s, cfg, b, mask):
     base = cfg.k[K_A_SHIP]
     best, best_v = -1, -1
@@ -473,7 +473,7 @@ def _carrier_action(s, cfg, b, mask):
 # ---------------------------------------------------------------------------------
 # the policy
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def heuristic_action(s, cfg, b, mask):
     p = s.g[b, G_DECIDER]
     st = s.g[b, G_STAGE]
@@ -538,7 +538,7 @@ def heuristic_action(s, cfg, b, mask):
     return first_legal(mask, 0, mask.shape[0])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def policy_action(s, cfg, b, mask, policy):
     if policy == HEURISTIC:
         return heuristic_action(s, cfg, b, mask)

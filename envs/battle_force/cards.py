@@ -4,8 +4,7 @@ refill of 5-6 players, and the order of the discards (SFBF Regole Opzionali, Pes
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.rng import draw_int
 from .layout import (AK_SHIP, CC_TYPE, CD_LINK, CD_LOC, CD_MODE, CD_OFF, CD_SEQ, CD_SHIP, CD_WHO, CL_ATK, CL_DECK,
                      CL_DEF, CL_DISC, CL_HAND, CL_OUT, CL_RES, CL_SHIP, G_ACTIVE, G_DECK_N, G_DISC_N, G_END_AT_TURN_END,
@@ -15,33 +14,33 @@ from .layout import (AK_SHIP, CC_TYPE, CD_LINK, CD_LOC, CD_MODE, CD_OFF, CD_SEQ,
 from .ships import fleet_size
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def is_weapon(t):
     return t < N_WEAPONS
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def is_seeking(t):
     # drones and plasma torpedoes (SFBF Regole sull'Occultamento: cannot target a cloaked ship)
     return t == T_DRONE or t == T_PLR or t == T_PLS or t == T_PLF
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def is_plasma(t):
     return t == T_PLR or t == T_PLS or t == T_PLF
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def is_phaser(t):
     return t == T_PH1 or t == T_PH2 or t == T_PH3
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def ctype(cfg, c):
     return cfg.card[c, CC_TYPE]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def em_ecm_per_card(cfg, kind):
     """ECM and Erratic Maneuvers act on one attack card of a ship attack: they reduce "il numero di
     danni ricevuti da una carta attacco" (SFBF 4.4 B, E and the card list; option em_ecm='whole_attack':
@@ -49,12 +48,12 @@ def em_ecm_per_card(cfg, kind):
     return kind == AK_SHIP and (cfg.k[K_TRAD] != 0 or cfg.k[K_EM_WHOLE] == 0)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def hand_size(s, b, p):
     return s.pl[b, p, PL_HAND]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def set_card(s, b, c, loc, who):
     """Move card c; keeps the per-player hand and reserve counts."""
     old, ow = s.cd[b, c, CD_LOC], s.cd[b, c, CD_WHO]
@@ -78,7 +77,7 @@ def set_card(s, b, c, loc, who):
         s.g[b, G_TABLE_N] += 1      # cards on the table (ship_fires skips the scan when none)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def stamp_seq(s, b, c):
     """Number card c, just played to the table or onto a ship, in the order of play (CD_SEQ, for
     display).  The numbering restarts with the first card on an empty table, so a number never
@@ -91,14 +90,14 @@ def stamp_seq(s, b, c):
     s.cd[b, c, CD_SEQ] = s.g[b, G_SEQ]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def to_discard(s, b, c):
     set_card(s, b, c, CL_DISC, -1)
     s.disc[b, s.g[b, G_DISC_N]] = c
     s.g[b, G_DISC_N] += 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def shuffle_stack(s, b, arr, n):
     # Fisher-Yates from the game's own stream (RULES.md 'Randomness')
     for i in range(n - 1, 0, -1):
@@ -108,7 +107,7 @@ def shuffle_stack(s, b, arr, n):
         arr[b, j] = t
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def reshuffle_discards(s, cfg, b):
     """The discard pile becomes the new action deck (SFBF Regole Opzionali, Condizioni di fine gioco 2:
     the number of reshuffles may end the game)."""
@@ -127,7 +126,7 @@ def reshuffle_discards(s, cfg, b):
         s.g[b, G_END_AT_TURN_END] = 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def pop_deck(s, cfg, b):
     """Top card of the action deck (the discards are reshuffled when it runs out); -1 if none is left."""
     if s.g[b, G_DECK_N] == 0:
@@ -139,7 +138,7 @@ def pop_deck(s, cfg, b):
     return s.deck[b, n - 1]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def draw_to_hand(s, cfg, b, p):
     c = pop_deck(s, cfg, b)
     if c >= 0:
@@ -147,7 +146,7 @@ def draw_to_hand(s, cfg, b, p):
     return c
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def gather_all_cards(s, cfg, b, keep_reserves):
     """Every action card in play back into one shuffled deck (Organian Ceasefire, tie-break draw)."""
     n = 0
@@ -164,7 +163,7 @@ def gather_all_cards(s, cfg, b, keep_reserves):
     shuffle_stack(s, b, s.deck, n)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def refill_empty_hand(s, cfg, b, p):
     """5-6 players: a player left with no card draws two at once (SFBF Preparazione, Nota 1).
     Read as applying to players other than the one whose turn it is (RULES.md)."""
@@ -173,7 +172,7 @@ def refill_empty_hand(s, cfg, b, p):
         draw_to_hand(s, cfg, b, p)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def clear_ship_cards(s, cfg, b, i):
     """Erratic Maneuvers (one or more), Wild Weasel and Disengage cards on ship i go to the discards."""
     for c in range(cfg.k[K_NC]):
@@ -183,12 +182,12 @@ def clear_ship_cards(s, cfg, b, i):
         s.sh[b, i, col] = 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def hand_limit(cfg):
     return cfg.k[K_HAND]
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def order_card_ok(s, cfg, b, c):
     """Option draw_discard: card c is one of those the active player now puts on the discard pile."""
     loc = s.cd[b, c, CD_LOC]

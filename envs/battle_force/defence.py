@@ -4,8 +4,7 @@ the windows in which each may play, and the target's choice that opens them.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.rng import roll_die
 from .layout import (AK_FIGHTERS, AK_PBF, AK_PF, AK_SHIP, CC_TYPE, CD_LINK, CD_LOC, CD_MODE, CD_OFF, CD_SHIP, CD_WHO,
                      CL_DEF, CL_HAND, CL_RES, CL_SHIP, CX_CLOAK, CX_EM, CX_WEB, CX_WW, DB_DISENGAGE, DB_EM, DB_WW,
@@ -24,7 +23,7 @@ from .formation import forced_advance, set_line
 from .resolution import resolve_attack
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def pt_cancel_possible(s, cfg, b, ww):
     """Can a Prime Team cancel the target's cloak or web (``ww`` False) or its Wild Weasel (True)?
     SFBF Equipaggio esperto: "nega l'effetto dell'Occultamento, della Ragnatela o l'uso di un
@@ -40,7 +39,7 @@ def pt_cancel_possible(s, cfg, b, ww):
     return st == ST_REACT and ww_active(s, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def count_own_def(s, cfg, b, p, typ):
     n = 0
     for c in range(cfg.k[K_NC]):
@@ -49,7 +48,7 @@ def count_own_def(s, cfg, b, p, typ):
     return n
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def defence_card_reason(s, cfg, b, p, c):
     """SFBF 4.4 Difesa and the table of attacks, defences and reactions."""
     t = cfg.card[c, CC_TYPE]
@@ -103,7 +102,7 @@ def defence_card_reason(s, cfg, b, p, c):
     return R_CARD_USE
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def react_card_reason(s, cfg, b, p, c):
     """The attacker's answers to a defence: ECCM, Tractor Beam, Prime Team."""
     t = cfg.card[c, CC_TYPE]
@@ -122,13 +121,13 @@ def react_card_reason(s, cfg, b, p, c):
     return R_CARD_USE
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def play_to_table(s, b, c, loc, p):
     set_card(s, b, c, loc, p)
     stamp_seq(s, b, c)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def open_windows(s, cfg, b):
     """SFBF 4.4: the defender plays defences in the order it likes; the attacker may answer;
     the exchange ends when both pass in a row (RULES.md 'Defence and reaction windows')."""
@@ -136,7 +135,7 @@ def open_windows(s, cfg, b):
     set_stage(s, b, ST_DEFENCE, s.g[b, G_DEFENDER])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def window_pass(s, cfg, b):
     s.g[b, G_PASSES] += 1
     if s.g[b, G_PASSES] >= 2:
@@ -147,12 +146,12 @@ def window_pass(s, cfg, b):
         set_stage(s, b, ST_DEFENCE, s.g[b, G_DEFENDER])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def window_played(s, cfg, b):
     s.g[b, G_PASSES] = 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def after_pending(s, cfg, b):
     """Back to the stage the pending card was played from, once it is linked / placed."""
     st = s.g[b, G_RETURN]
@@ -163,14 +162,14 @@ def after_pending(s, cfg, b):
         window_played(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def start_link(s, cfg, b, c, ret):
     s.g[b, G_PENDING] = c
     s.g[b, G_RETURN] = ret
     set_stage(s, b, ST_LINK, s.g[b, G_DECIDER])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def start_prime(s, cfg, b, c, ret):
     s.g[b, G_PENDING] = c
     s.g[b, G_RETURN] = ret
@@ -180,7 +179,7 @@ def start_prime(s, cfg, b, c, ret):
         apply_prime(s, cfg, b, PT_MODE_ADD)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def apply_prime(s, cfg, b, mode):
     """SFBF Equipaggio esperto: +1 to the attack (after doublings) or to a die roll; or cancel
     the target's cloak or web (marker removed), or its Wild Weasel for this attack, as chosen."""
@@ -201,7 +200,7 @@ def apply_prime(s, cfg, b, mode):
     after_pending(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def apply_link(s, cfg, b, x):
     m = s.g[b, G_PENDING]
     s.cd[b, m, CD_LINK] = x
@@ -216,7 +215,7 @@ def apply_link(s, cfg, b, x):
     after_pending(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def play_defence(s, cfg, b, p, c):
     t = cfg.card[c, CC_TYPE]
     tg = s.g[b, G_TARGET]
@@ -260,7 +259,7 @@ def play_defence(s, cfg, b, p, c):
     window_played(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def choose_target(s, cfg, b, p, i):
     kind = s.g[b, G_ATK_KIND]
     s.g[b, G_TARGET] = i
@@ -283,7 +282,7 @@ def choose_target(s, cfg, b, p, i):
         set_stage(s, b, ST_MUTINY_ATK, p)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def prime_mode_reason(s, cfg, b, mode):
     """SFBF Equipaggio esperto: +1, or cancel the target's cloak or web, or its Wild Weasel, where it has one."""
     if s.g[b, G_STAGE] != ST_PT_MODE:

@@ -3,8 +3,7 @@ points, and the duel is played.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .layout import (G_ENDED, G_END_AT_TURN_END, G_SDECK_N, K_NS, K_P, L_RESERVE, L_SCREEN, N_KIND, PL_OUT, SH_CLOAK,
                      SH_COV, SH_LINE, SH_LOC, SH_OWNER, SH_WEB, SL_OUT, SL_POOL, SL_VP)
 from .players import automaton, first_player
@@ -14,7 +13,7 @@ from .formation import place_ship
 from .sequence import begin_turn
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def duel_pick_ok(s, cfg, b, p, i):
     if s.sh[b, i, SH_OWNER] != p:
         return False
@@ -23,7 +22,7 @@ def duel_pick_ok(s, cfg, b, p, i):
     return in_fleet(s, b, i) and not (uses_formation(cfg) and s.sh[b, i, SH_LINE] == L_RESERVE)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def begin_duel(s, cfg, b):
     NS = cfg.k[K_NS]
     P = cfg.k[K_P]

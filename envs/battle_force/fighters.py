@@ -4,8 +4,7 @@ players' fire at a PF Flotilla.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.rng import roll_die
 from .layout import (AK_FIGHTERS, AK_PF, CC_DEF, CC_FTRS, CC_TYPE, CD_LOC, CL_ATK, D_FIGHTER, D_PF, G_ACTIVE,
                      G_ATK_KIND, G_DEFENDER, G_DEF_FIRE, G_DIE1, G_DIE2, G_HELPER, G_PF_FIRER, G_PF_SHOTS, G_ROLL,
@@ -21,7 +20,7 @@ from .resolution import attack_end
 from .defence import open_windows
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fire_ship_ok(s, cfg, b, p, m, i):
     """May ship i fire pending weapon card m at fighters (F3) or at a PF Flotilla?"""
     t = cfg.card[m, CC_TYPE]
@@ -47,7 +46,7 @@ def fire_ship_ok(s, cfg, b, p, m, i):
     return defender_can_fire(s, cfg, b, i, t, True)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def any_fire_ship(s, cfg, b, p, m):
     for i in range(cfg.k[K_NS]):
         if fire_ship_ok(s, cfg, b, p, m, i):
@@ -55,7 +54,7 @@ def any_fire_ship(s, cfg, b, p, m):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fire_card_reason(s, cfg, b, p, c):
     """Cards fired at attacking fighters (F3) or at a PF Flotilla."""
     t = cfg.card[c, CC_TYPE]
@@ -71,7 +70,7 @@ def fire_card_reason(s, cfg, b, p, c):
     return R_CARD_USE
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def next_pf_firer(s, cfg, b):
     """SFBF Flotta di Caccia Veloci: the other players, clockwise, may fire one card per ship."""
     act = s.g[b, G_ACTIVE]
@@ -97,7 +96,7 @@ def next_pf_firer(s, cfg, b):
     set_stage(s, b, ST_TARGET, act)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fighter_dice(s, cfg, b):
     """SFBF Attacco dei caccia F4: one die per squadron; Planet-Based Fighters two dice per card
     (option pbf_damage='fighters_plus_1d6': the card table's fighters + 1d6)."""
@@ -130,7 +129,7 @@ def fighter_dice(s, cfg, b):
     s.g[b, G_ROLL] = tot
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def end_fighter_defence(s, cfg, b):
     d = s.g[b, G_DEFENDER]
     fire = defence_fire_total(s, cfg, b, d)
@@ -142,7 +141,7 @@ def end_fighter_defence(s, cfg, b):
     open_windows(s, cfg, b)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def fighters_reason(s, cfg, b, p):
     """SFBF I caccia sulle navi: a fighter attack from a carrier, instead of a normal attack."""
     if s.g[b, G_STAGE] != ST_ATTACK:
@@ -155,7 +154,7 @@ def fighters_reason(s, cfg, b, p):
     return R_NO_FIGHTERS
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def start_fighters(s, cfg, b, p):
     s.g[b, G_ATK_KIND] = AK_FIGHTERS
     set_stage(s, b, ST_CARRIER, p)

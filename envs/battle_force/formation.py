@@ -4,8 +4,7 @@ screen, and switching a cloak or web on.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .layout import (G_FORM_KIND, G_FORM_MOVES, G_MOVED, G_POS, G_SEL, G_STAGE, K_ADVANCED, K_NS, LINES, L_MAIN,
                      L_RESERVE, L_SCREEN, OK, R_LEAVE_EMPTY, R_LINE_MOVE, R_MUST_RESERVE, R_NEED_FRONT, R_NOT_ADVANCED,
                      R_NOT_YOURS, R_ONCE, R_RESERVE_FULL, R_SHIP_STATE, R_STAGE, SC_CLOAK, SC_WEB, SH_CLOAK, SH_DOWN,
@@ -14,13 +13,13 @@ from .players import set_stage
 from .ships import damage_of, in_fleet, uses_formation
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def count_line(s, b, p, line):
     """Player p's ships in ``line`` (L_SCREEN, L_MAIN or L_RESERVE)."""
     return fleet_lines(s, b, p)[line]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def place_ship(s, cfg, b, i, p, line):
     s.sh[b, i, SH_LOC] = SL_FLEET
     s.sh[b, i, SH_OWNER] = p
@@ -30,7 +29,7 @@ def place_ship(s, cfg, b, i, p, line):
     s.pos[b, i] = s.g[b, G_POS]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def set_line(s, cfg, b, i, line):
     """Change line; an undamaged ship entering the reserve goes face down (SFBF Navi di Riserva)."""
     s.sh[b, i, SH_LINE] = line
@@ -40,7 +39,7 @@ def set_line(s, cfg, b, i, line):
         s.sh[b, i, SH_DOWN] = 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def forced_advance(s, cfg, b, p):
     """SFBF Regole sulla Formazione, Avanzamento Forzato: an empty screen pulls the main body forward."""
     if not uses_formation(cfg):
@@ -51,7 +50,7 @@ def forced_advance(s, cfg, b, p):
                 set_line(s, cfg, b, i, L_SCREEN)
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def device_reason(s, cfg, b, p, i):
     """May ship i switch on its cloak (Romulan, Orion) or web (Tholian)?  Advanced game only."""
     if not cfg.k[K_ADVANCED]:
@@ -67,7 +66,7 @@ def device_reason(s, cfg, b, p, i):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def activate_device(s, cfg, b, i):
     if cfg.ship[i, SC_CLOAK]:
         s.sh[b, i, SH_CLOAK] = 1
@@ -75,7 +74,7 @@ def activate_device(s, cfg, b, i):
         s.sh[b, i, SH_WEB] = 1
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def fleet_lines(s, b, p):
     """Player p's ships in the screen, the main body and the reserve, and the reserve ships
     free to move (no Wild Weasel, no web), in one pass over the ships: the formation rules
@@ -99,7 +98,7 @@ def fleet_lines(s, b, p):
     return screen, main, reserve, free_reserve
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def move_reason_ship(s, cfg, b, p, i, line):
     """The conditions of a formation change that concern ship i alone (checked first: cheap)."""
     if not uses_formation(cfg):
@@ -113,7 +112,7 @@ def move_reason_ship(s, cfg, b, p, i, line):
     return OK
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def move_reason_lines(s, b, i, line, lines):
     """The conditions of a formation change that depend on the line counts ``fleet_lines``."""
     screen, main, reserve, _ = lines
@@ -128,7 +127,7 @@ def move_reason_lines(s, b, i, line, lines):
     return OK
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def move_reason(s, cfg, b, p, i, line):
     """A formation change: one ship out of each line per phase (SFBF Sequenza di gioco 3 (X),
     Regole sulla Formazione)."""
@@ -138,7 +137,7 @@ def move_reason(s, cfg, b, p, i, line):
     return move_reason_lines(s, b, i, line, fleet_lines(s, b, p))
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def activation_reason(s, cfg, b, p, i):
     r = device_reason(s, cfg, b, p, i)
     if r != OK:
@@ -150,7 +149,7 @@ def activation_reason(s, cfg, b, p, i):
     return OK
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def formation_done_reason(s, cfg, b, p):
     if not uses_formation(cfg):
         return OK
@@ -162,7 +161,7 @@ def formation_done_reason(s, cfg, b, p):
     return OK
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def formation_ship_reason(s, cfg, b, p, i, lines):
     """Ship action in the formation phase: move ship i (then choose the line), or switch its
     cloak or web; ``lines`` are p's ``fleet_lines``."""
@@ -178,7 +177,7 @@ def formation_ship_reason(s, cfg, b, p, i, lines):
     return R_LINE_MOVE
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def activate_selected(s, cfg, b, p):
     """The cloak or web of the ship being moved, at the cost of its line's move (SFBF Sequenza di gioco 3 (X))."""
     i = s.g[b, G_SEL]
@@ -188,7 +187,7 @@ def activate_selected(s, cfg, b, p):
     set_stage(s, b, ST_FORMATION, p)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def deactivate_reason(s, cfg, b, p):
     """A cloak may be switched off in the formation phase (not the second change)."""
     if s.g[b, G_STAGE] != ST_FORM_DEST:
@@ -197,7 +196,7 @@ def deactivate_reason(s, cfg, b, p):
     return OK if (s.sh[b, i, SH_CLOAK] and s.g[b, G_FORM_KIND] == 1) else R_SHIP_STATE
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def deactivate_selected(s, cfg, b, p):
     s.sh[b, s.g[b, G_SEL], SH_CLOAK] = 0
     set_stage(s, b, ST_FORMATION, p)

@@ -15,11 +15,12 @@ which module holds which heading.
 """
 from __future__ import annotations
 
-import numba as nb
 from numba.core import cgutils, imputils, types
 from numba.core.datamodel import models, register_default
 from numba.core.typing.templates import AttributeTemplate
 from numba.extending import infer_getattr, intrinsic, lower_getattr_generic
+
+from ..core.kernel import kernel
 
 
 # -- action cards (SFBF Lista e traduzione delle carte azione) -----------------------
@@ -192,17 +193,17 @@ def view(typingctx, st):
     return ViewType(st)(st), codegen
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def state_view(s):
     return view(s)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def config_view(c):
     return view(c)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def outputs_view(o):
     return view(o)
 

@@ -4,8 +4,7 @@ reports), ``scan_legal`` (every candidate of the current stage, for the mask and
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import scratch_i32
 from .layout import (AK_MUTINY, AK_SHIP, CC_TYPE, CD_LOC, CD_WHO, CL_ATK, CL_DEF, CL_HAND, CL_RES, CL_SHIP, G_ACTIVE,
                      G_ATK_KIND, G_ATK_SHIP, G_DECIDER, G_DMG_SHIP, G_DONE, G_FORM_KIND, G_FORM_MOVES, G_PENDING,
@@ -39,7 +38,7 @@ from .duel import duel_pick_ok
 from .setup import pick_reason, race_reason, setup_line_reason
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def card_reason(s, cfg, b, p, c):
     """Reason code for the CARD action on card c by the decider p."""
     loc = s.cd[b, c, CD_LOC]
@@ -93,7 +92,7 @@ def card_reason(s, cfg, b, p, c):
     return R_STAGE
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def ship_reason(s, cfg, b, p, i):
     st = s.g[b, G_STAGE]
     if st == ST_PICK:
@@ -130,7 +129,7 @@ def ship_reason(s, cfg, b, p, i):
     return R_STAGE
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def named_reason(s, cfg, b, p, n):
     st = s.g[b, G_STAGE]
     if n == N_DONE:
@@ -190,7 +189,7 @@ def named_reason(s, cfg, b, p, n):
 F_CARDS, F_SHIPS, F_LINES, F_KINDS, F_NUMS, F_RACES, F_NAMED = 1, 2, 4, 8, 16, 32, 64
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def stage_families(st):
     """The action families that can be legal at a stage: the one table of them, which
     action_reason asks first and scan_legal (the mask, settle) walks."""
@@ -219,7 +218,7 @@ def stage_families(st):
     return F_CARDS | F_NAMED
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def family_of(k, a):
     """The family bit (F_*) of action ``a`` (in range)."""
     if a < k[K_A_SHIP]:
@@ -237,7 +236,7 @@ def family_of(k, a):
     return F_NAMED
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def action_reason(s, cfg, b, a):
     """0 if action a is legal for the player to decide in game b, else the reason code."""
     if s.g[b, G_DONE]:
@@ -273,14 +272,14 @@ def action_reason(s, cfg, b, a):
     return named_reason(s, cfg, b, p, a - k[K_A_NAMED])
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def mark_legal(mask, a, n, first):
     """Mark action a legal: the running (count, first legal action) of scan_legal."""
     mask[a] = 1
     return n + 1, (first if first >= 0 else a)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def scan_legal(s, cfg, b, mask):
     """Legal actions of the player to decide, marked in ``mask`` (zeroed by the caller):
     (count, first).  Cards are only looked at where they can matter: the decider's hand and
@@ -355,7 +354,7 @@ def scan_legal(s, cfg, b, mask):
     return n, first
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_mask(s, cfg, b, mask):
     mask[:] = 0
     if s.g[b, G_DONE]:

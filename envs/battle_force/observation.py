@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import sys
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.structs import local_i32, scratch_i32, scratch_u64
 from .layout import (AK_NONE, CARD_WORDS, CD_LOC, CD_WHO, CL_ATK, CL_DEF, CL_DISC, CL_HAND, CL_OUT, CL_RES, CL_SHIP,
                      G_ACTIVE, G_ATK_KIND, G_ATK_SHIP, G_ATTACKS, G_CANCELS, G_DECIDER, G_DECK_N, G_DEF_BITS,
@@ -32,7 +32,7 @@ MAX_P_AND_NOBODY = MAX_P + 1   # per-owner counts, index owner + 1 (owner -1: no
 N_GLOBAL = N_STAGES + 32
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def clip8(x):
     return min(max(x, -128), 127)
 
@@ -48,14 +48,14 @@ CARD_PUBLIC_BITS = sum(1 << loc for loc in (CL_OUT, CL_DISC, CL_ATK, CL_DEF, CL_
 CARD_PRIVATE_BITS = (1 << CL_HAND) | (1 << CL_RES)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def ship_row_width(k):
     """A ship's row in the observation, from the config's ints ``k``: F_SHIP, or its first 30
     values in battle_force_v0 (option ship_order=False).  game.py reads it through ``py_func``."""
     return F_SHIP if k[K_SHIP_ORDER] else F_SHIP - 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def orders_in_lines(s, cfg, b, p, seen, n_seen, order):
     """Where each fleet ship player p sees stands in its line among the ships of its side as p
     sees them (p's own and allied ships, or p's enemies'), in the order they came into play: 1 for
@@ -83,7 +83,7 @@ def orders_in_lines(s, cfg, b, p, seen, n_seen, order):
         order[ships[x]] = before
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_obs(s, cfg, b, p, obs):
     """Player p's view: own hand and reserve, the table, public ship cards; other hands, the
     decks and face-down reserve ships stay hidden (SFBF Preparazione: hand contents are secret,

@@ -3,25 +3,25 @@ whose enemy, the turn order, who decides next (``set_stage``), and the solitaire
 """
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.rng import draw_int
 from .layout import AUTO, G_DECIDER, G_STAGE, K_ALLIES, K_P, K_SOLITAIRE, PL_ORDER, PL_OUT, PL_TEAM
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def half_up(x):
     # SFBF Regole sull'Occultamento: 50% "per eccesso" (5 damage becomes 3)
     return (x + 1) // 2
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def nplayers(cfg):
     return cfg.k[K_P]
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def enemies(s, cfg, b, p, q):
     """True if players p and q are opponents (SFBF Regole Opzionali, Alleati: allies are not)."""
     if p == q:
@@ -31,7 +31,7 @@ def enemies(s, cfg, b, p, q):
     return True
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def shuffle_order(s, cfg, b):
     """SFBF Regole Opzionali, Ordine dei giocatori: a new random order every game turn."""
     P = cfg.k[K_P]
@@ -47,7 +47,7 @@ def shuffle_order(s, cfg, b):
         s.pl[b, perm[pos], PL_ORDER] = pos
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def player_in_place(s, cfg, b, column, pos):
     """The player whose place in ``column`` is ``pos``: PL_ORDER, the turn order (Sequenza di gioco);
     PL_TIE, the order of the race picks (Preparazione del gioco 1).  Player 0 if none."""
@@ -57,7 +57,7 @@ def player_in_place(s, cfg, b, column, pos):
     return 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def first_player(s, cfg, b):
     P = cfg.k[K_P]
     for pos in range(P):
@@ -67,7 +67,7 @@ def first_player(s, cfg, b):
     return 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def next_clockwise(s, cfg, b, p):
     """The next player to the left (SFBF Sequenza di gioco: play passes clockwise)."""
     P = cfg.k[K_P]
@@ -78,13 +78,13 @@ def next_clockwise(s, cfg, b, p):
     return p
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def set_stage(s, b, st, who):
     s.g[b, G_STAGE] = st
     s.g[b, G_DECIDER] = who
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def ally_of(s, cfg, b, p):
     for q in range(cfg.k[K_P]):
         if q != p and s.pl[b, q, PL_TEAM] == s.pl[b, p, PL_TEAM]:
@@ -92,7 +92,7 @@ def ally_of(s, cfg, b, p):
     return -1
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def automaton(cfg, p):
     """Is seat p the solitaire automaton (option solitaire=True)?"""
     return cfg.k[K_SOLITAIRE] != 0 and p == AUTO

@@ -4,8 +4,7 @@ every card used in or against the attack is discarded before play goes on.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .layout import (AK_FIGHTERS, AK_NONE, AK_PF, CD_LINK, CD_LOC, CD_OFF, CL_SHIP, G_ACTIVE, G_ATK_KIND, G_ATK_SHIP,
                      G_ATTACKS, G_CANCELS, G_DEFENDER, G_DEF_BITS, G_DEF_FIRE, G_DMG_BY, G_DMG_LEFT, G_DMG_SHIP, G_DUEL,
                      G_ENDED, G_FTR_LOST, G_HELPER, G_NO_MORE_ATTACKS, G_ORDER_KIND, G_PENDING, G_PT_ADD, G_PT_SUB,
@@ -22,7 +21,7 @@ from .victory import finish, game_should_end
 from .sequence import enter_attack, enter_discard
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def destroy_ship(s, cfg, b, i, by, no_vp):
     """SFBF 4.5 Risoluzione: the destroyer keeps the ship card for its victory points; a ship
     destroyed by a PF Flotilla gives no points and goes to the bottom of the ship deck."""
@@ -57,13 +56,13 @@ def destroy_ship(s, cfg, b, i, by, no_vp):
         s.g[b, G_ENDED] = 1          # optional end condition 4
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def cover_all(s, cfg, b, i):
     for k in range(N_KIND):
         s.sh[b, i, SH_COV + k] = cfg.ship[i, SC_N + k]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def cover_auto(s, cfg, b, i, n):
     """Traditional rules: damage is a count, so where markers go does not matter (circles first)."""
     for k in range(N_KIND - 1, -1, -1):
@@ -72,7 +71,7 @@ def cover_auto(s, cfg, b, i, n):
             n -= 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def resolve_attack(s, cfg, b):
     dmg = attack_damage(s, cfg, b)
     kind = s.g[b, G_ATK_KIND]
@@ -91,7 +90,7 @@ def resolve_attack(s, cfg, b):
     begin_damage(s, cfg, b, s.g[b, G_TARGET], dmg, by, no_vp)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def begin_damage(s, cfg, b, i, n, by, no_vp):
     """SFBF 4.5: the defender places one marker per damage point, one per space; with every
     space covered, the next point destroys the ship."""
@@ -117,7 +116,7 @@ def begin_damage(s, cfg, b, i, n, by, no_vp):
     set_stage(s, b, ST_PLACE, s.sh[b, i, SH_OWNER])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def attack_end(s, cfg, b):
     """Every card used in or against the attack is discarded (SFBF 4.5); option draw_discard: the
     active player puts them on the pile one at a time, in the order it likes (SFBF Regole
@@ -155,7 +154,7 @@ def attack_end(s, cfg, b):
     after_attack(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def order_next(s, cfg, b, c):
     """Card c goes on top of the discard pile; when none is left, play goes on."""
     to_discard(s, b, c)
@@ -170,7 +169,7 @@ def order_next(s, cfg, b, c):
         set_stage(s, b, ST_DISCARD, s.g[b, G_ACTIVE])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def after_attack(s, cfg, b):
     if game_should_end(s, cfg, b):
         finish(s, cfg, b)

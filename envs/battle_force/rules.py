@@ -11,9 +11,9 @@ once) until a player has a real decision to make.
 """
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.rng import draw_int, seed_stream
 from ..core.structs import borrow
 from .layout import (CC_IN, CD_LINK, CD_LOC, CD_SHIP, CD_WHO, CL_DECK, CL_OUT, G_ACTIVE, G_ATK_SHIP, G_CDC_NEXT,
@@ -60,7 +60,7 @@ CHAPTERS = (layout, players, ships, cards, weapons, attack_table, formation, att
             resolution, defence, fighters, special_cards, duel, setup, legality, actions, observation)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def clear_game(s, cfg, b):
     s.g[b, :] = 0
     s.cd[b, :, :] = 0
@@ -88,7 +88,7 @@ def clear_game(s, cfg, b):
         s.pl[b, p, PL_RACE] = -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def reset_game(s, cfg, b, seed, mask):
     """A new game from the options' set-up, settled; ``mask`` gets its first decision's legal actions."""
     clear_game(s, cfg, b)
@@ -129,7 +129,7 @@ def reset_game(s, cfg, b, seed, mask):
     settle(s, cfg, b, mask)
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def reset_range(s, cfg, seeds, idx, out, lo, hi):
     """New games ``idx[lo:hi]`` from ``seeds[lo:hi]``, in the calling thread (VecGame cuts a batch
     into one range per thread, core/threads.py)."""
@@ -141,7 +141,7 @@ def reset_range(s, cfg, seeds, idx, out, lo, hi):
         ov.player[b] = sv.g[b, G_DECIDER]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def final_reward(s, cfg, b, p):
     """Option reward='rank': +1 for first place down to -1 for last, linear in the rank; tied
     players share the average of their places (a two-player tie is 0)."""
@@ -163,7 +163,7 @@ def final_reward(s, cfg, b, p):
 
 # Inlined (Numba IR) into step_range, the step's one compiled entry point, and into the loops
 # through step_game: each compiled entry point compiles the whole step once more.
-@nb.njit(inline="always")
+@kernel(inline="always")
 def play_step(s, cfg, b, a, out, auto_reset):
     """One decision of game b on views: the legality check, the action and everything it forces,
     rewards and flags, the observation, and the mask (written by settle)."""
@@ -211,13 +211,13 @@ def play_step(s, cfg, b, a, out, auto_reset):
     out.player[b] = g[b, G_DECIDER]
 
 
-@nb.njit(inline="always")
+@kernel(inline="always")
 def step_game(s, cfg, b, a, out, auto_reset):
     """One decision of game b; takes structs (the bot's loops, core/loops.py, inline it) or views."""
     play_step(state_view(s), config_view(cfg), b, a, outputs_view(out), auto_reset)
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def step_range(s, cfg, actions, active_, out, auto_reset, lo, hi):
     """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
     one range per thread, core/threads.py; VecGame.step_one steps one game as a range of one)."""
@@ -228,7 +228,7 @@ def step_range(s, cfg, actions, active_, out, auto_reset, lo, hi):
             play_step(sv, cv, b, actions[b], ov, auto_reset)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def observe_game(s, cfg, b, p, obs, mask):
     sv, cv = state_view(s), config_view(cfg)
     write_obs(sv, cv, b, p, borrow(obs))
@@ -237,7 +237,7 @@ def observe_game(s, cfg, b, p, obs, mask):
         write_mask(sv, cv, b, borrow(mask))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def start_scenario(s, cfg, b, active, phase, rnd):
     """Begin the turn of ``active`` at phase 1 (draw), 2 (repair), 3 (formation) or 4 (attack)
     for a game whose cards and ships a scenario has placed; then settle (the caller observes
@@ -246,7 +246,7 @@ def start_scenario(s, cfg, b, active, phase, rnd):
     scenario_start(sv, cv, b, active, phase, rnd, np.zeros(cv.k[K_N_ACTIONS], dtype=np.int8))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def scenario_start(s, cfg, b, active, phase, rnd, mask):
     s.g[b, G_ROUND] = rnd
     s.g[b, G_SETUP_P] = -1

@@ -4,8 +4,7 @@ discard phase, and the end of a turn.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .layout import (AK_NONE, CD_LOC, CD_WHO, CL_HAND, CL_RES, CL_SHIP, G_ACTIVE, G_ATK_KIND, G_ATK_SHIP, G_ATTACKS,
                      G_CDC, G_CDC_NEXT, G_DECK_N, G_DISC_N, G_DRAWN, G_DREW_DISCARD, G_DUEL, G_END_AT_TURN_END,
                      G_FIRST_ATTACKER, G_FORM_KIND, G_FORM_MOVES, G_MOVED, G_NO_MORE_ATTACKS, G_ORDER_KIND, G_PENDING,
@@ -22,7 +21,7 @@ from .victory import finish, game_should_end
 from .solitaire import auto_prepare_attack
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def begin_turn(s, cfg, b, p):
     """SFBF Sequenza di gioco: the active player's five phases."""
     s.g[b, G_ACTIVE] = p
@@ -39,14 +38,14 @@ def begin_turn(s, cfg, b, p):
     continue_draw(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def can_draw_any(s, cfg, b, p):
     if s.g[b, G_DECK_N] + s.g[b, G_DISC_N] > 0:
         return True
     return cfg.k[K_ADVANCED] != 0 and s.pl[b, p, PL_RES] > 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def continue_draw(s, cfg, b):
     """Phase 1: draw up to the hand limit, one card at a time (SFBF Sequenza di gioco 1)."""
     p = s.g[b, G_ACTIVE]
@@ -59,12 +58,12 @@ def continue_draw(s, cfg, b):
     set_stage(s, b, ST_DRAW, p)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def enter_repair(s, cfg, b):
     set_stage(s, b, ST_REPAIR, s.g[b, G_ACTIVE])
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def own_damaged(s, cfg, b, p):
     for i in range(cfg.k[K_NS]):
         if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == p and damage_of(s, b, i) > 0:
@@ -72,7 +71,7 @@ def own_damaged(s, cfg, b, p):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def next_cdc_ship(s, cfg, b):
     """Advanced continuous damage control: one damage off every damaged own ship, the reserve
     included (SFBF Sequenza di gioco 2 (X)); the owner picks which marker when it matters."""
@@ -88,7 +87,7 @@ def next_cdc_ship(s, cfg, b):
     enter_repair(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def after_unmark(s, cfg, b):
     i = s.g[b, G_REP_SHIP]
     if s.g[b, G_REP_LEFT] > 0 and damage_of(s, b, i) > 0:
@@ -99,7 +98,7 @@ def after_unmark(s, cfg, b):
         enter_repair(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def start_repair(s, cfg, b, i, amount):
     """Damage Control removes ``amount`` markers (the owner picks which), Legendary Engineer all."""
     if amount >= damage_of(s, b, i):
@@ -112,7 +111,7 @@ def start_repair(s, cfg, b, i, amount):
     set_stage(s, b, ST_UNMARK, s.g[b, G_ACTIVE])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def enter_formation(s, cfg, b, kind):
     """Phase 3 (kind 1) or the advanced second formation change instead of an attack (kind 2)."""
     p = s.g[b, G_ACTIVE]
@@ -127,7 +126,7 @@ def enter_formation(s, cfg, b, kind):
     set_stage(s, b, ST_FORMATION, p)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def enter_attack(s, cfg, b):
     s.g[b, G_ATK_KIND] = AK_NONE
     if automaton(cfg, s.g[b, G_ACTIVE]) and s.g[b, G_ATTACKS] == 0:
@@ -135,7 +134,7 @@ def enter_attack(s, cfg, b):
     set_stage(s, b, ST_ATTACK, s.g[b, G_ACTIVE])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def enter_discard(s, cfg, b):
     """Phase 5: Erratic Maneuvers, Disengage and Wild Weasel leave the active player's ships;
     then it may discard one card (SFBF Sequenza di gioco 5)."""
@@ -161,7 +160,7 @@ def enter_discard(s, cfg, b):
     set_stage(s, b, ST_DISCARD, p)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def end_turn(s, cfg, b):
     if game_should_end(s, cfg, b) or s.g[b, G_END_AT_TURN_END]:
         finish(s, cfg, b)
@@ -188,7 +187,7 @@ def end_turn(s, cfg, b):
 
 
 # -- the named actions of the phases: each one's condition beside its effect --------------------
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def draw_deck_reason(s, cfg, b, p):
     """Phase 1: draw the top card of the action deck (the discards are reshuffled when it runs out)."""
     if s.g[b, G_STAGE] != ST_DRAW:
@@ -196,7 +195,7 @@ def draw_deck_reason(s, cfg, b, p):
     return OK if s.g[b, G_DECK_N] + s.g[b, G_DISC_N] > 0 else R_DECK_EMPTY
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def draw_from_deck(s, cfg, b, p):
     """Advanced game: a drawn card may go to the reserve (SFBF Carte Azione di Riserva), so asked at once."""
     c = draw_to_hand(s, cfg, b, p)
@@ -207,7 +206,7 @@ def draw_from_deck(s, cfg, b, p):
         continue_draw(s, cfg, b)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def draw_discard_reason(s, cfg, b, p):
     """Option draw_discard (SFBF Regole Opzionali, Pescare): one of the cards drawn may be the top discard."""
     if s.g[b, G_STAGE] != ST_DRAW or not cfg.k[K_DRAW_DISCARD]:
@@ -217,7 +216,7 @@ def draw_discard_reason(s, cfg, b, p):
     return OK if s.g[b, G_DISC_N] > 0 else R_DECK_EMPTY
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def draw_from_discard(s, cfg, b, p):
     nd = s.g[b, G_DISC_N] - 1
     c = s.disc[b, nd]
@@ -227,18 +226,18 @@ def draw_from_discard(s, cfg, b, p):
     continue_draw(s, cfg, b)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def keep_reason(s, cfg, b, p):
     return OK if s.g[b, G_STAGE] == ST_KEEP else R_STAGE
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def keep_drawn(s, cfg, b, p):
     s.g[b, G_DRAWN] = -1
     continue_draw(s, cfg, b)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def to_reserve_reason(s, cfg, b, p):
     """Advanced game (SFBF Carte Azione di Riserva): a drawn card (phase 1) or the discarded one
     (phase 5) goes to the reserve, of three cards at most."""
@@ -250,7 +249,7 @@ def to_reserve_reason(s, cfg, b, p):
     return OK if s.pl[b, p, PL_RES] < 3 else R_RESERVE_FULL
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def to_reserve(s, cfg, b, p):
     if s.g[b, G_STAGE] == ST_KEEP:
         set_card(s, b, s.g[b, G_DRAWN], CL_RES, p)
@@ -262,20 +261,20 @@ def to_reserve(s, cfg, b, p):
         end_turn(s, cfg, b)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def to_discard_reason(s, cfg, b, p):
     """Phase 5: the card chosen to discard goes onto the discard pile."""
     return OK if s.g[b, G_STAGE] == ST_DISC_DEST else R_STAGE
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def discard_chosen(s, cfg, b, p):
     to_discard(s, b, s.g[b, G_PENDING])
     s.g[b, G_PENDING] = -1
     end_turn(s, cfg, b)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def to_ally_reason(s, cfg, b, p):
     """Advanced game with allies (SFBF Regole Opzionali, Alleati): the discarded card to the ally's reserve."""
     if s.g[b, G_STAGE] != ST_DISC_DEST or not cfg.k[K_ALLIES] or not cfg.k[K_ADVANCED]:
@@ -284,14 +283,14 @@ def to_ally_reason(s, cfg, b, p):
     return OK if (a >= 0 and s.pl[b, a, PL_RES] < 3) else R_RESERVE_FULL
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def to_ally(s, cfg, b, p):
     set_card(s, b, s.g[b, G_PENDING], CL_RES, ally_of(s, cfg, b, p))
     s.g[b, G_PENDING] = -1
     end_turn(s, cfg, b)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def cdc_reason(s, cfg, b, p):
     """Phase 2, advanced game: continuous damage control, once a turn, with a damaged own ship."""
     if s.g[b, G_STAGE] != ST_REPAIR:
@@ -303,14 +302,14 @@ def cdc_reason(s, cfg, b, p):
     return OK if own_damaged(s, cfg, b, p) else R_NO_DAMAGE
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def start_cdc(s, cfg, b, p):
     s.g[b, G_CDC] = 1
     s.g[b, G_CDC_NEXT] = 0
     next_cdc_ship(s, cfg, b)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def formation2_reason(s, cfg, b, p):
     """Phase 4, advanced game: a second formation change instead of an attack."""
     if s.g[b, G_STAGE] != ST_ATTACK:
@@ -320,14 +319,14 @@ def formation2_reason(s, cfg, b, p):
     return OK if s.g[b, G_ATTACKS] == 0 else R_NOT_FIRST_ATTACK
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def start_formation2(s, cfg, b, p):
     s.g[b, G_NO_MORE_ATTACKS] = 1
     enter_formation(s, cfg, b, 2)
 
 
 # -- Sequenza di gioco 4: discard cards and draw as many again, instead of an attack -------------
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def redraw_reason(s, cfg, b, p):
     if s.g[b, G_STAGE] != ST_ATTACK:
         return R_STAGE
@@ -336,27 +335,27 @@ def redraw_reason(s, cfg, b, p):
     return OK if s.pl[b, p, PL_HAND] > 0 else R_NOT_IN_HAND
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def start_redraw(s, cfg, b, p):
     s.g[b, G_REDRAW_N] = 0
     s.g[b, G_NO_MORE_ATTACKS] = 1
     set_stage(s, b, ST_REDRAW, p)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def redraw_discard(s, b, c):
     """Any card of the hand (legality.card_reason: the player's own) is discarded, to be redrawn."""
     to_discard(s, b, c)
     s.g[b, G_REDRAW_N] += 1
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def redraw_done_reason(s, cfg, b, p):
     """At least one card discarded before the redraw."""
     return OK if s.g[b, G_REDRAW_N] > 0 else R_STAGE
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def finish_redraw(s, cfg, b, p):
     for r in range(s.g[b, G_REDRAW_N]):
         draw_to_hand(s, cfg, b, p)

@@ -4,9 +4,9 @@ and reserve, and the start of play.
 """
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.rng import draw_int, roll_die
 from .layout import (G_PICK_PHASE, G_ROUND, G_SDECK_N, G_SEL, G_SETUP_LEFT, G_SETUP_P, K_ADVANCED, K_BUDGET, K_FTR,
                      K_LEARNING, K_NS, K_N_RACES, K_P, K_PER_PLAYER, K_SELECTION, K_SOLITAIRE, L_MAIN, L_RESERVE,
@@ -23,7 +23,7 @@ from .solitaire import auto_layout
 from .sequence import begin_turn
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def pick_need(s, cfg, b, p):
     """Does player p still pick in the current selection round?"""
     if s.pl[b, p, PL_PASSED]:
@@ -43,7 +43,7 @@ def pick_need(s, cfg, b, p):
     return True
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fleet_vp(s, cfg, b, p):
     v = 0
     for i in range(cfg.k[K_NS]):
@@ -52,7 +52,7 @@ def fleet_vp(s, cfg, b, p):
     return v
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def pick_reason(s, cfg, b, p, i):
     if s.sh[b, i, SH_LOC] != SL_POOL:
         return R_POOL
@@ -66,7 +66,7 @@ def pick_reason(s, cfg, b, p, i):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def any_pick(s, cfg, b, p):
     for i in range(cfg.k[K_NS]):
         if pick_reason(s, cfg, b, p, i) == OK:
@@ -74,7 +74,7 @@ def any_pick(s, cfg, b, p):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def advance_pick(s, cfg, b):
     """Hand the pick to the next player who still picks (round robin), or close the round."""
     P = cfg.k[K_P]
@@ -100,7 +100,7 @@ def advance_pick(s, cfg, b):
     end_selection(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def deal_ships_from_deck(s, cfg, b, upto):
     """Deal ship cards from the ship deck, one at a time round the table, until each player
     has ``upto`` ships or the deck is empty."""
@@ -119,7 +119,7 @@ def deal_ships_from_deck(s, cfg, b, upto):
             return
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def hide_until_placed(s, cfg, b, i):
     """A ship dealt face down stays hidden from the other players until its owner lays it out
     in the formation (picked ships came from a face-up pool and are public)."""
@@ -127,7 +127,7 @@ def hide_until_placed(s, cfg, b, i):
         s.sh[b, i, SH_DOWN] = 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def pool_to_deck(s, cfg, b):
     n = s.g[b, G_SDECK_N]
     for i in range(cfg.k[K_NS]):
@@ -140,7 +140,7 @@ def pool_to_deck(s, cfg, b):
     shuffle_stack(s, b, s.sdeck, n)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def end_selection(s, cfg, b):
     pool_to_deck(s, cfg, b)
     if cfg.k[K_SELECTION] == SEL_DRAFT4:
@@ -149,7 +149,7 @@ def end_selection(s, cfg, b):
     after_selection(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def after_selection(s, cfg, b):
     if cfg.k[K_LEARNING]:
         # SFBF Preparazione: first game, four ships each; the other ships leave the game
@@ -160,7 +160,7 @@ def after_selection(s, cfg, b):
     begin_reserve_setup(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def begin_reserve_setup(s, cfg, b):
     """SFBF Preparazione 1 (X): of the seven cards dealt, each player puts two face down as reserve."""
     if cfg.k[K_ADVANCED]:
@@ -171,7 +171,7 @@ def begin_reserve_setup(s, cfg, b):
         begin_line_setup(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def after_reserve_pick(s, cfg, b):
     s.g[b, G_SETUP_LEFT] -= 1
     if s.g[b, G_SETUP_LEFT] > 0:
@@ -187,7 +187,7 @@ def after_reserve_pick(s, cfg, b):
         begin_line_setup(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def next_unplaced(s, cfg, b, p):
     for i in range(cfg.k[K_NS]):
         if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == p and s.sh[b, i, SH_LINE] < 0:
@@ -195,7 +195,7 @@ def next_unplaced(s, cfg, b, p):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def begin_line_setup(s, cfg, b):
     """SFBF Preparazione 2 (X): each player splits its ships into screen, main body and reserve."""
     if cfg.k[K_SOLITAIRE]:
@@ -207,7 +207,7 @@ def begin_line_setup(s, cfg, b):
     next_line_setup(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def next_line_setup(s, cfg, b):
     p = max(s.g[b, G_SETUP_P], 0)
     P = cfg.k[K_P]
@@ -223,7 +223,7 @@ def next_line_setup(s, cfg, b):
     begin_cloak_setup(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def setup_line_reason(s, cfg, b, p, line):
     """At least two ships in the screen and two in the main body, at most two in the reserve
     (SFBF Preparazione 2 (X); fewer ships: as many as there are, screen first - RULES.md)."""
@@ -251,7 +251,7 @@ def setup_line_reason(s, cfg, b, p, line):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def begin_cloak_setup(s, cfg, b):
     """SFBF Sequenza di gioco 3: before its first turn each player may activate one cloak or web."""
     if not cfg.k[K_ADVANCED]:
@@ -261,7 +261,7 @@ def begin_cloak_setup(s, cfg, b):
     set_stage(s, b, ST_CLOAK_SETUP, 0)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def after_cloak_setup(s, cfg, b):
     p = s.g[b, G_SETUP_P] + 1
     if p < cfg.k[K_P]:
@@ -271,7 +271,7 @@ def after_cloak_setup(s, cfg, b):
         start_play(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def start_play(s, cfg, b):
     s.g[b, G_SETUP_P] = -1
     s.g[b, G_ROUND] = 1
@@ -282,7 +282,7 @@ def start_play(s, cfg, b):
 
 
 # -- single race (SFBF Regole Opzionali, Giocare una gara singola) --------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def race_of(cfg, i):
     r = cfg.ship[i, SC_RACE]
     if cfg.k[K_P] == 6 and r == 6:
@@ -290,7 +290,7 @@ def race_of(cfg, i):
     return r
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def race_size(cfg, r):
     n = 0
     for i in range(cfg.k[K_NS]):
@@ -299,7 +299,7 @@ def race_size(cfg, r):
     return n
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def race_reason(s, cfg, b, r):
     if r >= cfg.k[K_N_RACES] or race_size(cfg, r) == 0:
         return R_RACE_TAKEN
@@ -309,7 +309,7 @@ def race_reason(s, cfg, b, r):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def begin_race_picks(s, cfg, b):
     """Roll for the order of choice; tied players roll again among themselves."""
     P = cfg.k[K_P]
@@ -342,7 +342,7 @@ def begin_race_picks(s, cfg, b):
     set_stage(s, b, ST_RACE, player_in_place(s, cfg, b, PL_TIE, 0))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def after_race_pick(s, cfg, b):
     P = cfg.k[K_P]
     s.g[b, G_SETUP_LEFT] += 1

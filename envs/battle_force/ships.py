@@ -3,29 +3,28 @@ symbols, its cloak and web markers, the size of a fleet (SFBF Le carte nave, Reg
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .layout import (K_ADVANCED, K_FORMATION, K_TRAD, L_RESERVE, N_KIND, SC_N, SC_SPACES, SH_CLOAK, SH_COV, SH_LINE,
                      SH_LOC, SH_OWNER, SH_WEB, SL_FLEET)
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def uses_formation(cfg):
     return cfg.k[K_ADVANCED] != 0 and cfg.k[K_FORMATION] != 0
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def in_fleet(s, b, i):
     return s.sh[b, i, SH_LOC] == SL_FLEET
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def in_battle_line(s, b, i):
     """In play and not in the reserve squadron (SFBF Regole sulla Formazione)."""
     return s.sh[b, i, SH_LOC] == SL_FLEET and s.sh[b, i, SH_LINE] != L_RESERVE
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def damage_of(s, b, i):
     n = 0
     sh = s.sh
@@ -34,12 +33,12 @@ def damage_of(s, b, i):
     return n
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def free_spaces(s, cfg, b, i):
     return cfg.ship[i, SC_SPACES] - damage_of(s, b, i)
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def symbols(s, cfg, b, i, k):
     """Undamaged symbols of kind k (traditional rules: damage never disables a weapon)."""
     n = cfg.ship[i, SC_N + k]
@@ -48,17 +47,17 @@ def symbols(s, cfg, b, i, k):
     return n - s.sh[b, i, SH_COV + k]
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def cloaked(s, b, i):
     return s.sh[b, i, SH_CLOAK] != 0
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def webbed(s, b, i):
     return s.sh[b, i, SH_WEB] != 0
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def fleet_size(s, b, p):
     n = 0
     sh = s.sh

@@ -3,8 +3,7 @@ the core (option solitaire=True; RULES.md 'Solitaire').
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.rng import draw_int
 from ..core.structs import local_i32, scratch_i32
 from .layout import (AUTO, CC_TYPE, CC_VALUE, CD_LINK, CD_LOC, CD_MODE, CD_SHIP, CD_WHO, CL_HAND, G_ATK_KIND,
@@ -25,7 +24,7 @@ from .formation import count_line, move_reason, set_line
 from .attack import attack_phase_card_reason, attacker_state_reason, own_fleet_ships, target_reason
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def auto_layout(s, cfg, b):
     """SFBF Gioco in solitario: "Piazza le navi nemiche in un ordine a caso, la metà delle navi in
     Prima Linea le altre in Seconda Linea": a random order (its placement order, ``pos``, is the
@@ -47,13 +46,13 @@ def auto_layout(s, cfg, b):
             set_line(s, cfg, b, i, L_SCREEN)
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def first_by_pos(s, b, i, j):
     """Ship i comes before ship j (-1: none yet) in placement order."""
     return j < 0 or s.pos[b, i] < s.pos[b, j]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def auto_target(s, cfg, b):
     """"La nave bersaglio dell'attacco è la prima a sinistra della tua Prima Linea": the agent's
     screen ship placed first (the leftmost; the renderer lists ships in placement order) that may
@@ -71,7 +70,7 @@ def auto_target(s, cfg, b):
     return best if best >= 0 else best_main
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def auto_assigned_fires(s, cfg, b, i, t):
     """Can ship i fire the attack cards the automaton has given it plus one of type t?"""
     avail = local_i32(N_KIND)
@@ -88,7 +87,7 @@ def auto_assigned_fires(s, cfg, b, i, t):
     return need >= 0 and need <= avail[K_WPN]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def auto_ship_for(s, cfg, b, c, target):
     """"Se peschi una carta di Attacco, assegnala alla prima nave nemica che può utilizzarla": the
     first automaton ship (placement order) that may attack and can fire weapon card c at the target
@@ -105,7 +104,7 @@ def auto_ship_for(s, cfg, b, c, target):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def auto_multiplier_ok(s, cfg, b, c):
     """A combat card the automaton can use now: on a weapon card it has given a ship (Overload on
     a photon or disruptor, Enveloper on Plasma-S/R, Scatterpack on a drone, Legendary Gunner on any)
@@ -134,7 +133,7 @@ def auto_multiplier_ok(s, cfg, b, c):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def auto_prepare_attack(s, cfg, b):
     """The automaton's attack phase, before its decisions (SFBF Gioco in solitario): the attack
     cards it kept from its last turn are given again to the first ships that can use them; then,
@@ -184,12 +183,12 @@ def auto_prepare_attack(s, cfg, b):
         s.cd[b, c, CD_SHIP] = i
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def auto_card(s, cfg, b, c):
     return s.cd[b, c, CD_LOC] == CL_HAND and s.cd[b, c, CD_WHO] == AUTO
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def auto_attacker(s, cfg, b):
     """The ship that attacks: "Quindi conduci l'attacco utilizzando le carte che questa nave può
     utilizzare": the first ship (placement order) holding an attack card kept from its last turn
@@ -209,7 +208,7 @@ def auto_attacker(s, cfg, b):
     return best_kept if best_kept >= 0 else best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def auto_free_card(s, cfg, b, mask, last_type):
     """The first legal CARD action on a card the automaton does not keep for an attack (lowest
     card index; a card of type ``last_type`` only when nothing else is legal); -1 if none."""
@@ -224,7 +223,7 @@ def auto_free_card(s, cfg, b, mask, last_type):
     return late
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def auto_best_ship(s, cfg, b, mask, damaged):
     """The SHIP action on the legal ship placed first, or (``damaged``) the most damaged one."""
     a0 = cfg.k[K_A_SHIP]
@@ -243,7 +242,7 @@ def auto_best_ship(s, cfg, b, mask, damaged):
     return a0 + best if best >= 0 else -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def auto_useless(s, cfg, b, c):
     """A card none of the automaton's ships could ever fire (or a combat card with no such weapon)."""
     t = cfg.card[c, CC_TYPE]
@@ -282,7 +281,7 @@ def auto_useless(s, cfg, b, c):
     return True
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def auto_action(s, cfg, b, mask):
     """The automaton's choice at a decision of seat AUTO (SFBF Gioco in solitario; RULES.md
     'Solitaire'); every choice is one of the legal actions in ``mask``."""

@@ -3,8 +3,7 @@ mutiny's die and the ceasefire's new hands.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.rng import roll_die
 from .layout import (AK_NONE, G_ACTIVE, G_ATK_KIND, G_CEASE_LEFT, G_DIE1, G_ENDED, G_END_AT_TURN_END, G_PT_ADD,
                      G_PT_SUB, G_ROLL, G_SETUP_P, G_SHUFFLES, G_TARGET, K_ADVANCED, K_CEASE_REPAIR, K_END_ELIM,
@@ -18,7 +17,7 @@ from .sequence import end_turn
 from .resolution import attack_end, begin_damage
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def resolve_mutiny(s, cfg, b):
     """SFBF Ammutinamento Klingon: 1-3 that much damage, 4-6 the ship is captured."""
     d = roll_die(s.rng, s.dice_script, s.dice, b, 6)
@@ -43,7 +42,7 @@ def resolve_mutiny(s, cfg, b):
         attack_end(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def start_ceasefire(s, cfg, b):
     """SFBF Tregua Organiana: every hand is discarded (advanced: up to the reserve of three
     first), the cards are reshuffled, everyone draws five, all damage is removed, cloaks and
@@ -56,7 +55,7 @@ def start_ceasefire(s, cfg, b):
         finish_ceasefire(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def next_cease_keeper(s, cfg, b):
     s.g[b, G_CEASE_LEFT] -= 1
     if s.g[b, G_CEASE_LEFT] <= 0:
@@ -67,7 +66,7 @@ def next_cease_keeper(s, cfg, b):
     set_stage(s, b, ST_CEASE_KEEP, q)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def finish_ceasefire(s, cfg, b):
     P = cfg.k[K_P]
     gather_all_cards(s, cfg, b, True)

@@ -3,8 +3,7 @@ side's) points, the tie-break draw, the ranks, and the duel that a tie still lef
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .layout import (CC_TYPE, CC_VALUE, G_DONE, G_DUEL, G_ENDED, G_SETUP_P, G_STAGE, K_ALLIES, K_NS, K_P, K_SURVIVORS,
                      K_TIE, L_RESERVE, N_WEAPONS, PL_FINAL, PL_OUT, PL_PASSED, PL_RANK, PL_SCORE, PL_TEAM, PL_TIE,
                      PL_WIN, SC_VP, SH_LINE, SH_OWNER, ST_DUEL_PICK, ST_OVER, TIE_DRAW, TIE_DUEL)
@@ -13,7 +12,7 @@ from .ships import fleet_size, in_fleet, uses_formation
 from .cards import gather_all_cards, pop_deck, to_discard
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def players_with_ships(s, cfg, b):
     n = 0
     for p in range(cfg.k[K_P]):
@@ -22,7 +21,7 @@ def players_with_ships(s, cfg, b):
     return n
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def game_should_end(s, cfg, b):
     if s.g[b, G_ENDED]:
         return True
@@ -39,7 +38,7 @@ def game_should_end(s, cfg, b):
     return players_with_ships(s, cfg, b) <= 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def final_score(s, cfg, b, p):
     """SFBF Come Vincere 1-3: destroyed enemy ships plus own surviving ships (advanced game:
     screen and main body only); option count_survivors=False counts destroyed ships only."""
@@ -52,7 +51,7 @@ def final_score(s, cfg, b, p):
     return v
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def side_score(s, cfg, b, p):
     if not cfg.k[K_ALLIES]:
         return s.pl[b, p, PL_FINAL]
@@ -63,14 +62,14 @@ def side_score(s, cfg, b, p):
     return v
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def card_damage(cfg, c):
     """Tie-break draw: a card counts its printed damage (weapon cards), others nothing."""
     t = cfg.card[c, CC_TYPE]
     return cfg.card[c, CC_VALUE] if t < N_WEAPONS else 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def tie_break_draw(s, cfg, b):
     """SFBF Come Vincere 4: the tied players draw five cards each, one at a time, face up; the
     highest damage total wins; still tied: one more card each until one is ahead."""
@@ -104,7 +103,7 @@ def tie_break_draw(s, cfg, b):
         rounds = 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def set_ranks(s, cfg, b):
     """Rank 0 = best; winners first, then by (side) score; ties share the better rank."""
     P = cfg.k[K_P]
@@ -120,7 +119,7 @@ def set_ranks(s, cfg, b):
         s.pl[b, p, PL_RANK] = better
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def finish(s, cfg, b):
     P = cfg.k[K_P]
     if s.g[b, G_DUEL]:
@@ -151,7 +150,7 @@ def finish(s, cfg, b):
     s.g[b, G_STAGE] = ST_OVER
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def start_duel(s, cfg, b):
     """SFBF Come Vincere 5: each tied player takes one of the ships counted for its points and
     the tied players play on until one is defeated (RULES.md 'Tie-breaks')."""

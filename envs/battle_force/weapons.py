@@ -4,8 +4,7 @@ rules (SFBF Regole sulla Formazione) on an attack card.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import local_i32
 from .layout import (CC_TYPE, CD_LOC, CD_SHIP, CD_WHO, CL_ATK, CL_DEF, CL_HAND, CX_CLOAK, G_CANCELS, G_TABLE_N, K_NC,
                      K_WPN, L_MAIN, N_KIND, N_WEAPONS, OK, R_NO_WEAPON, R_RANGE, R_SEEKING, R_SHIP_STATE, SH_LINE,
@@ -14,7 +13,7 @@ from .ships import cloaked, symbols, uses_formation, webbed
 from .cards import is_phaser, is_seeking
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def wpn_needed(avail, cnt):
     """WPN symbols an Orion ship needs to fire the weapon cards ``cnt`` (by type) when its own
     symbols ``avail`` (by kind) are used first; -1 if impossible.
@@ -77,7 +76,7 @@ def wpn_needed(avail, cnt):
     return need
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def ship_fires(s, cfg, b, i, extra):
     """Can ship i fire every weapon card it has fired in the current attack plus card type
     ``extra`` (-1: none)?  Counts the cards on the table fired by ship i."""
@@ -98,13 +97,13 @@ def ship_fires(s, cfg, b, i, extra):
     return need >= 0 and need <= avail[K_WPN]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def range_limited(t):
     # SFBF Regole sulla Formazione, Raggio di Azione: Phaser-3 and Plasma-F (and overloads)
     return t == T_PH3 or t == T_PLF
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def attack_card_reason(s, cfg, b, ship, target, t):
     """May ``ship`` fire a weapon card of type t at ``target`` in a normal attack?"""
     if not ship_fires(s, cfg, b, ship, t):
@@ -112,7 +111,7 @@ def attack_card_reason(s, cfg, b, ship, target, t):
     return attack_limits_reason(s, cfg, b, ship, target, t)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def attack_limits_reason(s, cfg, b, ship, target, t):
     """The conditions of attack_card_reason other than a free weapon (cheap, checked first)."""
     if webbed(s, b, ship) and is_phaser(t):
@@ -125,7 +124,7 @@ def attack_limits_reason(s, cfg, b, ship, target, t):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def has_attack_card(s, cfg, b, p, ship, target):
     NC = cfg.k[K_NC]
     for c in range(NC):

@@ -29,17 +29,17 @@ from __future__ import annotations
 
 import math
 
-import numba as nb
+from .kernel import kernel
 
 EPS = 1e-6
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def edge_distance(ax, ay, ar, bx, by, br):
     return math.hypot(ax - bx, ay - by) - ar - br
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def point_segment_distance(px, py, ax, ay, bx, by):
     dx, dy = bx - ax, by - ay
     L2 = dx * dx + dy * dy
@@ -50,12 +50,12 @@ def point_segment_distance(px, py, ax, ay, bx, by):
     return math.hypot(px - (ax + t * dx), py - (ay + t * dy))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def _cross(ax, ay, bx, by, cx, cy):
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def segment_segment_intersect(ax, ay, bx, by, cx, cy, dx, dy):
     d1 = _cross(cx, cy, dx, dy, ax, ay)
     d2 = _cross(cx, cy, dx, dy, bx, by)
@@ -76,7 +76,7 @@ def segment_segment_intersect(ax, ay, bx, by, cx, cy, dx, dy):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def point_in_polygon(px, py, poly, n):
     """Convex polygon, either winding; points on an edge count as inside."""
     sign = 0
@@ -94,7 +94,7 @@ def point_in_polygon(px, py, poly, n):
     return True
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def point_polygon_distance(px, py, poly, n):
     if point_in_polygon(px, py, poly, n):
         return 0.0
@@ -107,7 +107,7 @@ def point_polygon_distance(px, py, poly, n):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def point_polygon_within(px, py, poly, n, d):
     """Is the point closer than ``d`` to the polygon (inside counts as 0)?  Boxes first."""
     if bbox_gap(px, py, px, py, poly, n) >= d:
@@ -115,12 +115,12 @@ def point_polygon_within(px, py, poly, n, d):
     return point_polygon_distance(px, py, poly, n) < d
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def circle_touches_polygon(cx, cy, r, poly, n):
     return point_polygon_distance(cx, cy, poly, n) <= r + EPS
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def bbox_gap(ax, ay, bx, by, poly, n):
     """A lower bound of the distance between segment a-b and the polygon: the gap between
     their bounding boxes (0 when the boxes overlap).  Cheap rejection for the exact tests."""
@@ -128,7 +128,7 @@ def bbox_gap(ax, ay, bx, by, poly, n):
     return box_gap(ax, ay, bx, by, x0, x1, y0, y1)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def box_of(poly, n):
     """The polygon's bounding box (x0, x1, y0, y1), for ``box_gap`` and the ``*_boxed`` tests."""
     px0, px1, py0, py1 = poly[0, 0], poly[0, 0], poly[0, 1], poly[0, 1]
@@ -140,7 +140,7 @@ def box_of(poly, n):
     return px0, px1, py0, py1
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def box_gap(ax, ay, bx, by, x0, x1, y0, y1):
     """``bbox_gap`` against the box x0..x1, y0..y1 of ``box_of`` (the same arithmetic, the same result)."""
     gx = max(0.0, max(min(ax, bx) - x1, x0 - max(ax, bx)))
@@ -148,7 +148,7 @@ def box_gap(ax, ay, bx, by, x0, x1, y0, y1):
     return math.hypot(gx, gy)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def point_polygon_within_boxed(px, py, poly, n, d, x0, x1, y0, y1):
     """``point_polygon_within`` with the polygon's box from ``box_of``."""
     if box_gap(px, py, px, py, x0, x1, y0, y1) >= d:
@@ -156,7 +156,7 @@ def point_polygon_within_boxed(px, py, poly, n, d, x0, x1, y0, y1):
     return point_polygon_distance(px, py, poly, n) < d
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def segment_polygon_within_boxed(ax, ay, bx, by, poly, n, d, x0, x1, y0, y1):
     """``segment_polygon_within`` with the polygon's box from ``box_of``."""
     if box_gap(ax, ay, bx, by, x0, x1, y0, y1) >= d:
@@ -164,7 +164,7 @@ def segment_polygon_within_boxed(ax, ay, bx, by, poly, n, d, x0, x1, y0, y1):
     return segment_polygon_distance(ax, ay, bx, by, poly, n) < d
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def segment_crosses_polygon_boxed(ax, ay, bx, by, poly, n, x0, x1, y0, y1):
     """``segment_crosses_polygon`` with the polygon's box from ``box_of``."""
     if box_gap(ax, ay, bx, by, x0, x1, y0, y1) > EPS:
@@ -172,7 +172,7 @@ def segment_crosses_polygon_boxed(ax, ay, bx, by, poly, n, x0, x1, y0, y1):
     return segment_polygon_distance(ax, ay, bx, by, poly, n) <= EPS
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def segment_polygon_within(ax, ay, bx, by, poly, n, d):
     """Is the segment closer than ``d`` to the polygon (distance < d)?  Boxes first."""
     if bbox_gap(ax, ay, bx, by, poly, n) >= d:
@@ -180,7 +180,7 @@ def segment_polygon_within(ax, ay, bx, by, poly, n, d):
     return segment_polygon_distance(ax, ay, bx, by, poly, n) < d
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def segment_polygon_distance(ax, ay, bx, by, poly, n):
     """0 when the segment meets the polygon, else the least distance between them."""
     if point_in_polygon(ax, ay, poly, n) or point_in_polygon(bx, by, poly, n):
@@ -197,27 +197,27 @@ def segment_polygon_distance(ax, ay, bx, by, poly, n):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def segment_crosses_polygon(ax, ay, bx, by, poly, n):
     if bbox_gap(ax, ay, bx, by, poly, n) > EPS:
         return False
     return segment_polygon_distance(ax, ay, bx, by, poly, n) <= EPS
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def swept_circle_touches_polygon(ax, ay, bx, by, r, poly, n, margin):
     """A base of radius ``r`` moving from a to b comes within ``margin`` of the polygon
     (``margin`` < 0 allows touching)."""
     return segment_polygon_distance(ax, ay, bx, by, poly, n) < r + margin
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def swept_circle_hits_circle(ax, ay, bx, by, r, cx, cy, cr, margin):
     """A base moving from a to b comes closer than ``margin`` (edge to edge) to a base at c."""
     return point_segment_distance(cx, cy, ax, ay, bx, by) < r + cr + margin
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def segment_polygon_span(ax, ay, bx, by, poly, n):
     """(t0, t1): the parameters of the segment a->b inside the convex polygon
     (Cyrus-Beck clipping); t0 > t1 when the segment misses it."""
@@ -250,7 +250,7 @@ def segment_polygon_span(ax, ay, bx, by, poly, n):
     return t0, t1
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def ray_hits_circle(ax, ay, bx, by, cx, cy, cr):
     """The sight line a->b passes through the base at c (strictly inside its edge)."""
     return point_segment_distance(cx, cy, ax, ay, bx, by) < cr - EPS

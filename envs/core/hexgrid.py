@@ -15,7 +15,8 @@ plain numpy array (``neighbors``, ``distance``) so it can be passed to Numba.
 from __future__ import annotations
 
 import numpy as np
-import numba as nb
+
+from .kernel import kernel
 
 DIRECTION_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
 
@@ -111,7 +112,7 @@ class HexGrid:
         return order
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _all_pairs_bfs(nbr, valid, blocked, enter_blocked_last):
     n = nbr.shape[0]
     far = np.int16(999)

@@ -37,9 +37,9 @@ import inspect
 import os
 import types
 
-import numba as nb
 import numpy as np
 
+from .kernel import kernel
 from .package_cache import package_digest
 from .threads import run_in_ranges
 
@@ -48,7 +48,7 @@ ACC_REWARD, ACC_TERMINATED, ACC_TRUNCATED = 0, 1, 2
 NO_ACTION = -1  # in play_turns' actions: the learner does not act in this game now
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _record(b, seats, out, acc, auto_reset, rotate):
     """Add the learner's reward; note the end of its episode.  True = stop here."""
     if acc[b, ACC_TERMINATED] != 0 or acc[b, ACC_TRUNCATED] != 0:
@@ -141,7 +141,7 @@ def _copy(template, tag, names, **jit):
     fn = types.FunctionType(template.__code__, g, template.__name__, template.__defaults__, template.__closure__)
     fn.__qualname__ = f"{template.__name__}_{tag}"  # its own cache file
     fn.__doc__ = template.__doc__
-    return nb.njit(cache=True, **jit)(fn)
+    return kernel(cache=True, **jit)(fn)
 
 
 def specialise_loops(game: str, step_game, policy_action, g_done: int, g_decider: int, sources,

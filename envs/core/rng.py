@@ -12,7 +12,8 @@ a random one.
 from __future__ import annotations
 
 import numpy as np
-import numba as nb
+
+from .kernel import kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -21,33 +22,33 @@ _M2 = np.uint64(0x94D049BB133111EB)
 DICE_SCRIPT_LEN = 64  # forced die results a game can hold at once
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def _mix(z):
     z = (z ^ (z >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
     return z ^ (z >> np.uint64(31))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def seed_stream(seed):
     """Turn a user seed into the first state word of a stream."""
     return _mix(np.uint64(seed) + _GOLDEN)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def next_u64(rng, b):
     """Advance game ``b``'s stream (``rng`` is the batch's uint64 array)."""
     rng[b] = rng[b] + _GOLDEN
     return _mix(rng[b])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def draw_int(rng, b, n):
     """Uniform integer in ``[0, n)`` from game ``b``'s stream."""
     return np.int64(next_u64(rng, b) % np.uint64(n))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def roll_die(rng, dice_script, dice, b, sides):
     """One die roll in ``1..sides``: the next scripted result if any, else random."""
     if dice[b, 1] < dice[b, 0]:

@@ -7,11 +7,12 @@ game (seed it with ``rng.seed_stream``).
 import numba as nb
 import numpy as np
 
+from .kernel import kernel
 from .rng import draw_int
 from .threads import PARALLEL_FROM
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def random_action(s, b, mask):
     """Every game's built-in ``random`` policy: a uniform legal action of game ``b`` (its mask
     row ``mask``), drawn from the game's policy stream ``s.policy_rng`` (never from its dice,
@@ -28,7 +29,7 @@ def random_action(s, b, mask):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def first_legal(mask, lo, hi):
     """The lowest legal action in ``lo`` .. ``hi - 1`` of a mask row, or -1: the scripted bots'
     fallback and their "take the first of this family" choices, in every game."""
@@ -38,7 +39,7 @@ def first_legal(mask, lo, hi):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def last_legal(mask, lo, hi):
     """The highest legal action in ``lo`` .. ``hi - 1`` of a mask row, or -1."""
     for a in range(hi - 1, lo - 1, -1):
@@ -53,7 +54,7 @@ def last_legal(mask, lo, hi):
 BLOCK = 32
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def sample_one(mask, state, out, b):
     """Uniform legal action of game ``b`` from its own stream (0 if none is legal)."""
     A = mask.shape[1]
@@ -79,7 +80,7 @@ def sample_one(mask, state, out, b):
             k -= 1
 
 
-@nb.njit(cache=True, parallel=True)
+@kernel(cache=True, parallel=True)
 def sample_legal(mask, state, out):
     if mask.shape[0] < PARALLEL_FROM:
         # a few games: waking the thread pool would cost more than they take

@@ -8,8 +8,7 @@ steers for.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .layout import (ACT, CI_PLANETOID, CRUISER, FIGHTER, FIXED, FX_HITS, FX_OWNER, G_ACTIVE, G_CURRENT, G_PHASE,
                      G_TURN, K_A_COLONISE, K_A_END_ACT, K_A_FACE, K_A_FIXED, K_A_LAUNCH, K_A_MOVE, K_A_PIECE,
                      K_A_REPAIR, K_A_TARGET, K_RELATIONS, N_OBS_CH, ON_MAP, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS,
@@ -48,18 +47,18 @@ FAR = 127
 F_MOVE, F_PIVOT, F_END, F_COLONISE, F_REPAIR, F_SHOOT, F_SHOOT_FIXED, F_SELECT, F_LAUNCH = range(1, 10)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def action_row_width(relations):
     """Values a row of the action table holds for option relations 0, 1 (planetoids_v1), 2 (v2)."""
     return 0 if relations == 0 else (N_AF_V1 if relations == 1 else N_AF)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def n_action_channels(n_cells, n_actions, relations):
     return (n_actions * action_row_width(relations) + n_cells - 1) // n_cells
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _put(obs, w, a, f, v):
     """Value ``f`` of action ``a``'s row, in a table of ``w`` values a row (planetoids_v1 keeps 8)."""
     if f >= w:
@@ -71,7 +70,7 @@ def _put(obs, w, a, f, v):
 
 # What the active piece steers for: the scripted bot's goals (bot.py), which the v2 action table
 # measures each step against, stated here once for both.
-@nb.njit(cache=True)
+@kernel(cache=True)
 def open_planetoid(s, cfg, b, p, i):
     """The hex of the nearest planetoid (from piece ``i``) without a fixed base that no other own
     transport stands on (-1: none)."""
@@ -94,7 +93,7 @@ def open_planetoid(s, cfg, b, p, i):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def hunt_target(s, cfg, b, p, i):
     """The hex a hunter steers for: the nearest enemy transport, else the nearest enemy piece or
     fixed base (transports count 20 hexes nearer, fixed bases 10; -1: none)."""
@@ -115,7 +114,7 @@ def hunt_target(s, cfg, b, p, i):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _nearest(s, cfg, b, me, cell):
     """(free planetoid, enemy transport, enemy piece or fixed base): hexes from ``cell`` to the nearest."""
     pl = FAR
@@ -137,7 +136,7 @@ def _nearest(s, cfg, b, me, cell):
     return pl, tr, en
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _planetoid_here(s, cfg, b, me, cell):
     f = cfg.cell[cell, CI_PLANETOID]
     if f < 0:
@@ -154,7 +153,7 @@ def _planetoid_here(s, cfg, b, me, cell):
     return 3
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _where_row(s, cfg, b, me, obs, w, a, cell, family):
     """The distances and the hex of a row whose action leads to ``cell``."""
     if cell < 0:
@@ -168,7 +167,7 @@ def _where_row(s, cfg, b, me, obs, w, a, cell, family):
     _put(obs, w, a, AF_FAMILY, family)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def gain_toward(cfg, here, there, goal):
     """Hexes nearer ``goal`` at ``there`` than at ``here`` (0 without a goal or a hex): what a step
     brings, for the action table (planetoids_v2) and the scripted bot's moves alike."""
@@ -177,7 +176,7 @@ def gain_toward(cfg, here, there, goal):
     return cfg.dist[here, goal] - cfg.dist[there, goal]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _active_row(s, cfg, b, me, obs, w, a, cell, family, i, open_goal, hunt_goal):
     """A row of the active piece ``i`` whose action leads its bow to ``cell`` (planetoids_v2 adds
     how far its open planetoid is from there and what the step gains toward its goals)."""
@@ -191,12 +190,12 @@ def _active_row(s, cfg, b, me, obs, w, a, cell, family, i, open_goal, hunt_goal)
     _put(obs, w, a, AF_HUNT_GAIN, gain_toward(cfg, pos, cell, hunt_goal))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _hit_faces(thr):
     return max(0, 7 - thr) if thr > 0 else 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _shot_row(obs, w, a, family, thr, own_damage, active_kind, target_kind, target_damage):
     _put(obs, w, a, AF_KNOWN, 1)
     _put(obs, w, a, AF_HIT, _hit_faces(thr + own_damage if thr > 0 else 0))
@@ -206,7 +205,7 @@ def _shot_row(obs, w, a, family, thr, own_damage, active_kind, target_kind, targ
     _put(obs, w, a, AF_ACTIVE_KIND, active_kind + 1)
 
 
-@nb.njit(inline="always")  # into _obs (its one caller): no compiled copy of its own
+@kernel(inline="always")  # into _obs (its one caller): no compiled copy of its own
 def write_action_table(s, cfg, b, me, obs):
     """The action table from player ``me``'s side into the channels after N_OBS_CH."""
     for ch in range(N_OBS_CH, obs.shape[0]):

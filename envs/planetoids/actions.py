@@ -4,9 +4,9 @@ from the chapter modules as ``_reason`` picks its condition.
 """
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from .layout import (CRUISER, EXIT_FACE, EXIT_HEX, G_CURRENT, G_PHASE, K_A_COLONISE, K_A_END_ACT, K_A_END_TURN,
                      K_A_FACE, K_A_FIXED, K_A_HEX, K_A_HYPER, K_A_LAUNCH, K_A_MOVE, K_A_PIECE, K_A_REPAIR, K_A_TARGET,
                      OK, SETUP, config_view, state_view)
@@ -21,13 +21,13 @@ from .colonisation import colonise
 from .legality import _reason
 
 
-@nb.njit(cache=True, forceinline=False)
+@kernel(cache=True, forceinline=False)
 def action_reason(s, cfg, b, a):
     """Reason code why action ``a`` is illegal in game ``b`` now (0 = legal)."""
     return decide(s, cfg, b, a, np.bool_(False))  # np.bool_: one compiled decide, not one per literal
 
 
-@nb.njit(cache=True, forceinline=False)
+@kernel(cache=True, forceinline=False)
 def decide(s0, cfg0, b, a, apply):
     """The reason code of action ``a`` in game ``b`` (0 = legal); with ``apply``,
     a legal action is also carried out.  The one compiled copy of the legality
@@ -39,7 +39,7 @@ def decide(s0, cfg0, b, a, apply):
     return code
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def _apply(s, cfg, b, a):
     """Carry out a legal action (checked by the caller, see ``decide``): the effect of each family,
     chosen as ``_reason`` chooses its condition.

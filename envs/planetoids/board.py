@@ -5,27 +5,26 @@ hex a piece covers), the footprints of the pieces and the occupancy rebuilt from
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .layout import (BASE, CI_PDIST_ALL, CI_PDIST_COLOUR, CI_PLANETOID, CI_TERRAIN, CRUISER, C_BLOCKED, C_OCC, FX_OWNER,
                      G_TURN, KP_KEEP_AWAY, K_KEEP_AWAY_ALL, K_SHIP_LENGTH, N_C, OK, ON_MAP, PC_FACING, PC_POS,
                      PC_STATUS, PL_CELL, PL_COLOUR, R_BLOCKED_HEX, R_ENEMY_HEX, R_IMPASSABLE, R_OFF_MAP, R_TOO_CLOSE,
                      SPACE, TRANSPORT, config_view, state_view)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def colour_now(s, cfg, b):
     return cfg.colour_seq[min(s.g[b, G_TURN], cfg.colour_seq.shape[0] - 1)]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def visible(cfg, colour, cell):
     """Seed 004 "Elementi del gioco": a planetoid exists only in turns of its colour."""
     f = cfg.cell[cell, CI_PLANETOID]
     return f >= 0 and cfg.planetoids[f, PL_COLOUR] == colour
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def open_space(cfg, colour, cell):
     """Seed 004 "Elementi del gioco": open space, neither an asteroid belt (nor a home planet,
     RULES.md) nor a planetoid of the turn's colour: what a hyperspace corridor crosses and a shot
@@ -33,7 +32,7 @@ def open_space(cfg, colour, cell):
     return cfg.cell[cell, CI_TERRAIN] == SPACE and not visible(cfg, colour, cell)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def map_reason(cfg, kind, cell, colour):
     """What the map says of a piece of ``kind`` standing on ``cell`` in a turn of ``colour``:
     the part of cell_reason that no piece changes, tabulated in ``cfg.stand`` by ``fill_map_tables``."""
@@ -52,7 +51,7 @@ def map_reason(cfg, kind, cell, colour):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fill_map_tables(cfg):
     """``cfg.stand[colour, kind, cell]`` = map_reason and ``cfg.open_hex[colour, cell]`` = open_space,
     once per config (game.build_config): the rules above, read by the mask as a table."""
@@ -63,7 +62,7 @@ def fill_map_tables(cfg):
                 cfg.stand[colour, kind, cell] = map_reason(cfg, kind, cell, colour)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def fp_size(cfg, kind):
     """How many hexes a piece covers.
 
@@ -77,7 +76,7 @@ def fp_size(cfg, kind):
     return 1
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def fp_cell(cfg, player, kind, pos, facing, k):
     """The k-th hex a piece covers (k=0 is the bow or anchor); -1 if off the map."""
     if k == 0 or pos < 0:
@@ -87,7 +86,7 @@ def fp_cell(cfg, player, kind, pos, facing, k):
     return cfg.nbr[pos, (facing + 3) % 6]
 
 
-@nb.njit(cache=True, forceinline=False)
+@kernel(cache=True, forceinline=False)
 def build_occupancy(s, cfg, b):
     """occ[p, cell] = number of player p's pieces on the map covering the cell
     (fixed bases included).  Derived data, rebuilt after every change of a
@@ -95,7 +94,7 @@ def build_occupancy(s, cfg, b):
     _occupancy(state_view(s), config_view(cfg), b)
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def _occupancy(s, cfg, b):
     # Hot code here and in the mask and observation builders is written without
     # helper calls that take arrays: each such call costs a reference-count
@@ -129,7 +128,7 @@ def _occupancy(s, cfg, b):
             cb[N_C * planetoids[f, PL_CELL] + C_OCC + o] += 1
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def traffic_reason(cb, q, cell):
     """What the pieces say of a hex (``cb``: a game's cells, flat; ``q``: the enemy).  Written
     without branches, so that exit_hexes' loop over every hex vectorises."""
@@ -140,7 +139,7 @@ def traffic_reason(cb, q, cell):
     return enemy * R_ENEMY_HEX + (1 - enemy) * blocked * R_BLOCKED_HEX    # OK (0) when neither
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def hex_reason(cfg, cb, q, kind, cell, colour):
     """cell_reason on a game's flat cells ``cb`` against the enemy ``q``: what the mask loops ask."""
     if cell < 0:
@@ -151,13 +150,13 @@ def hex_reason(cfg, cb, q, kind, cell, colour):
     return traffic_reason(cb, q, cell)
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def cell_reason(s, cfg, b, player, kind, cell, colour):
     """Can a piece of ``kind`` of ``player`` stand on / move through ``cell``?"""
     return hex_reason(cfg, s.cells[b].reshape(-1), 1 - player, kind, cell, colour)
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def position_reason(s, cfg, b, player, kind, pos, facing, colour):
     """cell_reason for every hex the piece would cover."""
     cb = s.cells[b].reshape(-1)

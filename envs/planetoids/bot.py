@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import sys
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.loops import specialise_loops
 from ..core.sampling import first_legal, random_action
 from . import rules as _rules
@@ -32,7 +31,7 @@ RANDOM, SCRIPTED = 0, 1
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _best_shot(s, cfg, b, p, i, mask):
     """Legal target with the best chance to hit (transports and fixed bases first)."""
     kind = cfg.slot_kind[i]
@@ -62,7 +61,7 @@ def _best_shot(s, cfg, b, p, i, mask):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _step_towards(s, cfg, b, p, i, goal, mask):
     """Legal move or pivot that brings the bow closer to ``goal``; -1 if none."""
     if goal < 0:
@@ -85,7 +84,7 @@ def _step_towards(s, cfg, b, p, i, goal, mask):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def scripted_action(s, cfg, b, mask):
     p = s.g[b, G_CURRENT]
     ph = s.g[b, G_PHASE]
@@ -136,7 +135,7 @@ def scripted_action(s, cfg, b, mask):
     return a if a >= 0 else cfg.k[K_A_END_ACT]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def policy_action(s, cfg, b, mask, policy):
     if policy == SCRIPTED:
         return scripted_action(s, cfg, b, mask)

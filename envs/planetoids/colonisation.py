@@ -3,14 +3,13 @@ visible planetoid.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .layout import (ACT, CI_PLANETOID, FX_HITS, FX_OWNER, G_ACTIVE, G_COLONISED, G_PHASE, OK, PC_DAMAGE, PC_POS,
                      R_COLONISED, R_DAMAGED, R_NOT_TRANSPORT, R_NO_PLANETOID, R_WRONG_PHASE, TRANSPORT)
 from .board import colour_now, visible
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def colonise_reason(s, cfg, b, p):
     """Seed 004 "Colonizzazione": an undamaged transport on a visible planetoid."""
     if s.g[b, G_PHASE] != ACT:
@@ -28,7 +27,7 @@ def colonise_reason(s, cfg, b, p):
     return OK
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def colonise(s, cfg, b, p):
     """Seed 004 "Colonizzazione": the transport founds a fixed base on its planetoid."""
     f = cfg.cell[s.pc[b, p, s.g[b, G_ACTIVE], PC_POS], CI_PLANETOID]

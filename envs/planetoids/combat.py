@@ -4,9 +4,9 @@ empty space) with its condition beside its effect; resolving a shot and the dest
 """
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.rng import roll_die
 from .layout import (ACT, BASE, C_BLOCKED, C_DEAD, C_OCC, C_SHOT, DESTROYED, FIGHTER, FIXED, FX_HITS, FX_OWNER, FX_SHOT,
                      G_ACTIVE, G_CURRENT, G_LAST_DIE, G_NO_FIRE, G_PHASE, G_SHOTS, G_SPACE_SHOTS, KP_SHOTS,
@@ -17,7 +17,7 @@ from .layout import (ACT, BASE, C_BLOCKED, C_DEAD, C_OCC, C_SHOT, DESTROYED, FIG
 from .board import _occupancy, colour_now, fp_cell, fp_size, open_space
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def to_hit(cfg, att_kind, tgt_kind, rng):
     """Seed 004 attack tables: lowest d6 result that hits, 0 if out of range."""
     if rng < 1 or rng >= cfg.hit_table.shape[2]:
@@ -25,7 +25,7 @@ def to_hit(cfg, att_kind, tgt_kind, rng):
     return cfg.hit_table[att_kind, tgt_kind, rng]
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def fire_range(s, cfg, b, player, i, tq, tkind, tpos, tface, colour):
     """Seed 004 "Combattimento": rockets fly any path, through ships but not
     through asteroid belts or planetoids; range is the shortest such path from
@@ -34,7 +34,7 @@ def fire_range(s, cfg, b, player, i, tq, tkind, tpos, tface, colour):
     return range_from(cfg, a0, a1, a2, tq, tkind, tpos, tface, colour)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def footprint3(cfg, player, kind, pos, facing):
     """A piece's hexes (fp_cell): it covers at most 3; a missing one repeats the first."""
     n = fp_size(cfg, kind)
@@ -44,7 +44,7 @@ def footprint3(cfg, player, kind, pos, facing):
     return a0, a1, a2
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def firer_footprint(s, cfg, b, p):
     """The active piece's kind and the hexes it fires from (footprint3)."""
     i = s.g[b, G_ACTIVE]
@@ -53,7 +53,7 @@ def firer_footprint(s, cfg, b, p):
     return kind, a0, a1, a2
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def range_from(cfg, a0, a1, a2, tq, tkind, tpos, tface, colour):
     """fire_range from a firer covering the hexes a0, a1, a2 (footprint3)."""
     dist = cfg.fire_dist[colour]
@@ -64,7 +64,7 @@ def range_from(cfg, a0, a1, a2, tq, tkind, tpos, tface, colour):
     return best
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def shots_left(s, cfg, b, kind):
     # Seed 004 "Astronavi": cruisers fire twice, fighters once, transports never;
     # mobile bases once at every target they reach (checked per target).
@@ -73,7 +73,7 @@ def shots_left(s, cfg, b, kind):
     return s.g[b, G_SHOTS] < cfg.kinds[kind, KP_SHOTS]
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def space_shot_spent(s, cfg, b, kind):
     """Seed 004 "Astronavi" ("Spara su tutti i bersagli raggiungibili (1 volta su
     ciascuno)") with "Combattimento" ("E' permesso sparare un colpo 'a vuoto'"): the
@@ -84,7 +84,7 @@ def space_shot_spent(s, cfg, b, kind):
     return kind == BASE and cfg.k[K_BASE_SPACE_EACH_HEX] == 0 and s.g[b, G_SPACE_SHOTS] > 0
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def fire_common_reason(s, cfg, b):
     """What every shot needs: an activation, a piece that fights, a shot left."""
     i = s.g[b, G_ACTIVE]
@@ -100,7 +100,7 @@ def fire_common_reason(s, cfg, b):
     return OK
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def fire_piece_reason(s, cfg, b, p, j):
     r = fire_common_reason(s, cfg, b)
     if r != OK:
@@ -109,7 +109,7 @@ def fire_piece_reason(s, cfg, b, p, j):
     return piece_target_reason(s, cfg, b, p, kind, a0, a1, a2, j, colour_now(s, cfg, b))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def piece_target_reason(s, cfg, b, p, kind, a0, a1, a2, j, colour):
     """fire_piece_reason once fire_common_reason holds: enemy piece j in reach of the active
     piece, of ``kind``, covering the hexes a0, a1, a2 (footprint3)."""
@@ -125,7 +125,7 @@ def piece_target_reason(s, cfg, b, p, kind, a0, a1, a2, j, colour):
     return OK
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def fire_at_piece(s, cfg, b, j):
     p = s.g[b, G_CURRENT]
     q = 1 - p
@@ -142,7 +142,7 @@ def fire_at_piece(s, cfg, b, j):
             destroy_cascade(s, cfg, b, q, j, np.int64(-1))
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def fire_fixed_reason(s, cfg, b, p, f):
     r = fire_common_reason(s, cfg, b)
     if r != OK:
@@ -151,7 +151,7 @@ def fire_fixed_reason(s, cfg, b, p, f):
     return fixed_target_reason(s, cfg, b, p, kind, a0, a1, a2, f, colour_now(s, cfg, b))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def fixed_target_reason(s, cfg, b, p, kind, a0, a1, a2, f, colour):
     """fire_fixed_reason once fire_common_reason holds: the enemy fixed base f in reach of the
     active piece (as in piece_target_reason)."""
@@ -168,7 +168,7 @@ def fixed_target_reason(s, cfg, b, p, kind, a0, a1, a2, f, colour):
     return OK
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def fire_at_fixed(s, cfg, b, f):
     p = s.g[b, G_CURRENT]
     i = s.g[b, G_ACTIVE]
@@ -181,7 +181,7 @@ def fire_at_fixed(s, cfg, b, f):
             destroy_cascade(s, cfg, b, np.int64(-1), np.int64(-1), f)
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def fire_hex_reason(s, cfg, b, p, cell):
     """Seed 004 "Combattimento": a shot into empty space, as hard as firing at oneself."""
     r = fire_common_reason(s, cfg, b)
@@ -205,7 +205,7 @@ def fire_hex_reason(s, cfg, b, p, cell):
     return OK
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def fire_at_hex(s, cfg, b, cell):
     p = s.g[b, G_CURRENT]
     i = s.g[b, G_ACTIVE]
@@ -217,7 +217,7 @@ def fire_at_hex(s, cfg, b, cell):
         s.cells[b, cell, C_BLOCKED] = p
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def resolve_shot(s, cfg, b, threshold):
     """One d6 against the table threshold, worsened by 1 per damage the firer has
     taken (Seed 004 "Combattimento")."""
@@ -229,7 +229,7 @@ def resolve_shot(s, cfg, b, threshold):
     return die >= threshold + s.pc[b, p, i, PC_DAMAGE]
 
 
-@nb.njit(cache=True, forceinline=False)
+@kernel(cache=True, forceinline=False)
 def destroy_cascade(s, cfg, b, first_p, first_i, first_fixed):
     """Seed 004 "Combattimento": when a piece is destroyed, every piece that
     overlaps it, even partly, is destroyed too (and so on, RULES.md)."""

@@ -3,8 +3,7 @@ it (the hex, then a ship's facing), each condition beside its effect.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import local_i32, scratch_i32
 from .layout import (ACT, BASE, CRUISER, EXIT_FACE, FIGHTER, G_ACTIVE, G_COLONISED, G_EXIT_CELL, G_PHASE, G_SHOTS,
                      HYPER, HYPER_CORRIDOR, K_SHIP_LENGTH, MAX_CELLS, OK, ON_MAP, PC_DAMAGE, PC_FACING, PC_POS,
@@ -14,13 +13,13 @@ from .board import colour_now, position_reason, traffic_reason
 from .turn import end_activation
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def corridor_clear(s, cfg, b, player, start, d, colour):
     """Seed 004 "Iperspazio": 9 hexes straight ahead with no enemy, obstacle or explosion."""
     return corridor_free(cfg, s.cells[b].reshape(-1), 1 - player, start, d, colour)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def corridor_free(cfg, cb, q, start, d, colour):
     """corridor_clear on a game's flat cells ``cb`` against the enemy ``q``."""
     c = start
@@ -31,7 +30,7 @@ def corridor_free(cfg, cb, q, start, d, colour):
     return True
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def hyper_reason(s, cfg, b, p, d):
     if s.g[b, G_PHASE] != ACT:
         return R_WRONG_PHASE
@@ -42,7 +41,7 @@ def hyper_reason(s, cfg, b, p, d):
     return hyper_dir_reason(s, cfg, b, p, i, d, colour_now(s, cfg, b))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def hyper_piece_reason(s, cfg, b, p, i):
     """hyper_reason's conditions on the active piece i, whatever the direction."""
     kind = cfg.slot_kind[i]
@@ -59,7 +58,7 @@ def hyper_piece_reason(s, cfg, b, p, i):
     return OK
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def hyper_dir_reason(s, cfg, b, p, i, d, colour):
     """hyper_reason's conditions on the direction d."""
     if cfg.slot_kind[i] != FIGHTER and d != s.pc[b, p, i, PC_FACING]:
@@ -69,14 +68,14 @@ def hyper_dir_reason(s, cfg, b, p, i, d, colour):
     return OK
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def enter_hyperspace(s, cfg, b, p):
     """Seed 004 "Iperspazio": the piece leaves the map; its activation ends."""
     s.pc[b, p, s.g[b, G_ACTIVE], PC_STATUS] = HYPER
     end_activation(s, b)
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def exit_reason(s, cfg, b, p, i, cell, facing):
     """Seed 004 "Iperspazio": leaving hyperspace needs the same clear corridor ahead
     as entering (RULES.md); fighters may use any direction."""
@@ -95,7 +94,7 @@ def exit_reason(s, cfg, b, p, i, cell, facing):
     return OK
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def exit_cell_ok(s, cfg, b, p, i, cell):
     n_face = 1 if cfg.slot_kind[i] == FIGHTER else 6
     for f in range(n_face):
@@ -104,13 +103,13 @@ def exit_cell_ok(s, cfg, b, p, i, cell):
     return False
 
 
-@nb.njit(cache=True, forceinline=False)
+@kernel(cache=True, forceinline=False)
 def any_exit(s, cfg, b, p, i):
     """Is there a hex where piece ``i`` can leave hyperspace (exit_cell_ok)?"""
     return exit_hexes(state_view(s), config_view(cfg), b, p, i, local_i32(1)[:0]) > 0
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def exit_hexes(s, cfg, b, p, i, out):
     """exit_cell_ok for every hex at once: sets out[c] = 1 (if ``out`` has room
     for every hex) for each hex c where piece ``i`` can come out of hyperspace;
@@ -156,7 +155,7 @@ def exit_hexes(s, cfg, b, p, i, out):
     return count
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def exit_to_hex(s, cfg, b, p, cell):
     """Seed 004 "Iperspazio": the hex where the piece comes out.  A fighter is placed at once and its
     activation ends (True: it is on the map); a ship then chooses its facing (exit_facing)."""
@@ -171,7 +170,7 @@ def exit_to_hex(s, cfg, b, p, cell):
     return False
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def exit_facing(s, cfg, b, p, f):
     """Seed 004 "Iperspazio": the ship comes out on the chosen hex facing f; its activation ends."""
     i = s.g[b, G_ACTIVE]

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import collections
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import OUTPUT_FIELDS, borrow
 
 # -- piece kinds and piece status ------------------------------------------
@@ -123,13 +122,13 @@ OutputsView = collections.namedtuple("OutputsView", OUTPUT_FIELDS)
 N_OBS_CH = 47
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def state_view(s):
     return StateView(borrow(s.rng), borrow(s.policy_rng), borrow(s.dice_script), borrow(s.dice), borrow(s.g),
                      borrow(s.pc), borrow(s.fx), borrow(s.cells))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def config_view(c):
     return ConfigView(borrow(c.k), borrow(c.nbr), borrow(c.dist), borrow(c.fire_dist), borrow(c.cell),
                       borrow(c.kinds), borrow(c.planetoids), borrow(c.ramps), borrow(c.colour_seq),
@@ -137,7 +136,7 @@ def config_view(c):
                       borrow(c.static_obs), borrow(c.visible_obs), borrow(c.stand), borrow(c.open_hex), borrow(c.lines))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def outputs_view(o):
     return OutputsView(borrow(o.obs), borrow(o.mask), borrow(o.rewards), borrow(o.term), borrow(o.trunc),
                        borrow(o.player), borrow(o.illegal), borrow(o.final_obs), borrow(o.obs_key))

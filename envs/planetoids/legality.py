@@ -10,8 +10,7 @@ with an independent statement of the rules in plain Python.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .layout import (ACT, BASE, CI_VALID, CRUISER, C_BLOCKED, C_OCC, C_SHOT, EXIT_FACE, EXIT_HEX, FIGHTER, G_ACTIVE,
                      G_CURRENT, G_DONE, G_EXIT_CELL, G_PHASE, HYPER, K_A_COLONISE, K_A_END_ACT, K_A_END_TURN, K_A_FACE,
                      K_A_FIXED, K_A_HEX, K_A_HYPER, K_A_LAUNCH, K_A_MOVE, K_A_PIECE, K_A_REPAIR, K_A_TARGET,
@@ -30,7 +29,7 @@ from .repair import repair_reason
 from .colonisation import colonise_reason
 
 
-@nb.njit(inline="always")  # into decide (its one caller): no compiled copy of its own
+@kernel(inline="always")  # into decide (its one caller): no compiled copy of its own
 def _reason(s, cfg, b, a):
     if s.g[b, G_DONE]:
         return R_GAME_OVER
@@ -81,14 +80,14 @@ def _reason(s, cfg, b, a):
 # The mask-oracle test checks at every step of random play that mask[a] ==
 # (action_reason(a) == OK) for every action a, and that both agree with an
 # independent statement of the rules in plain Python.
-@nb.njit(cache=True, forceinline=False)
+@kernel(cache=True, forceinline=False)
 def write_mask(s, cfg, b, mask):
     """Legal-action mask of the player to decide; only the action families the
     current phase allows are examined."""
     _mask(state_view(s), config_view(cfg), b, mask)
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def _mask(s, cfg, b, mask):
     for a in range(mask.shape[0]):
         mask[a] = 0
@@ -104,7 +103,7 @@ def _mask(s, cfg, b, mask):
         _mask_rare(s, cfg, b, mask)
 
 
-@nb.njit(cache=True, forceinline=False)
+@kernel(cache=True, forceinline=False)
 def _mask_rare(s, cfg, b, mask):
     """Phases SETUP and EXIT_HEX (a hex: setup_reason, exit_cell_ok) and
     EXIT_FACE (a facing: exit_reason), each action as action_reason checks it."""
@@ -124,7 +123,7 @@ def _mask_rare(s, cfg, b, mask):
                 mask[k[K_A_FACE] + f] = 1
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def _mask_select(s, cfg, b, mask):
     """Phase SELECT: select a piece (select_reason, with the costly hyperspace-exit
     search done once per kind instead of once per ship), launch (launch_reason),
@@ -157,7 +156,7 @@ def _mask_select(s, cfg, b, mask):
     mask[k[K_A_END_TURN]] = 1
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def _mask_act(s, cfg, b, mask):
     """Phase ACT: the active piece's shots (fire_common_reason once, then piece_target_reason,
     fixed_target_reason and the shots into space), moves (move_reason), pivots (pivot_reason),
@@ -196,7 +195,7 @@ def _mask_act(s, cfg, b, mask):
     mask[k[K_A_END_ACT]] = 1
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def _mask_space_shots(s, cfg, b, mask, p, i, colour):
     """fire_hex_reason for every hex at once (after fire_common_reason), the one family of the
     mask written out: a shot into space may go at any of the map's hexes, and this loop over all

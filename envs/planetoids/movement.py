@@ -3,8 +3,7 @@ cruisers' and transports' pivot on the bow, each condition beside its effect.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .layout import (ACT, CRUISER, EXIT_FACE, G_ACTIVE, G_EXIT_CELL, G_MOVE_DONE, G_PHASE, G_STEPS, KP_MAX_STEPS, OK,
                      PC_FACING, PC_POS, R_CANNOT_PIVOT, R_MOVE_DONE, R_MOVE_LIMIT, R_NOT_FORWARD, R_OFF_MAP,
                      R_SAME_FACING, R_WRONG_PHASE, TRANSPORT)
@@ -12,7 +11,7 @@ from .board import colour_now, position_reason
 from .hyperspace import exit_reason
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def move_reason(s, cfg, b, p, d):
     if s.g[b, G_PHASE] != ACT:
         return R_WRONG_PHASE
@@ -23,7 +22,7 @@ def move_reason(s, cfg, b, p, d):
     return move_dir_reason(s, cfg, b, p, i, d, colour_now(s, cfg, b))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def move_piece_reason(s, cfg, b, i):
     """move_reason's conditions on the active piece i, whatever the direction."""
     if s.g[b, G_MOVE_DONE]:
@@ -33,7 +32,7 @@ def move_piece_reason(s, cfg, b, i):
     return OK
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def move_dir_reason(s, cfg, b, p, i, d, colour):
     """move_reason's conditions on the direction d."""
     kind = cfg.slot_kind[i]
@@ -46,7 +45,7 @@ def move_dir_reason(s, cfg, b, p, i, d, colour):
     return position_reason(s, cfg, b, p, kind, nxt, s.pc[b, p, i, PC_FACING], colour)
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def move_step(s, cfg, b, p, d):
     """Seed 004 "Movimento": one hex in direction d."""
     i = s.g[b, G_ACTIVE]
@@ -54,7 +53,7 @@ def move_step(s, cfg, b, p, d):
     s.g[b, G_STEPS] += 1
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def pivot_reason(s, cfg, b, p, f):
     """Seed 004 "Astronavi": a free pivot on the bow, once, at the end of the move."""
     if s.g[b, G_PHASE] == EXIT_FACE:
@@ -69,7 +68,7 @@ def pivot_reason(s, cfg, b, p, f):
     return pivot_dir_reason(s, cfg, b, p, i, f, colour_now(s, cfg, b))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def pivot_piece_reason(s, cfg, b, i):
     """pivot_reason's conditions on the active piece i, whatever the facing."""
     kind = cfg.slot_kind[i]
@@ -80,7 +79,7 @@ def pivot_piece_reason(s, cfg, b, i):
     return OK
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def pivot_dir_reason(s, cfg, b, p, i, f, colour):
     """pivot_reason's conditions on the facing f."""
     if f == s.pc[b, p, i, PC_FACING]:
@@ -88,7 +87,7 @@ def pivot_dir_reason(s, cfg, b, p, i, f, colour):
     return position_reason(s, cfg, b, p, cfg.slot_kind[i], s.pc[b, p, i, PC_POS], f, colour)
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def pivot(s, cfg, b, p, f):
     """Seed 004 "Astronavi": the pivot on the bow ends the piece's move."""
     i = s.g[b, G_ACTIVE]

@@ -3,9 +3,9 @@ only the entries that changed.
 """
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.structs import scratch_i32
 from .layout import (BASE, CRUISER, C_BLOCKED, EXIT_FACE, FX_HITS, FX_OWNER, G_ACTIVE, G_CURRENT, G_EXIT_CELL,
                      G_LAUNCHED, G_LAUNCH_COUNT, G_PHASE, G_SHOTS, G_STEPS, G_TURN, HYPER, K_RELATIONS, K_SHIP_LENGTH,
@@ -14,7 +14,7 @@ from .layout import (BASE, CRUISER, C_BLOCKED, EXIT_FACE, FX_HITS, FX_OWNER, G_A
 from .action_table import write_action_table
 
 
-@nb.njit(cache=True, forceinline=False)
+@kernel(cache=True, forceinline=False)
 def write_obs(s, cfg, b, me, obs):
     """Observation planes of game ``b`` from player ``me``'s side, all written;
     channel list in ``game.OBS_CHANNELS`` (documented in RULES.md, "Observation")."""
@@ -48,13 +48,13 @@ MAX_ACTIVE = 4  # the active piece's hexes and the exit hex
 OBS_KEY_LEN = KEY_ACTIVE + MAX_ACTIVE
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def piece_signature(pos, face, dmg, done):
     """What planes 10-21 and 24 show of a piece on the map, in one nonzero int32."""
     return ((pos + 1) << 12) | (face << 9) | ((dmg & 127) << 2) | (done << 1) | 1
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def _piece_planes(obs, cfg, p, side, kind, sig, sign):
     """Add (sign=1) or take off (sign=-1) the piece with signature ``sig`` on
     planes 10-17 (count by side and kind), 20-21 (damage) and 24 (done)."""
@@ -79,7 +79,7 @@ def _piece_planes(obs, cfg, p, side, kind, sig, sign):
             obs[24, c] += sign
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def _face_planes(s, cfg, b, me, obs, side, pos):
     """Planes 18-19 at ``pos``: the facing (+1) of the side's last ship there, or 0."""
     pc, slot_kind = s.pc, cfg.slot_kind
@@ -93,7 +93,7 @@ def _face_planes(s, cfg, b, me, obs, side, pos):
     obs[18 + side, pos] = v
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def _obs(s, cfg, b, me, obs, key):
     """write_obs on views.  Planes 0-8 and the scalar planes are rewritten only
     when ``key`` says they hold something else, and on planes 10-25 only the

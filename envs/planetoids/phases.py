@@ -3,8 +3,7 @@ that acts, and launching a piece of the reserve from a ramp, each condition besi
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .layout import (ACT, BASE, CI_HOME_DIST, CRUISER, EXIT_HEX, FIGHTER, G_CURRENT, G_LAUNCHED, G_LAUNCH_COUNT,
                      G_NO_FIRE, G_PHASE, G_SETUP_COUNT, HYPER, K_SHIP_LENGTH, OK, ON_MAP, PC_ACTIVATED, PC_FACING,
                      PC_POS, PC_REPAIRED, PC_STATUS, RESERVE, R_ALREADY_ACTIVATED, R_LAUNCH_LIMIT, R_NOT_NEAR_HOME,
@@ -15,7 +14,7 @@ from .turn import begin_activation, begin_colour_turn
 from .hyperspace import any_exit
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def setup_reason(s, cfg, b, p, cell):
     """Seed 004 "Fasi del gioco": each player places its 2 bases adjacent to its home planet."""
     colour = colour_now(s, cfg, b)
@@ -28,7 +27,7 @@ def setup_reason(s, cfg, b, p, cell):
     return R_NOT_NEAR_HOME
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def place_base(s, cfg, b, p, cell):
     """Seed 004 "Fasi del gioco": the players place their 2 bases in turn; then the first turn begins."""
     slot = s.g[b, G_SETUP_COUNT] // 2
@@ -41,7 +40,7 @@ def place_base(s, cfg, b, p, cell):
         s.g[b, G_CURRENT] = 1 - p
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def select_reason(s, cfg, b, p, i):
     """Seed 004 "Movimento": ships move and fire one at a time."""
     if s.g[b, G_PHASE] != SELECT:
@@ -54,7 +53,7 @@ def select_reason(s, cfg, b, p, i):
     return OK
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def piece_ready_reason(s, b, p, i):
     """select_reason but the way out of hyperspace (which the mask asks once per kind)."""
     st = s.pc[b, p, i, PC_STATUS]
@@ -67,7 +66,7 @@ def piece_ready_reason(s, b, p, i):
     return OK
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def select_piece(s, cfg, b, p, i):
     """Seed 004 "Movimento": the selected piece acts; a piece in hyperspace first chooses where it
     comes out ("Iperspazio"), and fires no more in that move."""
@@ -79,7 +78,7 @@ def select_piece(s, cfg, b, p, i):
         s.g[b, G_PHASE] = ACT
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def launch_reason(s, cfg, b, p, kind, ramp):
     """Seed 004 "Fasi del gioco": per turn 1 transport, or 1 cruiser, or 3 fighters, from the ramps."""
     if s.g[b, G_PHASE] != SELECT:
@@ -91,14 +90,14 @@ def launch_reason(s, cfg, b, p, kind, ramp):
     return launch_place_reason(s, cfg, b, p, kind, ramp, colour_now(s, cfg, b))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def launch_limit_reached(s, b, kind):
     """Seed 004 "Fasi del gioco": per turn 1 transport, or 1 cruiser, or up to 3 fighters."""
     launched = s.g[b, G_LAUNCHED]
     return launched >= 0 and (launched != FIGHTER or kind != FIGHTER or s.g[b, G_LAUNCH_COUNT] >= 3)
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def reserve_slot(s, cfg, b, p, kind):
     for i in range(cfg.slot_kind.shape[0]):
         if cfg.slot_kind[i] == kind and s.pc[b, p, i, PC_STATUS] == RESERVE:
@@ -106,7 +105,7 @@ def reserve_slot(s, cfg, b, p, kind):
     return -1
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def launch_position(cfg, p, kind, ramp):
     """A launched ship starts with its stern on the ramp, facing away from the planet (RULES.md)."""
     cell = cfg.ramps[p, ramp, 0]
@@ -116,7 +115,7 @@ def launch_position(cfg, p, kind, ramp):
     return cell, d
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def launch_place_reason(s, cfg, b, p, kind, ramp, colour):
     """launch_reason's condition on the ramp: the launched piece's hexes may be stood on."""
     pos, facing = launch_position(cfg, p, kind, ramp)
@@ -125,7 +124,7 @@ def launch_place_reason(s, cfg, b, p, kind, ramp, colour):
     return OK
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def launch(s, cfg, b, p, kind, ramp):
     """Seed 004 "Fasi del gioco": a piece of the reserve enters on a ramp (launch_position)."""
     i = reserve_slot(s, cfg, b, p, kind)

@@ -2,15 +2,14 @@
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .layout import (ACT, BASE, G_ACTIVE, G_MOVE_DONE, G_PHASE, G_STEPS, OK, ON_MAP, PC_ACTIVATED, PC_DAMAGE, PC_FACING,
                      PC_POS, PC_REPAIRED, PC_REPAIR_PROGRESS, PC_STATUS, R_HAS_MOVED, R_NOTHING_TO_REPAIR, R_NOT_BASE,
                      R_WRONG_PHASE)
 from .board import fp_cell, fp_size
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def repair_reason(s, cfg, b, p):
     if s.g[b, G_PHASE] != ACT:
         return R_WRONG_PHASE
@@ -24,7 +23,7 @@ def repair_reason(s, cfg, b, p):
     return OK
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def repair_targets(s, cfg, b, p, i, apply):
     """Seed 004 "Riparazione navi": every damaged friendly ship adjacent to the
     base that has not acted this turn.  Returns how many; repairs them if ``apply``."""
@@ -57,7 +56,7 @@ def repair_targets(s, cfg, b, p, i, apply):
     return count
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def repair(s, cfg, b, p):
     """Seed 004 "Riparazione navi": the base repairs every ship repair_targets names, and does not move."""
     repair_targets(s, cfg, b, p, s.g[b, G_ACTIVE], True)

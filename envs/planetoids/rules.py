@@ -14,9 +14,9 @@ functions, so the mask can never disagree with what ``step`` accepts.
 """
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.rng import draw_int, seed_stream
 from .layout import (C_BLOCKED, FX_HITS, FX_OWNER, G_ACTIVE, G_CURRENT, G_DECISIONS, G_DONE, G_EXIT_CELL, G_LAST_DIE,
                      G_LAUNCHED, G_LAUNCH_COUNT, G_PHASE, G_SETUP_COUNT, G_TURN, K_FIXED_SETUP, K_MAX_DECISIONS,
@@ -51,14 +51,14 @@ from .action_table import *  # noqa: F401,F403
 from .observation import *  # noqa: F401,F403
 
 
-@nb.njit(inline="always")  # into reset_range (through reset_one)
+@kernel(inline="always")  # into reset_range (through reset_one)
 def write_outputs(s, cfg, b, obs, mask, key):
     """The buffers of game ``b`` after a reset; ``key`` is its row of obs_key."""
     _obs(state_view(s), config_view(cfg), b, s.g[b, G_CURRENT], obs, key)
     write_mask(s, cfg, b, mask)
 
 
-@nb.njit(cache=True, forceinline=False)
+@kernel(cache=True, forceinline=False)
 def reset_game(s0, cfg0, b, seed):
     s, cfg = state_view(s0), config_view(cfg0)
     s.rng[b] = seed_stream(seed)
@@ -99,14 +99,14 @@ def reset_game(s0, cfg0, b, seed):
     _occupancy(s, cfg, b)
 
 
-@nb.njit(inline="always")  # into reset_range, its one compiled entry point
+@kernel(inline="always")  # into reset_range, its one compiled entry point
 def _reset_one(s, cfg, out, b, seed):
     reset_game(s, cfg, b, seed)
     write_outputs(s, cfg, b, out.obs[b], out.mask[b], out.obs_key[b])
     out.player[b] = s.g[b, G_CURRENT]
 
 
-@nb.njit(inline="always")  # Numba IR: no compiled copy of its own (see step_range)
+@kernel(inline="always")  # Numba IR: no compiled copy of its own (see step_range)
 def _step_one(s0, cfg0, s, cfg, o, b, a, auto_reset):
     """One decision in game ``b``: ``s``, ``cfg``, ``o`` are views (for the
     inlined code), ``s0``, ``cfg0`` the structs they view (for the calls that
@@ -144,12 +144,12 @@ def _step_one(s0, cfg0, s, cfg, o, b, a, auto_reset):
     o.player[b] = s.g[b, G_CURRENT]
 
 
-@nb.njit(cache=True, forceinline=False)
+@kernel(cache=True, forceinline=False)
 def next_seed(s, b):
     return np.uint64(draw_int(s.rng, b, 2**62))
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def step_range(s0, cfg0, actions, active, out, auto_reset, lo, hi):
     """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
     one range per thread, core/threads.py; VecGame.step_one steps one game as a range of one).
@@ -162,21 +162,21 @@ def step_range(s0, cfg0, actions, active, out, auto_reset, lo, hi):
             _step_one(s0, cfg0, s, cfg, o, b, actions[b], auto_reset)
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def reset_range(s, cfg, seeds, idx, out, lo, hi):
     """New games ``idx[lo:hi]`` from ``seeds[lo:hi]``, in the calling thread (as step_range)."""
     for j in range(lo, hi):
         _reset_one(s, cfg, out, idx[j], seeds[j])
 
 
-@nb.njit(inline="always")
+@kernel(inline="always")
 def step_game(s0, cfg0, b, a, out, auto_reset):
     """One decision in game ``b`` (sets ``out.illegal[b]``, 0 if legal): the loops' step
     (core/loops.py), inlined into them."""
     _step_one(s0, cfg0, state_view(s0), config_view(cfg0), outputs_view(out), b, a, auto_reset)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def observe_game(s, cfg, b, p, obs, mask):
     build_occupancy(s, cfg, b)
     write_obs(s, cfg, b, p, obs)

@@ -3,9 +3,9 @@ the two players' moves in it, a piece's activation, the end after the last colou
 """
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from .layout import (C_BLOCKED, C_SHOT, FX_HITS, FX_OWNER, FX_SHOT, G_ACTIVE, G_COLONISED, G_CURRENT, G_DONE,
                      G_LAUNCHED, G_LAUNCH_COUNT, G_MOVE_DONE, G_NO_FIRE, G_PHASE, G_SHOTS, G_SPACE_SHOTS, G_STEPS,
                      G_TURN, ON_MAP, OVER, PC_ACTIVATED, PC_FACING, PC_POS, PC_REPAIRED, PC_SHOT, PC_STATUS, SELECT,
@@ -14,7 +14,7 @@ from .board import colour_now, fp_cell, fp_size, visible
 from .combat import destroy_cascade
 
 
-@nb.njit(cache=True, forceinline=False)
+@kernel(cache=True, forceinline=False)
 def begin_colour_turn(s, cfg, b):
     """Seed 004 "Elementi del gioco": planetoids of the turn's colour appear and
     destroy any ship under them (transports may stand on them)."""
@@ -32,7 +32,7 @@ def begin_colour_turn(s, cfg, b):
     begin_move(s, cfg, b, 0)
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def begin_move(s, cfg, b, p):
     """Start of player p's move inside the current colour turn."""
     s.g[b, G_CURRENT] = p
@@ -51,7 +51,7 @@ def begin_move(s, cfg, b, p):
             s.cells[b, c, C_BLOCKED] = -1
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def begin_activation(s, cfg, b, i):
     """Seed 004 "Movimento": piece i of the player to move acts (moves, turns, fires) now."""
     s.g[b, G_ACTIVE] = i
@@ -59,7 +59,7 @@ def begin_activation(s, cfg, b, i):
     s.pc[b, s.g[b, G_CURRENT], i, PC_ACTIVATED] = True
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def clear_activation(s, b):
     """What an activation has done, cleared (a new activation, a new game): its steps, shots and
     shots into space, whether its move is over, fire forbidden, a colonisation, and which pieces,
@@ -75,13 +75,13 @@ def clear_activation(s, b):
     s.cells[b, :, C_SHOT] = False
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def end_activation(s, b):
     s.g[b, G_ACTIVE] = -1
     s.g[b, G_PHASE] = SELECT
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def end_move(s, cfg, b):
     p = s.g[b, G_CURRENT]
     if p == 0:
@@ -96,7 +96,7 @@ def end_move(s, cfg, b):
     begin_colour_turn(s, cfg, b)
 
 
-@nb.njit(cache=True, forceinline=True)
+@kernel(cache=True, forceinline=True)
 def score(s, cfg, b, p):
     """Seed 004 "Punteggio": 4 points per fixed base, minus 1 per hit it took."""
     total = 0

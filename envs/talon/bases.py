@@ -13,39 +13,38 @@ option ``bases`` on (``K_BASES``); the basic game never meets a base.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import borrow
 from .layout import CL_BASE, G_IMPULSE, K_BASES, OK, R_BASE_FIXED, SH_CLASS, SH_FACING, SH_MOVED
 from .ships import active, must_move
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def is_base(sh, cfg, b, p, k):
     """Ship ``k`` is a base (asked only when option bases is on: the basic game reads one flag)."""
     return borrow(cfg.k)[K_BASES] != 0 and borrow(cfg.cls)[sh[b, p, k, SH_CLASS], CL_BASE] != 0
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def base_move_reason(sh, cfg, b, p, k):
     """Talon 14: a base does not move (so it neither moves, side slips nor burns an afterburner)."""
     return R_BASE_FIXED if is_base(sh, cfg, b, p, k) else OK
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def base_collision_free(sh, cfg, b, p, k, j):
     """Talon 14 "Se una base ed una nave amica occupano lo stesso esagono non si assegna nessun
     danno": ships ``k`` and ``j`` of one side in one hex do not collide when either is a base."""
     return is_base(sh, cfg, b, p, k) or is_base(sh, cfg, b, p, j)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def base_ignores_critical(sh, cfg, b, p, k, helm_or_turn):
     """Talon 8.5: bases are not affected by results 4 (helm down) and 6 (turn radius +1)."""
     return helm_or_turn and is_base(sh, cfg, b, p, k)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def rotate_bases(s, cfg, b, p):
     """Talon 14: player ``p``'s bases whose speed is in this impulse's box turn one hexside
     clockwise, once, at the start of the player's movement step (marked as moved, so nothing

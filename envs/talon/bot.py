@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import sys
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.loops import specialise_loops
 from ..core.sampling import first_legal, random_action
 from . import rules as _rules
@@ -57,7 +56,7 @@ DEADLY = -1000.0   # score of a hex that destroys the ship: a planet or black ho
 # ---------------------------------------------------------------------------------
 # Evaluation helpers
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _group_damage(cfg, c, gi, fcell, ffacing, tcell):
     """Expected damage of the whole group ``gi`` of class ``c`` at ``fcell``/``ffacing`` on a ship at ``tcell``."""
     if fcell < 0 or tcell < 0 or fcell == tcell:
@@ -68,12 +67,12 @@ def _group_damage(cfg, c, gi, fcell, ffacing, tcell):
     return cfg.grp[c, gi, GR_COUNT] * expected_damage(cfg, cfg.grp[c, gi, GR_WEAPON], cfg.dist[fcell, tcell], 0)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _group_alive(sh, b, p, k, gi):
     return not (sh[b, p, k, SH_GROUP_DEAD] >> gi) & 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _arc_protection(sh, b, p, k, arc):
     """Damage points ship ``k`` absorbs on shield arc ``arc`` before its hull is hit."""
     if arc < 0 or sh[b, p, k, SH_C_SHIELDS] > 0:
@@ -81,7 +80,7 @@ def _arc_protection(sh, b, p, k, arc):
     return sh[b, p, k, SH_SHIELD + arc] + (1 if sh[b, p, k, SH_REINF + arc] > 0 else 0)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _nearest_enemy(s, cfg, b, p, cell):
     """Slot of the enemy ship nearest to ``cell`` (-1 if none)."""
     sh = s.sh
@@ -96,7 +95,7 @@ def _nearest_enemy(s, cfg, b, p, cell):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _ideal_range(cfg, c):
     """Range (1-4) at which the class's weapons deal the most expected damage."""
     best_r, best = 2, -1.0
@@ -110,14 +109,14 @@ def _ideal_range(cfg, c):
     return best_r
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _destination(cfg, cell, f, m):
     """Hex and facing after move ``m`` (Talon 7.2.1 turn then advance, 7.3.1 side slip); hex -1 off the map."""
     f2, d, _ = move_heading(f, m)
     return neighbour(cfg, cell, d), f2
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _terrain_score(s, cfg, b, cell):
     """What the terrain of ``cell`` costs a ship that enters it (Talon 17-19): a planet or a
     black hole destroys it, so does standing next to a black hole when the round ends (18.2
@@ -145,7 +144,7 @@ def _terrain_score(s, cfg, b, cell):
     return score
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _position_score(s, cfg, b, p, k, cell, f):
     """How good it is for ship ``k`` to stand at ``cell`` facing ``f`` (others where they are)."""
     if cell < 0:
@@ -200,7 +199,7 @@ def _position_score(s, cfg, b, p, k, cell, f):
     return score + terrain
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _best_move(s, cfg, b, p, k, mask):
     """Legal move of ship ``k`` with the best position score (-1 if it has none)."""
     sh = s.sh
@@ -219,7 +218,7 @@ def _best_move(s, cfg, b, p, k, mask):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _front_enemy_close(s, cfg, b, p, cell, f):
     """An enemy ship in the front arc of ``cell``/``f`` at range 1-3?"""
     if cell < 0:
@@ -236,7 +235,7 @@ def _front_enemy_close(s, cfg, b, p, cell, f):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _afterburner_move(s, cfg, b, p, k, mask):
     """Afterburn (Talon 10.2) only to bring an enemy into the front arc at range <= 3 for a charged group."""
     sh = s.sh
@@ -267,7 +266,7 @@ def _afterburner_move(s, cfg, b, p, k, mask):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _target_score(s, cfg, b, p, k, w, t):
     """Expected damage of one weapon ``w`` of ship ``k`` on enemy ``t``, more on weakened targets."""
     sh = s.sh
@@ -291,7 +290,7 @@ def _target_score(s, cfg, b, p, k, w, t):
 # The stages
 # ---------------------------------------------------------------------------------
 # --- Talon 12 fighters ---
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _fighter_ap_action(s, cfg, b, p, mask, use):
     """Talon 12.2.2: the first legal AP a carrier or base can send to a squadron for ``use``
     (0 charge its weapon group's yellow box, 1 power through a turn), or -1."""
@@ -302,7 +301,7 @@ def _fighter_ap_action(s, cfg, b, p, mask, use):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _ap_action(s, cfg, b, p, mask):
     """Talon 6.1: bar closest to full, else shield towards the nearest enemy, else power through a turn.
     With fighters (12.2.2), a carrier's AP charges its squadrons' lasers first."""
@@ -352,7 +351,7 @@ def _ap_action(s, cfg, b, p, mask):
 
 
 # --- Talon 16 docking ---
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _dock_action(s, cfg, b, p, mask):
     """Talon 16.3: a squadron down to its last fighter retreats by docking when it can (its 44 SP are
     then out of the enemy's reach), or -1."""
@@ -367,7 +366,7 @@ def _dock_action(s, cfg, b, p, mask):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _move_action(s, cfg, b, p, mask):
     sh = s.sh
     imp = s.g[b, G_IMPULSE]
@@ -392,7 +391,7 @@ def _move_action(s, cfg, b, p, mask):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _group_action(s, cfg, b, p, mask):
     """The legal group (Talon 8.3 step 1) whose best target takes the most expected damage."""
     sh = s.sh
@@ -423,7 +422,7 @@ def _group_action(s, cfg, b, p, mask):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _target_action(s, cfg, b, p, mask):
     sh = s.sh
     k = s.g[b, G_SHIP]
@@ -439,7 +438,7 @@ def _target_action(s, cfg, b, p, mask):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _pull_action(s, cfg, b, p):
     """Talon 18.2 along a hexside: the hex with the better position (never a deadly one if
     the other is not)."""
@@ -450,7 +449,7 @@ def _pull_action(s, cfg, b, p):
     return cfg.k[K_A_PULL] + (1 if sb > sa else 0)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _push_action(s, cfg, b, p):
     """Talon 15.1.2 along a hexside: push the enemy into the hex that is worse for it (a
     deadly hex if there is one, else the one its owner would like less)."""
@@ -466,7 +465,7 @@ def _push_action(s, cfg, b, p):
     return cfg.k[K_A_PULL] + (1 if sb < sa else 0)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _retreat_action(s, cfg, b, p, mask):
     """Talon 11: jump to FTL with a ship one hull box from destruction (its points are then
     lost to the enemy); the others fight on."""
@@ -480,7 +479,7 @@ def _retreat_action(s, cfg, b, p, mask):
 
 
 # --- Talon 13 missiles ---
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _retarget_action(s, cfg, b, p, mask):
     """13.7: give a missile that lost its target (13.3) a new one, with the first ship that may."""
     ms = s.ms
@@ -494,7 +493,7 @@ def _retarget_action(s, cfg, b, p, mask):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _new_target_action(s, cfg, b, p, mask):
     """13.7: the legal new target nearest the missile."""
     cell = s.ms[b, s.g[b, G_MISSILE], MS_CELL]
@@ -506,7 +505,7 @@ def _new_target_action(s, cfg, b, p, mask):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _missile_threat(s, cfg, b, p, m):
     """How much shooting enemy missile ``m`` is worth (13.6): its 2 damage, more the nearer it is
     to the own ship it tracks; 0 when it tracks nothing."""
@@ -517,7 +516,7 @@ def _missile_threat(s, cfg, b, p, m):
     return 4.0 / max(1, d)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _missile_shot_action(s, cfg, b, p, mask, ship_value):
     """13.6: fire at the enemy missile that threatens most, if that beats the best ship target
     (a damaged missile falls to any hit; an intact one to 3 damage, else it is only damaged)."""
@@ -537,7 +536,7 @@ def _missile_shot_action(s, cfg, b, p, mask, ship_value):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _launch_hex_action(s, cfg, b, p):
     """13.2 the launch hex nearest the target (ties: nearest the bow)."""
     k = s.g[b, G_SHIP]
@@ -545,7 +544,7 @@ def _launch_hex_action(s, cfg, b, p):
     return cfg.k[K_A_LAUNCH] + d
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def scripted_action(s, cfg, b, mask):
     p = s.g[b, G_CURRENT]
     st = s.g[b, G_STAGE]
@@ -601,7 +600,7 @@ def scripted_action(s, cfg, b, mask):
     return first_legal(mask, 0, mask.shape[0])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def policy_action(s, cfg, b, mask, policy):
     if policy == SCRIPTED:
         return scripted_action(s, cfg, b, mask)

@@ -2,9 +2,9 @@
 point budget, and the first round (RULES.md "Scenarios")."""
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.rng import roll_die, seed_stream
 from .layout import G_VC, K_VC, N_VC, N_VCF   # scenario victory conditions
 from .layout import (CL_AFTERBURNERS, CL_N_GROUPS, CL_N_NAMES, CL_POINTS, CL_SHIELD, CL_START, GR_RED, GR_YELLOW,
@@ -19,7 +19,7 @@ from .sequence import advance, begin_turn
 # ---------------------------------------------------------------------------------
 # Set-up
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def place_ship(s, cfg, b, p, k, c, name, cell, facing):
     """A ship as a scenario starts it: start curve, full shields, charged bars (8.1.3),
     empty battery (10.1.4), all afterburners."""
@@ -39,7 +39,7 @@ def place_ship(s, cfg, b, p, k, c, name, cell, facing):
     set_curve(s, cfg, b, p, k, cfg.cls[c, CL_START])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def draw_fleet(s, cfg, b, p):
     """Option scenario="fleet": classes drawn at random among the playable ones of the
     player's race until the point budget admits no more, each counter used once (RULES.md)."""
@@ -68,7 +68,7 @@ def draw_fleet(s, cfg, b, p):
                 pick -= 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def start_game(s, cfg, b):
     """Begin round 1 (or the scenario's round/impulse) with the initiative player's turn."""
     g = s.g
@@ -85,7 +85,7 @@ def start_game(s, cfg, b):
     advance(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def place_terrain(s, cfg, b):
     """The built-in scenario's terrain tiles (Talon 17.1)."""
     n = 0
@@ -97,7 +97,7 @@ def place_terrain(s, cfg, b):
     s.g[b, G_TILES] = n
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def reset_game(s, cfg, b, seed):
     s.rng[b] = seed_stream(seed)
     s.policy_rng[b] = seed_stream(seed ^ np.uint64(0x5EED))

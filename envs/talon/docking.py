@@ -19,8 +19,7 @@ and is destroyed with it (16.3, ``ships.lose_docked``).
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import borrow
 from .layout import (G_DOCK_SHIPS, G_LANDING, G_TILES, OK, R_DOCK_SPEED, R_NO_DOCK, SH_AB_LEFT, SH_AB_NOW, SH_CELL,
                      SH_DOCKED, SH_FACING, SH_MOVED, SS_RETREATED, TK_PLANET, config_view, G_IMPULSE)
@@ -30,14 +29,14 @@ from .movement import move_heading, move_reason
 from .terrain import tile_at
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def move_destination(sh, cfg, b, p, k, m):
     """The hex ship ``k`` enters with move ``m`` (7.2.1 turn then advance, 7.3.1 side slip); -1 off the map."""
     _f, d, _arc = move_heading(sh[b, p, k, SH_FACING], m)
     return neighbour(cfg, sh[b, p, k, SH_CELL], d)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def dock_host(sh, cfg, b, p, k, cell, ships_may):
     """The friendly carrier or base in ``cell`` that ship ``k`` may dock on, or -1 (16.1-16.3)."""
     if not (is_squadron(sh, cfg, b, p, k) or ships_may):
@@ -49,7 +48,7 @@ def dock_host(sh, cfg, b, p, k, cell, ships_may):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def dock_reason(s, cfg, b, p, k, m):
     """May ship ``k`` declare docking or landing with move ``m`` (Talon 16.1-16.3)?"""
     r = move_reason(s, cfg, b, p, k, m)
@@ -70,7 +69,7 @@ def dock_reason(s, cfg, b, p, k, m):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def dock(s, cfg, b, p, k, m):
     """Ship ``k`` moves into the hex (an afterburner if it did not have to move, 10.2) and is removed
     from play, retreated, aboard the carrier or base there (16.2); no collision, no terrain effect."""

@@ -29,8 +29,7 @@ blocca il fuoco").
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import borrow
 from .layout import (OK, R_FIGHTER_FAR, R_NOT_CARRIER, R_NOT_SQUADRON, R_SQUADRON_POWERED, SH_AP_SPENT,
                      SH_BATTERY, SH_CELL, U_CHARGE, U_SLIP, U_TURN, config_view, state_view)
@@ -43,7 +42,7 @@ N_FTR_USES = 3              # charge the group's yellow box, power through a tur
 FTR_USES = (U_CHARGE, U_TURN, U_SLIP)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def ftr_use(i):
     """The 6.1 use of FTR_AP use number ``i`` (0 charge group 0, 1 turn, 2 side slip)."""
     if i == 0:
@@ -53,7 +52,7 @@ def ftr_use(i):
     return U_SLIP
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fighter_link_reason(s, cfg, b, p, k, j):
     """May carrier or base ``k`` (which has an AP to spend) send it to squadron ``j`` this impulse
     (Talon 12.2.1-12.2.3)?  The use itself is asked of the squadron as for a ship's own AP (6.1)."""
@@ -73,7 +72,7 @@ def fighter_link_reason(s, cfg, b, p, k, j):
     return line_reason(s, cfg, b, fc, tc, True)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def send_fighter_ap(s, cfg, b, p, k, j, i):
     """Carrier ``k`` spends its AP of this impulse (from its battery if the chart gives none,
     10.1.2) on squadron ``j``'s use ``i`` (12.2.2): the squadron takes it as its own AP (6.1),
@@ -85,7 +84,7 @@ def send_fighter_ap(s, cfg, b, p, k, j, i):
     apply_ap(s, cfg, b, p, j, ftr_use(i))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fighter_ap_reason(s, cfg, b, p, k, j, i):
     """May carrier or base ``k`` spend its AP of this impulse on squadron ``j``'s use ``i``
     (Talon 12.2.2-12.2.3 with 6.1)?  (action family FTR_AP)"""
@@ -98,7 +97,7 @@ def fighter_ap_reason(s, cfg, b, p, k, j, i):
     return ap_use_reason(s, cfg, b, p, j, ftr_use(i))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fighter_ap_any(s, cfg, b, p, k):
     """Ship ``k`` may send its AP to some squadron on some use (stage ST_AP has a choice)."""
     if ap_ship_reason(s, cfg, b, p, k) != OK:
@@ -111,7 +110,7 @@ def fighter_ap_any(s, cfg, b, p, k):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_fighter_ap_mask(s, cfg, b, p, k, mask, o):
     """Mark the FTR_AP actions of ship ``k`` (which has an AP to spend: ap_ship_reason) from ``o``."""
     for j in range(borrow(s.sh).shape[2]):

@@ -3,9 +3,9 @@ range, the fire procedure, damage to shields and hull, critical hits, destructio
 explosions (8.6), repairs (8.7)."""
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.rng import roll_die
 from ..core.structs import borrow
 from .layout import (CL_EXPLOSION, CL_N_GROUPS, CL_N_HULL, CL_POINTS, CR_BREACH, CR_HELM, CR_HULL_FTL, CR_PLOSS,
@@ -29,7 +29,7 @@ from .bases import base_ignores_critical
 # ---------------------------------------------------------------------------------
 # A group's charge (Talon 8.1)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def group_full(sh, cfg, b, p, k, gi):
     """A group fires only with its whole bar charged (Talon 8.1.1)."""
     c = sh[b, p, k, SH_CLASS]
@@ -42,7 +42,7 @@ def group_full(sh, cfg, b, p, k, gi):
 # ---------------------------------------------------------------------------------
 # Damage, criticals, destruction (Talon 8.4-8.6)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def destroy(s, cfg, b, p, k):
     """The last hull box is marked or the FTL core breaches: the ship is destroyed (Talon 8.6.1).
 
@@ -59,7 +59,7 @@ def destroy(s, cfg, b, p, k):
         lose_docked(s, cfg, b, p, k)        # Talon 16.3 the ships docked on it are lost with it
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def roll_off(s, b, cand, n):
     """Among the candidates ``cand`` (a bitmask over 0 .. n-1): a die each, in index order;
     the highest wins, ties roll again (Talon 8.5 criticals 5/9, 8.6.2).  -1 if there is none."""
@@ -82,7 +82,7 @@ def roll_off(s, b, cand, n):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def destroy_weapon_group(s, cfg, b, p, k):
     """Critical 5/9: a die per intact group, the highest is destroyed, ties re-rolled (Talon 8.5)."""
     sh = s.sh
@@ -98,7 +98,7 @@ def destroy_weapon_group(s, cfg, b, p, k):
         sh[b, p, k, SH_YEL + gi] = 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def critical(s, cfg, b, p, k):
     """Roll 2d6 on the critical damage table and apply the result at once (Talon 8.4.3, 8.5).
 
@@ -143,7 +143,7 @@ def critical(s, cfg, b, p, k):
     return 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def hull_damage(s, cfg, b, p, k, n):
     """Mark ``n`` hull boxes from the left; critical boxes roll at once (Talon 8.4.1, 8.4.3),
     and a secondary explosion's boxes are marked next (critical 2)."""
@@ -162,7 +162,7 @@ def hull_damage(s, cfg, b, p, k, n):
             n += critical(s, cfg, b, p, k)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def damage(s, cfg, b, p, k, arc, n):
     """``n`` points on shield arc ``arc``: reinforcement first, then shield boxes, then hull (Talon 6.2.1, 8.4.1)."""
     sh = s.sh
@@ -184,13 +184,13 @@ def damage(s, cfg, b, p, k, arc, n):
         hull_damage(s, cfg, b, p, k, 1)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def random_arc(s, b):
     """Explosion in the same hex: a die per shield arc, the highest is hit, ties re-rolled (Talon 8.6.2)."""
     return roll_off(s, b, 15, 4)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def explode(s, cfg, b, p, k):
     """Explosion damage to every ship in the same and in adjacent hexes (Talon 8.6.2).
 
@@ -217,7 +217,7 @@ def explode(s, cfg, b, p, k):
         blast_missiles(s, cfg, b, cell, strength)     # Talon 13.6 missiles take explosion damage
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def pending_count(sh, b, p):
     n = 0
     last = -1
@@ -228,7 +228,7 @@ def pending_count(sh, b, p):
     return n, last
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def resolve_explosions(s, cfg, b):
     """Explode destroyed ships until none is pending or an owner must choose the order (Talon 8.6.3).
 
@@ -265,7 +265,7 @@ def resolve_explosions(s, cfg, b):
 # ---------------------------------------------------------------------------------
 # Who may fire, with which group, at which target (Talon 8.2, 8.3)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def reach_reason(cfg, w, arcs, fc, facing, tc):
     """Is hex ``tc`` in range of weapon ``w`` fired from hex ``fc`` (not its own hex) and in
     one of the arcs ``arcs`` of a ship facing ``facing`` (Talon 8.2.2, 5.3)?"""
@@ -277,7 +277,7 @@ def reach_reason(cfg, w, arcs, fc, facing, tc):
     return OK
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def target_reason(s, cfg, b, p, k, gi, t):
     """May weapon group ``gi`` of ship ``k`` fire at enemy ship ``t``: an enemy in play, in
     reach of a playable weapon (Talon 8.2.2, 8.3 step 2), no planet or black hole on the
@@ -303,13 +303,13 @@ def target_reason(s, cfg, b, p, k, gi, t):
     return line_reason(s, cfg, b, fc, tc)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def firer_reason(s, b, p):
     """The ship that is firing (G_SHIP, stages ST_FIRE_GROUP and ST_FIRE_TARGET) is still in play (Talon 8.3)."""
     return OK if active(borrow(s.sh), b, p, borrow(s.g)[b, G_SHIP]) else R_NO_SHIP
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def weapons_left_reason(s, b, p):
     """firer_reason, and its chosen group has weapons left to fire (Talon 8.3 step 4: each weapon of the
     group picks its target in turn; the stage ends with the last)."""
@@ -319,7 +319,7 @@ def weapons_left_reason(s, b, p):
     return OK if borrow(s.g)[b, G_WLEFT] > 0 else R_NO_WEAPON_LEFT
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def group_ready_reason(s, cfg, b, p, k, gi):
     """Is group ``gi`` of ship ``k`` there, charged and playable (Talon 8.1.1, 8.3 step 1)?"""
     sh = borrow(s.sh)
@@ -334,7 +334,7 @@ def group_ready_reason(s, cfg, b, p, k, gi):
     return OK
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def group_reason(s, cfg, b, p, k, gi):
     """May ship ``k`` fire group ``gi`` now: ready, with a target (Talon 8.3 steps 1-2)?
     target_reason for every enemy ship, with what depends only on the group read once."""
@@ -362,7 +362,7 @@ def group_reason(s, cfg, b, p, k, gi):
     return R_NO_TARGET
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def fire_ship_reason(s, cfg, b, p, k):
     """Ship ``k`` is in play and has not fired this turn (Talon 8.2.1)."""
     sh = borrow(s.sh)
@@ -373,7 +373,7 @@ def fire_ship_reason(s, cfg, b, p, k):
     return OK
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def can_fire(s, cfg, b, p, k):
     """May ship ``k`` be chosen to fire: it may, and a group of it may fire (Talon 8.2.1, 8.3)?"""
     r = fire_ship_reason(s, cfg, b, p, k)
@@ -387,7 +387,7 @@ def can_fire(s, cfg, b, p, k):
     return r
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def explode_reason(s, b, p, k):
     """Only a ship destroyed and not yet exploded can be chosen to explode next (Talon 8.6.3)."""
     return OK if borrow(s.sh)[b, p, k, SH_PENDING] else R_NOT_PENDING
@@ -396,7 +396,7 @@ def explode_reason(s, b, p, k):
 # ---------------------------------------------------------------------------------
 # Firing a weapon (Talon 8.3); repairs (8.7)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def roll_weapon_damage(s, cfg, b, w, fc, tc):
     """The damage of one shot of weapon ``w`` from hex ``fc`` at hex ``tc``: a die on the weapon's
     table by range (Talon 8.3 step 5; the wave cannon's table for 15.1.1), less the aim penalty
@@ -407,7 +407,7 @@ def roll_weapon_damage(s, cfg, b, w, fc, tc):
     return cfg.wdmg[w, cfg.dist[fc, tc], die] if die >= 1 else 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fire_weapon(s, cfg, b, p, k, gi, t):
     """One weapon of the group at target ``t``: a die on the weapon table by range (Talon 8.3 step 5),
     damage on the target's shield arc that contains the firer (8.3 step 6)."""
@@ -422,7 +422,7 @@ def fire_weapon(s, cfg, b, p, k, gi, t):
         damage(s, cfg, b, e, t, cfg.arc_of[tc, fc, sh[b, e, t, SH_FACING]], n)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def repairs(s, cfg, b, p):
     """End of the turn: each repairable critical marker placed before this impulse is repaired on a 6 (Talon 8.7)."""
     g = borrow(s.g)
@@ -458,7 +458,7 @@ def repairs(s, cfg, b, p):
 # ---------------------------------------------------------------------------------
 # --- Talon 13 missiles: missiles as targets, damage to missiles (13.2, 13.6) ---
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def launch_reason(s, b, d):
     """A missile launched at range 2 or more needs a free counter of the game's pool (13.2,
     option max_missiles); one launched at range 1 detonates at once and needs none (13.5)."""
@@ -471,7 +471,7 @@ def launch_reason(s, b, d):
     return R_NO_MISSILE_SLOT
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def missile_target_reason(s, cfg, b, p, k, gi, m):
     """May weapon group ``gi`` of ship ``k`` fire at missile ``m`` (13.6): an enemy missile in
     play, in reach (arc and range, 8.2.2) with no planet or black hole on the line (17.2.2,
@@ -496,7 +496,7 @@ def missile_target_reason(s, cfg, b, p, k, gi, m):
     return line_reason(s, cfg, b, fc, mc)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def hit_missile(s, b, m, n):
     """``n`` damage in one hit on missile ``m`` (13.6): 3 or more destroy it, less flips it to
     its damaged side, and a damaged missile hit by any damage is destroyed."""
@@ -509,7 +509,7 @@ def hit_missile(s, b, m, n):
         ms[b, m, MS_STATUS] = MI_DAMAGED
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def blast_missiles(s, cfg, b, cell, n):
     """A ship exploding in ``cell`` with strength ``n`` (8.6.2) hits the missiles in its hex
     and the adjacent ones, one missile per hex (13.6, 8.6.4): the one in the lowest slot."""

@@ -7,8 +7,7 @@ Both are on only with option ``heavy_weapons`` (config ``K_HEAVY``); the basic g
 calls this module's kernels except ``wave_damage_due``'s quick test at the end of a turn."""
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import borrow
 from .layout import (G_PUSH_DIR_A, G_PUSH_DIR_B, G_PUSH_SHIP, G_PULL_A, G_PULL_B, G_STAGE, G_TILES, GR_ARCS, GR_WEAPON,
                      K_COLS, OK, SH_CELL, SH_CLASS, SH_FACING, SH_STATUS, SH_WAVE, SS_ACTIVE, ST_FIRE_TARGET, ST_PUSH,
@@ -25,7 +24,7 @@ from .missiles import ship_entered
 # ---------------------------------------------------------------------------------
 # Wave cannon (Talon 15.1)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def push_dirs(cfg, fc, tc):
     """Directions (0..5, as facings) of the hex one step further along the line from hex ``fc``'s
     centre through ``tc``'s (Talon 15.1.2): the neighbour of ``tc`` whose direction is nearest
@@ -54,7 +53,7 @@ def push_dirs(cfg, fc, tc):
     return da, db
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def push_ship(s, cfg, b, e, t, d):
     """Ship ``t`` of player ``e`` is pushed one hex in direction ``d`` (Talon 15.1.2): its facing
     and turn marker stay ("senza cambiare orientamento"; the turn marker moves with it, so the
@@ -74,7 +73,7 @@ def push_ship(s, cfg, b, e, t, d):
     return queue_collisions(s, cfg, b, e, t, origin, arc, ST_FIRE_TARGET)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fire_wave(s, cfg, b, p, k, gi, t):
     """One wave cannon at enemy ship ``t`` (Talon 15.1.1): a die on the wave cannon table by range;
     a hit marks 10 damage on the target's shield arc facing the firer, resolved at the end of
@@ -105,7 +104,7 @@ def fire_wave(s, cfg, b, p, k, gi, t):
     g[b, G_STAGE] = ST_PUSH
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def choose_push(s, cfg, b, p, second):
     """The firer picks the hex of a push along a hexside (Talon 15.1.2); back to its targets."""
     g = s.g
@@ -113,7 +112,7 @@ def choose_push(s, cfg, b, p, second):
     push_ship(s, cfg, b, other(p), g[b, G_PUSH_SHIP], g[b, G_PUSH_DIR_B] if second else g[b, G_PUSH_DIR_A])
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def wave_damage_due(s, b):
     """Is any wave cannon damage waiting for the end of the turn (Talon 15.1.3)?"""
     sh = borrow(s.sh)
@@ -124,7 +123,7 @@ def wave_damage_due(s, b):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def apply_wave_damage(s, cfg, b):
     """End of the turn: the wave cannon hits' damage, ship by ship in slot order, arc by arc
     (Talon 15.1.3).  Ships destroyed by it explode afterwards in their owners' order (8.6.3),
@@ -142,7 +141,7 @@ def apply_wave_damage(s, cfg, b):
 # ---------------------------------------------------------------------------------
 # Fusion cannon (Talon 15.2)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fire_fusion(s, cfg, b, p, k, gi):
     """One fusion cannon, fired at an enemy ship (15.2.2: only an enemy may be designated), hits
     every ship in the group's arc and range, friendly ones included, with a die each on the

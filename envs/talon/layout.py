@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import borrow
 
 
@@ -390,7 +389,7 @@ R_DOCK_SPEED = 58       # a carrier docks or lands only at speed 1 (Talon 16.2)
 R_LAUNCH_HEX = 59       # not an adjacent hex in the group's arcs, on the map and safe for a missile (Talon 13.2)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def other(p):
     return 1 - p
 
@@ -408,12 +407,12 @@ ConfigView = namedtuple("ConfigView", ["k", "cls", "grp", "curve", "hull", "char
                                        "dist", "arc_of"])
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def state_view(s):
     return StateView(borrow(s.sh), borrow(s.g), borrow(s.tr), borrow(s.ms))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def config_view(cfg):
     return ConfigView(borrow(cfg.k), borrow(cfg.cls), borrow(cfg.grp), borrow(cfg.curve), borrow(cfg.hull),
                       borrow(cfg.chart), borrow(cfg.wplay), borrow(cfg.wmin), borrow(cfg.wmax), borrow(cfg.dist),

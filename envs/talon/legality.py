@@ -8,9 +8,9 @@ legal, ``action_reason`` (step_game, why_illegal) for one action.  ``write_mask_
 compare against."""
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.structs import borrow
 from .layout import (G_CURRENT, G_DONE, G_GROUP, G_SHIP, G_STAGE, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
                      K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_PULL, K_A_RETREAT, K_A_SPEED, K_A_TARGET,
@@ -44,7 +44,7 @@ STAGE_FAMILY = np.array([0, K_A_AP, K_A_MOVE, K_A_FIRE_SHIP, K_A_GROUP, K_A_TARG
                          K_A_EXPLODE, K_A_PULL, K_A_RETREAT, K_A_DONE], dtype=np.int64)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def stage_reason(cfg, st, a):
     """Is action ``a`` (not "done", not a missile's) one of stage ``st``'s?  A wave cannon's push picks
     the hex as a black hole's pull does (15.1.2, 18.2)."""
@@ -56,7 +56,7 @@ def stage_reason(cfg, st, a):
     return R_STAGE
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def done_reason(s, cfg, b, p, st):
     """May the player end the stage: AP, fire and retreat are optional (6.1, 8.2, 11.1.2);
     the move stage ends only when no ship must still move (7.1)."""
@@ -72,7 +72,7 @@ def done_reason(s, cfg, b, p, st):
     return R_STAGE
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def action_reason(s_, cfg_, b, a):
     """Reason code why action ``a`` is illegal in game ``b`` now (0 = legal)."""
     s = state_view(s_)
@@ -134,7 +134,7 @@ def action_reason(s_, cfg_, b, a):
     return retreat_reason(s, cfg, b, p, a - k_[K_A_RETREAT])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _ap_ship_any(s, cfg, b, p, k):
     """Ship ``k`` may remove a reinforcement or spend its AP on some use (stage ST_AP)."""
     for a in range(4):
@@ -148,7 +148,7 @@ def _ap_ship_any(s, cfg, b, p, k):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def stage_has_choice(s_, cfg_, b):
     """Is there anything for the player to decide in the current stage: is any action of
     the stage's families other than "done" legal (stopping at the first)?"""
@@ -200,7 +200,7 @@ def stage_has_choice(s_, cfg_, b):
     return True
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def stage_has_choice_ref(s, cfg, b):
     """Reference statement of stage_has_choice through the per-action reasons (tests)."""
     p = s.g[b, G_CURRENT]
@@ -262,14 +262,14 @@ def stage_has_choice_ref(s, cfg, b):
     return True
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def mask_range(s, cfg, b, mask, lo, hi):
     for a in range(lo, hi):
         if action_reason(s, cfg, b, a) == OK:
             mask[a] = 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_mask_ref(s, cfg, b, mask):
     """Reference mask: ``action_reason`` for every action of the current stage's families.
 
@@ -291,7 +291,7 @@ def write_mask_ref(s, cfg, b, mask):
     mask_range(s, cfg, b, mask, k[K_A_DONE], k[K_A_DONE] + 1)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_mask(s_, cfg_, b, mask):
     """Legal actions of the player to decide: ``action_reason(a) == OK`` for every ``a``,
     asked of the same per-rule functions ship by ship (only the current stage's families

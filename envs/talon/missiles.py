@@ -18,8 +18,7 @@ because a ship's explosion (8.6.2) hits missiles too.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import borrow
 from .layout import (ARC_FRONT, CL_N_GROUPS, GR_ARCS, GR_WEAPON, G_GROUP, G_MISSILE, G_SHIP, G_STAGE, G_TILES,
                      G_WLEFT, K_A_DONE, K_A_MMOVE, K_A_MTARGET, K_A_RETARGET, K_A_SPEED, K_A_TARGET, K_COLS, K_ROWS,
@@ -42,7 +41,7 @@ FAR = 1 << 20                # distance of a hex off the map
 # ---------------------------------------------------------------------------------
 # The pool and the geometry of a missile's move
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def tracked_target(s, b, m):
     """The enemy ship missile ``m`` tracks, or -1 when it has none or its target has been
     destroyed or has left the battle (13.3: it then goes straight and cannot detonate)."""
@@ -53,7 +52,7 @@ def tracked_target(s, b, m):
     return -1
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def heading(f, mv):
     """The facing after move ``mv`` (straight, turn left, turn right: 13.4, turn radius 0)."""
     if mv == M_STRAIGHT:
@@ -63,7 +62,7 @@ def heading(f, mv):
     return (f + 5) % 6
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def own_missile_reason(s, b, p, m):
     ms = borrow(s.ms)
     if m < 0 or m >= ms.shape[1] or ms[b, m, MS_STATUS] == MI_NONE or ms[b, m, MS_OWNER] != p:
@@ -74,7 +73,7 @@ def own_missile_reason(s, b, p, m):
 # ---------------------------------------------------------------------------------
 # Legality: moving (13.3, 13.4), shooting down (13.6), retargeting (13.7)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def missile_course_reason(s, cfg, b, m, mv):
     """Move ``mv`` of missile ``m`` takes it into the hex nearest its target among the three it
     may enter, or one of them if several are equally near (13.4: "un esagono più vicino al
@@ -99,7 +98,7 @@ def missile_course_reason(s, cfg, b, m, mv):
     return OK if mine == best else R_MISSILE_COURSE
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def missile_move_reason(s, cfg, b, p, m, mv):
     """May player ``p`` move its missile ``m`` by move ``mv`` now (13.4: once every impulse)?"""
     r = own_missile_reason(s, b, p, m)
@@ -110,7 +109,7 @@ def missile_move_reason(s, cfg, b, p, m, mv):
     return missile_course_reason(s, cfg, b, m, mv)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def missile_must_move(s, b, p):
     """Player ``p`` has a missile that has not moved this impulse (13.4: speed 6)."""
     ms = borrow(s.ms)
@@ -120,7 +119,7 @@ def missile_must_move(s, b, p):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def shoot_missile_reason(s, cfg, b, p, m):
     """May the firing ship's current weapon be fired at missile ``m`` (13.6, 8.3)?"""
     r = weapons_left_reason(s, b, p)
@@ -130,7 +129,7 @@ def shoot_missile_reason(s, cfg, b, p, m):
     return missile_target_reason(s, cfg, b, p, g[b, G_SHIP], g[b, G_GROUP], m)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def has_launcher(s, cfg, b, p, k):
     """Ship ``k`` has a missile group not destroyed by a critical hit (13.7)."""
     sh = borrow(s.sh)
@@ -142,7 +141,7 @@ def has_launcher(s, cfg, b, p, k):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def retarget_target_reason(s, cfg, b, p, k, m, t):
     """May ship ``k`` give missile ``m`` enemy ship ``t`` as its new target (13.7): a ship in
     play, not the one it tracks, in the arc and range of one of ``k``'s working launchers
@@ -167,7 +166,7 @@ def retarget_target_reason(s, cfg, b, p, k, m, t):
     return r
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def retarget_reason(s, cfg, b, p, k, m):
     """May ship ``k`` spend its AP to retarget own missile ``m`` (13.7, 6.1): it has an AP,
     a working launcher, and some enemy ship is a possible new target?"""
@@ -185,7 +184,7 @@ def retarget_reason(s, cfg, b, p, k, m):
     return R_NO_TARGET
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def deadly_for_missile(s, b, cell):
     """A planet or black hole destroys a missile entering it (17.2.1, 18.1); a worm hole takes
     it out of the battle (19).  Asteroids and nebulae do nothing to it (RULES.md)."""
@@ -195,7 +194,7 @@ def deadly_for_missile(s, b, cell):
     return kind == TK_PLANET or kind == TK_BLACK_HOLE or kind == TK_WORM_HOLE
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def launch_hex_reason(s, cfg, b, p, k, gi, d):
     """May a missile of group ``gi`` of ship ``k`` be placed in the hex next to the ship in
     direction ``d`` (13.2 "nell'esagono adiacente all'arco di fuoco della nave"): on the map, in
@@ -211,7 +210,7 @@ def launch_hex_reason(s, cfg, b, p, k, gi, d):
     return OK
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def launch_choice_reason(s, cfg, b, p, d):
     """May the player place the missile being launched (ST_LAUNCH) in direction ``d``?"""
     g = borrow(s.g)
@@ -221,7 +220,7 @@ def launch_choice_reason(s, cfg, b, p, d):
 # ---------------------------------------------------------------------------------
 # Putting them together for legality.py: one action, the mask, any choice
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def missile_action_reason(s, cfg, b, p, st, a):
     """The reason code of action ``a`` if it is a section 13 action (the missile families, or
     a TARGET action while a missile is retargeted), else NOT_A_MISSILE_ACTION."""
@@ -253,7 +252,7 @@ def missile_action_reason(s, cfg, b, p, st, a):
     return NOT_A_MISSILE_ACTION
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_missile_mask(s, cfg, b, p, st, mask):
     """The legal section 13 actions of the current stage (write_mask's other families are
     written by write_mask)."""
@@ -287,7 +286,7 @@ def write_missile_mask(s, cfg, b, p, st, mask):
                 mask[k_[K_A_LAUNCH] + d] = 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def missile_stage_choice(s, cfg, b, p, st):
     """Is some section 13 action legal in the current stage (stage_has_choice)?"""
     M = borrow(s.ms).shape[1]
@@ -312,7 +311,7 @@ def missile_stage_choice(s, cfg, b, p, st):
 # ---------------------------------------------------------------------------------
 # What missiles do: launching, moving, detonating (13.2-13.5, 13.7)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def detonate(s, cfg, b, m, arc):
     """Missile ``m`` hits its target: 2 damage on shield arc ``arc`` (the hull if the shields
     are down), damaged or not (13.5, 13.6); the counter is removed.  The target's explosion,
@@ -325,7 +324,7 @@ def detonate(s, cfg, b, m, arc):
         damage(s, cfg, b, e, t, arc, MISSILE_DAMAGE)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def launch_directions(s, cfg, b, p, k, gi, tc):
     """The legal launch hexes of group ``gi`` of ship ``k`` (launch_hex_reason): their number,
     and the direction of the one nearest target hex ``tc`` (ties: the one nearest the ship's bow,
@@ -348,7 +347,7 @@ def launch_directions(s, cfg, b, p, k, gi, tc):
     return n, best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def facing_towards(cfg, cell, tc, first):
     """The hexside of ``cell`` towards hex ``tc`` (13.2 "deve puntare al lato dell'esagono verso
     la nave bersaglio"): the direction whose neighbour is nearest ``tc``, ties to the one
@@ -366,7 +365,7 @@ def facing_towards(cfg, cell, tc, first):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def launch_missile(s, cfg, b, p, k, gi, t):
     """One launcher of group ``gi`` fires at enemy ship ``t`` (13.2).  At range 1 the missile
     detonates at once on the shield facing the firer (13.5).  Otherwise the player places the
@@ -390,7 +389,7 @@ def launch_missile(s, cfg, b, p, k, gi, t):
         s.g[b, G_STAGE] = ST_LAUNCH
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def free_missile_slot(s, b):
     """The lowest free counter slot of the pool, -1 if all are in play (13.1, option max_missiles)."""
     ms = s.ms
@@ -400,7 +399,7 @@ def free_missile_slot(s, b):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def place_missile(s, cfg, b, p, k, t, d):
     """Put the counter of a missile from ship ``k`` tracking enemy ship ``t`` in the hex next
     to the ship in direction ``d``, pointing at the hexside towards the target (13.2)."""
@@ -415,7 +414,7 @@ def place_missile(s, cfg, b, p, k, t, d):
     ms[b, slot, MS_MOVED] = 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def move_missile(s, cfg, b, m, mv):
     """Missile ``m`` turns (radius 0) and enters the next hex (13.4).  Off the map it is
     destroyed (the map does not move for it); into a planet or black hole it is destroyed, into
@@ -438,7 +437,7 @@ def move_missile(s, cfg, b, m, mv):
             detonate(s, cfg, b, m, cfg.arc_of[cell, origin, s.sh[b, e, t, SH_FACING]])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def ship_entered(s, cfg, b, p, k, origin):
     """Ship ``k`` moved (or was pulled or pushed) from ``origin`` into a hex: the enemy missiles
     there that track it detonate (13.5 "quando la nave o il missile muovono nell'esagono
@@ -456,7 +455,7 @@ def ship_entered(s, cfg, b, p, k, origin):
             detonate(s, cfg, b, m, arc)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def shift_missiles(s, cfg, b, dq, dr):
     """The moving map (7.5.1) takes the missiles along; one that falls off the map is
     destroyed (13.4 "sono distrutti se escono dalla mappa")."""
@@ -473,7 +472,7 @@ def shift_missiles(s, cfg, b, dq, dr):
                 ms[b, m, MS_CELL] = cell
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def new_missile_impulse(s, b):
     """Every missile moves again in the next impulse (13.4)."""
     ms = s.ms
@@ -481,7 +480,7 @@ def new_missile_impulse(s, b):
         ms[b, m, MS_MOVED] = 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def apply_missile_action(s, cfg, b, p, st, a):
     """Apply ``a`` if it is a section 13 action (missile moves, shots at missiles, retargeting,
     a missile group's launch); returns False otherwise."""

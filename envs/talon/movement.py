@@ -3,9 +3,9 @@ slips, collisions with friendly ships (7.4) and the moving map (7.5); afterburne
 where they let a ship move."""
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.structs import borrow
 from .layout import (ARC_FRONT, ARC_LEFT, ARC_RIGHT, G_COLL_ARC, G_COLL_MOVER, G_COLL_ORIGIN, G_COLL_OTHER,
                      G_COLL_QUEUE, G_COLL_RESUME, G_IMPULSE, G_MOVE_PLAYER, G_TILES, K_COLS, K_ROWS, M_SLIP_LEFT,
@@ -25,7 +25,7 @@ from .bases import base_collision_free, base_move_reason
 # ---------------------------------------------------------------------------------
 # The moving map (Talon 7.5)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def best_shift(s, cfg, b, extra_q, extra_r):
     """The translation that fits every ship and the hex about to be entered on
     the map and centres them best; (0, 0, False) when none exists (Talon 7.5.1).
@@ -70,7 +70,7 @@ def best_shift(s, cfg, b, extra_q, extra_r):
     return bq, br, found
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def apply_shift(s, cfg, b, dq, dr):
     rows = cfg.k[K_ROWS]
     cols = cfg.k[K_COLS]
@@ -86,7 +86,7 @@ def apply_shift(s, cfg, b, dq, dr):
         shift_missiles(s, cfg, b, dq, dr)   # Talon 13.4 missiles too; off the map they are destroyed
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def forced_withdrawal(s, cfg, b):
     """Ships 6 or more hexes from the nearest other ship leave the battle (Talon 7.5.2)."""
     cols = cfg.k[K_COLS]
@@ -119,7 +119,7 @@ def forced_withdrawal(s, cfg, b):
 # ---------------------------------------------------------------------------------
 # Who may move, and how (Talon 7.1-7.3, 10.2)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def must_still_move(s, cfg, b, p, k):
     """Ship ``k`` has its speed in this impulse's box and has not moved yet (Talon 7.1)."""
     sh = borrow(s.sh)
@@ -127,7 +127,7 @@ def must_still_move(s, cfg, b, p, k):
             and must_move(sh, cfg, b, p, k, borrow(s.g)[b, G_IMPULSE]))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def may_move(s, cfg, b, p, k):
     """0 if ship ``k`` may move now: it must (Talon 7.1) or can burn an afterburner (10.2)."""
     sh = borrow(s.sh)
@@ -145,7 +145,7 @@ def may_move(s, cfg, b, p, k):
     return R_NO_AFTERBURNER
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def move_kind_reason(s, cfg, b, p, k, m):
     """May ship ``k``, which may move (may_move), make move ``m`` (Talon 7.1-7.3, critical 4)?"""
     sh = borrow(s.sh)
@@ -158,7 +158,7 @@ def move_kind_reason(s, cfg, b, p, k, m):
     return OK if sh[b, p, k, SH_SLIP] else R_NO_SLIP
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def move_reason(s, cfg, b, p, k, m):
     r = may_move(s, cfg, b, p, k)
     if r != OK:
@@ -169,7 +169,7 @@ def move_reason(s, cfg, b, p, k, m):
 # ---------------------------------------------------------------------------------
 # Moving one hex; collisions (Talon 7.1-7.4)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def move_heading(facing, m):
     """(facing after, direction of the hex entered, arc it is entered through) of move ``m`` by a
     ship facing ``facing``: straight ahead; a turn rotates one hexside, then advances (7.2.1); a
@@ -186,7 +186,7 @@ def move_heading(facing, m):
     return f, f, ARC_FRONT
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def apply_move(s, cfg, b, p, k, m):
     """Move one hex: straight, turn (rotate then advance, 7.2.1) or side slip (7.3.1).
 
@@ -216,7 +216,7 @@ def apply_move(s, cfg, b, p, k, m):
     return queue_collisions(s, cfg, b, p, k, origin, arc, ST_MOVE)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def step_one_hex(s, cfg, b, p, k, d):
     """Ship ``k`` of player ``p`` enters the next hex in direction ``d``, its facing unchanged
     (a move, 7.1-7.3, or a wave cannon's push, 15.1.2).  Off the map, the map moves first
@@ -249,7 +249,7 @@ def step_one_hex(s, cfg, b, p, k, d):
     return from_axial(q, r, rows, cols)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def queue_collisions(s, cfg, b, p, k, origin, arc, resume):
     """Ship ``k`` entered its hex from ``origin``: queue the friendly ships there to collide
     with (Talon 7.4; nothing if the ship is no longer in play, 8.6.1; never a base or with a
@@ -275,7 +275,7 @@ def queue_collisions(s, cfg, b, p, k, origin, arc, resume):
     return queue != 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def collide(s, cfg, b, mover_first):
     """3 damage to each ship on its shields facing the other (Talon 7.4), in the order chosen."""
     sh = s.sh
@@ -292,7 +292,7 @@ def collide(s, cfg, b, mover_first):
         damage(s, cfg, b, p, k, arc_mover, 3)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def next_collision(s, b):
     """Pop the next friendly ship the mover collides with; False when none is left.
 
@@ -319,7 +319,7 @@ def next_collision(s, b):
 # ---------------------------------------------------------------------------------
 # Entering a terrain hex (Talon 17.2.1, 17.3, 17.4.1, 18.1, 19)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def enter_hex(s, cfg, b, p, k, origin):
     """Ship ``k`` has just moved (or been pulled, 18.2) from hex ``origin`` into its hex.
 
@@ -348,7 +348,7 @@ def enter_hex(s, cfg, b, p, k, origin):
 
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def pull_ship(s, cfg, b, p, k, cell):
     """A black hole pulls ship ``k`` one hex, into ``cell`` (Talon 18.2): its facing and
     turn marker stay as they are ("Le navi non cambiano direzione"); entering the hex has

@@ -2,8 +2,7 @@
 (layout in game.OBS_LAYOUT and RULES.md "Observation")."""
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import borrow
 from .layout import (CL_BATTERY, CL_N_GROUPS, CL_N_HULL, CL_POINTS, GR_RED, GR_YELLOW, G_COLL_MOVER, G_CURRENT,
                      G_GROUP, G_IMPULSE, G_PULL_A, G_PULL_B, G_INIT, G_MOVE_PLAYER, G_ROUND, G_ROUNDS, G_SHIP, G_SP0, G_STAGE, G_TURN,
@@ -115,12 +114,12 @@ O_DECIDER = 15
 N_GLOBAL = 16
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def clip8(v):
     return min(127, max(-128, v))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def write_off_map_ship(sh, cls, b, p, k, c, cols, obs, o):
     """The table row of a ship not in play: its points, and a ship docked aboard a friendly carrier or
     base still in play (16.2) shows as docked (status OBS_DOCKED) at its host's hex."""
@@ -133,13 +132,13 @@ def write_off_map_ship(sh, cls, b, p, k, c, cols, obs, o):
         obs[o + F_COL] = cell % cols
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def victory_block_size(S):
     """The victory block (option victory): 4 values per condition, then one per ship slot (own first)."""
     return N_VC * 4 + 2 * S
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_victory(s, b, v, S, obs, o):
     """The scenario's victory conditions from player ``v``'s side (RULES.md 'Victory conditions'):
     per condition whose it is (1 mine, 2 the enemy's, 0 unused), its kind, how far it is and what it
@@ -166,7 +165,7 @@ def write_victory(s, b, v, S, obs, o):
                 obs[first + k] |= 1 << i
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_wave_plane(s, cfg, b, n, obs):
     """Talon 15.1.3: the wave cannon damage due at the end of the turn, summed over the arcs of the
     ships in each hex (option heavy_weapons), first zeroed."""
@@ -180,7 +179,7 @@ def write_wave_plane(s, cfg, b, n, obs):
                 obs[o + sh[b, p, k, SH_CELL]] = clip8(obs[o + sh[b, p, k, SH_CELL]] + due)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def write_terrain(s, b, n, obs):
     """The terrain planes (option terrain): 1 in the hex of each tile, on its kind's plane."""
     tr = borrow(s.tr)
@@ -188,7 +187,7 @@ def write_terrain(s, b, n, obs):
         obs[(P_TERRAIN + tr[b, i, TR_KIND] - 1) * n + tr[b, i, TR_CELL]] = 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_obs_ref(s, cfg, b, v, obs):
     """Observation from player ``v``'s side (layout in game.OBS_LAYOUT / RULES.md), written
     in full.  Reference statement of ``write_obs``, kept for the tests."""
@@ -326,7 +325,7 @@ def write_obs_ref(s, cfg, b, v, obs):
         write_missile_planes(s, cfg, b, v, obs)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_obs(s, cfg, b, v, obs):
     """Observation from player ``v``'s side, equal to ``write_obs_ref``.
 
@@ -510,7 +509,7 @@ def write_obs(s, cfg, b, v, obs):
 
 
 # --- Talon 13 missiles ---
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_missile_planes(s, cfg, b, v, obs):
     """The missile planes (option missiles) from player ``v``'s side, first zeroed."""
     ms = borrow(s.ms)

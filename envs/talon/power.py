@@ -2,8 +2,7 @@
 reinforcement (6), the power phase's charging and speed changes (9), batteries (10.1)."""
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import borrow
 from .layout import (CL_BATTERY, CL_N_CURVES, CL_N_GROUPS, GR_COUNT, GR_RED, GR_YELLOW, G_CURRENT, G_IMPULSE, G_INIT,
                      G_PENDING_TURN, G_PP_TURN, G_SHIP, G_STAGE, K_EDITION, OK, R_AP_SPENT, R_ARC_DESTROYED,
@@ -20,7 +19,7 @@ from .terrain import reinforce_terrain_reason
 from .bases import base_move_reason
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def reinforcements(sh, b, p, k):
     n = 0
     for a in range(4):
@@ -29,7 +28,7 @@ def reinforcements(sh, b, p, k):
     return n
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def reinforce_limit(sh, cfg, b, p, k):
     """2nd ed. 6.2.2: two per ship.  1st ed. 6.2.2: half the Power, rounded down, at least 1."""
     if borrow(cfg.k)[K_EDITION] == 1:
@@ -40,7 +39,7 @@ def reinforce_limit(sh, cfg, b, p, k):
 # ---------------------------------------------------------------------------------
 # Legality of spending AP (Talon 6.1, 6.2, 10.1) and of the speed choice (9.3)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def ap_source(s, cfg, b, p, k):
     """1: AP from the impulse chart, 2: from the battery (Talon 10.1.2), 0: none."""
     sh = borrow(s.sh)
@@ -52,7 +51,7 @@ def ap_source(s, cfg, b, p, k):
     return 0
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def ap_ship_reason(s, cfg, b, p, k):
     """May ship ``k`` spend an AP now at all (Talon 5.1, 6.1, 10.1.2)?"""
     sh = borrow(s.sh)
@@ -65,7 +64,7 @@ def ap_ship_reason(s, cfg, b, p, k):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def ap_use_reason(s, cfg, b, p, k, u):
     """May ship ``k``, which has an AP to spend (ap_ship_reason), spend it on use ``u`` (Talon 6.1)?"""
     sh = borrow(s.sh)
@@ -110,7 +109,7 @@ def ap_use_reason(s, cfg, b, p, k, u):
     return R_NO_SUCH_ACTION
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def ap_reason(s, cfg, b, p, k, u):
     """May ship ``k`` spend its AP of this impulse on use ``u`` (Talon 6.1)?"""
     r = ap_ship_reason(s, cfg, b, p, k)
@@ -119,7 +118,7 @@ def ap_reason(s, cfg, b, p, k, u):
     return ap_use_reason(s, cfg, b, p, k, u)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def unreinforce_reason(s, cfg, b, p, k, a):
     """The owner may remove a reinforcement before it expires (Talon 6.2.3)."""
     sh = borrow(s.sh)
@@ -128,7 +127,7 @@ def unreinforce_reason(s, cfg, b, p, k, a):
     return OK if sh[b, p, k, SH_REINF + a] > 0 else R_NO_REINF
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def speed_reason(s, cfg, b, p, d):
     """Speed choice ``d`` (0 slower, 1 same, 2 faster) for the ship in the power phase (Talon 5.4.3, 9.3)."""
     sh = borrow(s.sh)
@@ -149,7 +148,7 @@ def speed_reason(s, cfg, b, p, d):
 # ---------------------------------------------------------------------------------
 # Spending AP (Talon 6.1); the power phase (Talon 9)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def apply_ap(s, cfg, b, p, k, u):
     """Spend the ship's AP of this impulse (Talon 6.1); from the battery if the chart gives none (10.1.2)."""
     g = borrow(s.g)
@@ -173,7 +172,7 @@ def apply_ap(s, cfg, b, p, k, u):
         sh[b, p, k, SH_INIT_MARK] = 2
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def passive_charge(s, cfg, b, p):
     """Power phase charging (Talon 9.2): one red box per group while red boxes are missing,
     else as many yellow boxes as the group has weapons.  Blocked by Power Loss (9.3)."""
@@ -194,7 +193,7 @@ def passive_charge(s, cfg, b, p):
                 sh[b, p, k, SH_YEL + gi] = min(y, grp[c, gi, GR_YELLOW])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def set_curve(s, cfg, b, p, k, curve):
     """Write the new curve and the Power it gives with the hull modifier (Talon 9.3)."""
     sh = borrow(s.sh)
@@ -202,7 +201,7 @@ def set_curve(s, cfg, b, p, k, curve):
     sh[b, p, k, SH_POWER] = power_at_curve(sh, config_view(cfg), b, p, k, curve)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def next_power_ship(s, cfg, b):
     """Find the next ship that has a speed to choose; ships with one option are set directly."""
     s_view = state_view(s)
@@ -241,7 +240,7 @@ def next_power_ship(s, cfg, b):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def begin_power_phase(s, cfg, b):
     """After impulse F (Talon 9.1): the initiative player first."""
     g = borrow(s.g)
@@ -252,7 +251,7 @@ def begin_power_phase(s, cfg, b):
     passive_charge(s, cfg, b, g[b, G_INIT])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def end_power_phase(s, cfg, b):
     """Ships with Power below zero break apart (Talon 5.4.5); the round ends (9.4)."""
     g = borrow(s.g)

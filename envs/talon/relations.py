@@ -22,8 +22,7 @@ Expected damages are in half points (x2), every value clipped to int8.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .fire import group_full, reach_reason
 from .layout import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, CL_POINTS, G_GROUP, G_SHIP, G_TILES, GR_ARCS, GR_COUNT, GR_RED,
                      GR_WEAPON, GR_YELLOW, K_A_AP, K_A_FIRE_SHIP, K_A_GROUP, K_A_MOVE, K_A_TARGET, K_COLS, N_MOVES,
@@ -64,18 +63,18 @@ AF_EXTRA = 7          # a move: range change to the nearest enemy; a target: poi
 N_AF = 8
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def clip8(v):
     return max(-127, min(127, v))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def half_points(x):
     """Expected damage ``x`` in half points, rounded, clipped to int8."""
     return clip8(int(2.0 * x + 0.5))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def expected_damage(cfg, w, d, pen):
     """Mean damage of one shot of weapon ``w`` at range ``d`` with ``pen`` off the die (Talon 8.3
     step 5: the weapon table; 17.5, 18.1: a die below 1 misses); 0 out of the weapon's ranges."""
@@ -88,7 +87,7 @@ def expected_damage(cfg, w, d, pen):
     return tot / 6.0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def group_shot(s, cfg, b, c, gi, fc, facing, tc):
     """Expected damage of group ``gi`` of class ``c`` at ``fc``/``facing`` on a ship at ``tc``:
     0 unless it reaches (range and arc, 8.2.2) along a clear line (8.2.3)."""
@@ -103,7 +102,7 @@ def group_shot(s, cfg, b, c, gi, fc, facing, tc):
     return cfg.grp[c, gi, GR_COUNT] * expected_damage(cfg, w, cfg.dist[fc, tc], pen)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def protection(sh, b, p, k, arc):
     """Damage ship ``k`` absorbs on shield ``arc`` before its hull: boxes + 1 for a reinforcement
     (Talon 6.2); none while its shields are down (critical 1)."""
@@ -112,13 +111,13 @@ def protection(sh, b, p, k, arc):
     return sh[b, p, k, SH_SHIELD + arc] + (1 if sh[b, p, k, SH_REINF + arc] > 0 else 0)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def may_shoot_now(sh, cfg, b, p, k, gi):
     """Group ``gi`` of ship ``k`` is alive and charged (8.1.1) and the ship has not fired (8.2.1)."""
     return not sh[b, p, k, SH_FIRED] and group_full(sh, cfg, b, p, k, gi)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fire_from(s, cfg, b, p, k, cell, facing, e, t, charged_only):
     """(expected damage, bitmask of groups) of ship ``k`` of ``p`` standing at ``cell``/``facing``
     on ship ``t`` of ``e``: its live groups, only those that may fire now if ``charged_only``."""
@@ -139,7 +138,7 @@ def fire_from(s, cfg, b, p, k, cell, facing, e, t, charged_only):
     return total, bits
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def threat_on(s, cfg, b, e, t, p, cell, facing, k):
     """Expected damage ship ``t`` of ``e`` may fire now at a ship ``k`` of ``p`` standing at
     ``cell``/``facing`` beyond the shield facing it (its charged groups, 8.1.1)."""
@@ -155,7 +154,7 @@ def threat_on(s, cfg, b, e, t, p, cell, facing, k):
     return max(0.0, v - protection(sh, b, p, k, cfg.arc_of[cell, tcell, facing]))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def egocentric(cfg, fc, facing, tc):
     """Axial offset of hex ``tc`` from ``fc``, turned so that ``facing`` points along +q."""
     cols = cfg.k[K_COLS]
@@ -169,7 +168,7 @@ def egocentric(cfg, fc, facing, tc):
     return x, z
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_pairs(s, cfg, b, v, obs, o):
     """The pair table from player ``v``'s side at ``obs[o:]`` (own ship major, enemy minor)."""
     sh = s.sh
@@ -211,7 +210,7 @@ def write_pairs(s, cfg, b, v, obs, o):
             obs[r + PF_BLOCKED] = 1 if line_reason(s, cfg, b, kc, tc) != OK else 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def nearest_enemy(s, cfg, b, p, cell):
     """(slot, range) of the enemy ship nearest to ``cell``; (-1, 0) if none is in play."""
     sh = s.sh
@@ -225,7 +224,7 @@ def nearest_enemy(s, cfg, b, p, cell):
     return best, best_d
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def best_offence(s, cfg, b, p, k, cell, facing):
     """(expected damage, beyond shields) of ship ``k`` at ``cell``/``facing``: each charged group
     on the enemy it damages most (what the ship could fire if it stood there)."""
@@ -251,7 +250,7 @@ def best_offence(s, cfg, b, p, k, cell, facing):
     return dmg, net
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_move_rows(s, cfg, b, v, obs, o):
     """Rows of MOVE actions (ship k, move m): what the ship would face in the hex and facing the
     move leads to (Talon 7.1-7.3 by move_heading), the other ships where they are."""
@@ -294,7 +293,7 @@ def write_move_rows(s, cfg, b, v, obs, o):
                     obs[row + AF_HAZARD] = 3 + kind
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_fire_rows(s, cfg, b, v, obs, o):
     """Rows of FIRE_SHIP k (its charged groups' best shots), GROUP gi and TARGET t (the chosen
     ship's group on each enemy, Talon 8.2-8.3)."""
@@ -346,7 +345,7 @@ def write_fire_rows(s, cfg, b, v, obs, o):
         obs[row + AF_EXTRA] = clip8(cfg.cls[tcls, CL_POINTS] // 4)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_ap_rows(s, cfg, b, v, obs, o):
     """Rows of the AP uses that charge a group (Talon 6.1: what the group would deal once full,
     boxes still missing) and that reinforce a shield (6.2: the threat now on that arc)."""
@@ -387,7 +386,7 @@ def write_ap_rows(s, cfg, b, v, obs, o):
             obs[row + AF_THREAT] = clip8(obs[row + AF_THREAT] + half_points(x))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_relations(s, cfg, b, v, obs, o, n_actions):
     """The relational block at ``obs[o:]``: the pair table, then the action table (RULES.md
     "Relations"); ``obs`` is zero there already (write_obs clears everything after the planes)."""

@@ -3,15 +3,14 @@ FTL in the retreat phase, and the jump itself; the retreat phase's place in the 
 in ``sequence`` (3.2: after the power phase, the pull of black holes and the supply phase)."""
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import borrow
 from .layout import (CL_NO_FTL, CL_N_HULL, G_ROUND, OK, R_NO_FTL, R_NO_SHIP, SH_CLASS, SH_C_FTL, SS_RETREATED)
 from .ships import active, leave_play
 from .terrain import retreat_terrain_reason
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def ftl_reason(s, cfg, b, p, k):
     """Is ship ``k``'s FTL drive active (Talon 11.1.3)?  It winds up in the power phase of
     the round whose number equals the ship's hull boxes (a Terran CA, 6 boxes: round 6),
@@ -29,7 +28,7 @@ def ftl_reason(s, cfg, b, p, k):
     return OK
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def retreat_reason(s, cfg, b, p, k):
     """May ship ``k`` jump to FTL in this retreat phase (Talon 11.1.2-11.1.4)?"""
     if not active(borrow(s.sh), b, p, k):
@@ -40,7 +39,7 @@ def retreat_reason(s, cfg, b, p, k):
     return retreat_terrain_reason(s, cfg, b, p, k)     # 11.1.4 not from a nebula or asteroids
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def jump_to_ftl(s, b, p, k):
     """The ship leaves normal space, whatever is in front of it (11.1.2); set aside as
     retreated, it scores nothing for the enemy (RULES.md 'End of the game')."""

@@ -19,9 +19,9 @@ Section numbers in comments refer to the 2nd-edition Italian rulebook
 """
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.rng import draw_int
 from ..core.structs import borrow
 from .layout import (G_CURRENT, G_DECISIONS, G_DONE, G_FLEET0, G_FLEET1, G_SP0, G_SP1, G_WINNER, K_MAX_DECISIONS,
@@ -57,7 +57,7 @@ CHAPTERS = (layout, ships, bases, terrain, fire, power, retreat, fighters, victo
             heavy_weapons, legality, sequence, deploy, relations, observation)
 
 
-@nb.njit(inline="always")  # into reset_range (through reset_one)
+@kernel(inline="always")  # into reset_range (through reset_one)
 def write_outputs(s, cfg, b, obs, mask):
     write_obs(s, cfg, b, s.g[b, G_CURRENT], obs)
     write_mask(s, cfg, b, mask)
@@ -66,14 +66,14 @@ def write_outputs(s, cfg, b, obs, mask):
 # ---------------------------------------------------------------------------------
 # Batched entry points (same contract as every wargym game, see core/vec.py)
 # ---------------------------------------------------------------------------------
-@nb.njit(inline="always")  # into reset_range, its one compiled entry point
+@kernel(inline="always")  # into reset_range, its one compiled entry point
 def reset_one(s, cfg, b, seed, out):
     reset_game(s, cfg, b, seed)
     write_outputs(s, cfg, b, out.obs[b], out.mask[b])
     out.player[b] = s.g[b, G_CURRENT]
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def reset_range(s, cfg, seeds, idx, out, lo, hi):
     """New games ``idx[lo:hi]`` from ``seeds[lo:hi]``, in the calling thread (VecGame cuts a batch
     into one range per thread, core/threads.py)."""
@@ -81,7 +81,7 @@ def reset_range(s, cfg, seeds, idx, out, lo, hi):
         reset_one(s, cfg, idx[j], seeds[j], out)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def final_reward(s, b, p):
     w = s.g[b, G_WINNER]
     if w == 2:
@@ -91,7 +91,7 @@ def final_reward(s, b, p):
 
 # Inlined (Numba IR) into the step's one compiled entry point, step_range, and into the loops
 # (core/loops.py): a compiled step_game of its own would compile the whole step once more.
-@nb.njit(inline="always")
+@kernel(inline="always")
 def step_game(s, cfg, b, a, out, auto_reset):
     o_rewards = borrow(out.rewards)
     o_term = borrow(out.term)
@@ -137,7 +137,7 @@ def step_game(s, cfg, b, a, out, auto_reset):
     o_player[b] = p
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def step_range(s, cfg, actions, active_, out, auto_reset, lo, hi):
     """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
     one range per thread, core/threads.py; VecGame.step_one steps one game as a range of one)."""
@@ -148,7 +148,7 @@ def step_range(s, cfg, actions, active_, out, auto_reset, lo, hi):
             step_game(s, cfg, b, actions[b], out, auto_reset)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def observe_game(s, cfg, b, p, obs, mask):
     write_obs(s, cfg, b, p, obs)
     mask[:] = 0

@@ -3,9 +3,9 @@ impulses, the initiative check, the end of the round and of the game; advancing 
 next decision and applying one."""
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.structs import borrow
 from .layout import (END_DONE, END_PULL, END_RETREAT0, END_RETREAT1, END_SUPPLY, GR_COUNT, G_COLL_QUEUE,
                      G_COLL_RESUME, G_CURRENT, G_DONE, G_END_STEP, G_GROUP, G_IMPULSE, G_INIT, G_MOVE_PLAYER,
@@ -39,13 +39,13 @@ from .victory import decided_at_once, has_conditions, winner_at_end
 # ---------------------------------------------------------------------------------
 # Sequence of play (Talon 3.2): advancing to the next decision
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def turn_player(s, b):
     g = borrow(s.g)
     return g[b, G_INIT] if g[b, G_TURN] == 0 else other(g[b, G_INIT])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def check_end(s, cfg, b):
     """The game ends when a side has no ship left in play or to arrive (or after the last
     round, see end_round)."""
@@ -62,7 +62,7 @@ def check_end(s, cfg, b):
     return True
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def finish(s, b):
     """The end of the game: the scenario's victory conditions decide when it has any (victory.py),
     else victory by ship points destroyed (issue 3, RULES.md 'End of the game')."""
@@ -80,7 +80,7 @@ def finish(s, b):
         g[b, G_WINNER] = 2
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def begin_turn(s, cfg, b):
     """Start of a player's turn: expire its reinforcements of this letter (Talon 6.2.3)."""
     g = borrow(s.g)
@@ -98,7 +98,7 @@ def begin_turn(s, cfg, b):
     g[b, G_PENDING_TURN] = p
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _calm(s, b):
     """No explosion is pending and both sides have a ship in play: resolve_explosions and
     check_end would change nothing (the usual case, tested without calling them)."""
@@ -113,7 +113,7 @@ def _calm(s, b):
     return alive == 3
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def new_impulse(s, cfg, b):
     g = borrow(s.g)
     sh = borrow(s.sh)
@@ -129,7 +129,7 @@ def new_impulse(s, cfg, b):
     g[b, G_TURN] = 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def initiative_check(s, cfg, b):
     """End of impulse (Talon 4.2): more change than defend markers lets the initiative be turned.
 
@@ -162,7 +162,7 @@ def initiative_check(s, cfg, b):
     return True
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def after_impulse(s, cfg, b):
     """Next impulse, or the power phase after impulse F (Talon 3.2)."""
     g = borrow(s.g)
@@ -174,7 +174,7 @@ def after_impulse(s, cfg, b):
         begin_turn(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def end_round(s, cfg, b):
     g = borrow(s.g)
     g[b, G_ROUND] += 1
@@ -189,7 +189,7 @@ def end_round(s, cfg, b):
 # ---------------------------------------------------------------------------------
 # After the power phase (Talon 3.2): black holes pull (18.2), supply, retreat (11)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def arrival_hex(s, cfg, b, p, cell):
     """Where a reinforcement arrives: its scenario hex, or if a friendly ship is there or the
     hex is barred (a planet, black hole or worm hole, or a hex nearer than 2 to a black hole,
@@ -220,7 +220,7 @@ def arrival_hex(s, cfg, b, p, cell):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def supply_phase(s, cfg, b):
     """Supply phase (Talon 3.2 "distribuire i rinforzi come da specifiche dello scenario"):
     the scenario's reinforcements for this round arrive, the initiative player's first."""
@@ -236,7 +236,7 @@ def supply_phase(s, cfg, b):
                     sh[b, p, k, SH_STATUS] = SS_ACTIVE
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def round_end_step(s, cfg, b):
     """One step of the end of the round (Talon 3.2): 0 when something was done (the caller
     resolves collisions and explosions before the next step), 1 when a player must decide
@@ -286,7 +286,7 @@ def round_end_step(s, cfg, b):
     return 2
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def advance(s, cfg, b):
     """Resolve everything that needs no choice until the next decision (or the end)."""
     g = borrow(s.g)
@@ -373,7 +373,7 @@ def advance(s, cfg, b):
         g[b, G_STAGE] = nxt
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def stage_after(st):
     """The stage that follows ``st`` when the player is done with it or has nothing to decide
     in it (Talon 3.2): AP, then movement, then fire; a group's targets lead back to the choice
@@ -389,7 +389,7 @@ def stage_after(st):
     return ST_TURN_END
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def end_turn(s, cfg, b):
     """Repairs close the turn (Talon 3.2); the second player's turn or the end of the impulse follows."""
     g = borrow(s.g)
@@ -404,7 +404,7 @@ def end_turn(s, cfg, b):
     after_impulse(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def apply_action(s, cfg, b, a):
     k_ = borrow(cfg.k)
     sh = borrow(s.sh)

@@ -2,9 +2,9 @@
 impulse chart, a ship's power curve, speed and turn radius, and taking a ship out of play."""
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.structs import borrow
 from .layout import (CL_N_HULL, K_COLS, K_ROWS, SH_CLASS, SH_CURVE, SH_C_POWER, SH_C_TURN, SH_HULL_HITS, SH_INIT_MARK, SH_POWER,
                      SH_STATUS, SS_ACTIVE)
@@ -13,14 +13,14 @@ from .layout import (CL_N_HULL, K_COLS, K_ROWS, SH_CLASS, SH_CURVE, SH_C_POWER, 
 # ---------------------------------------------------------------------------------
 # Geometry on the odd-r hex grid (shared conventions: envs/core/hexgrid.py)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def to_axial(cell, cols):
     r = cell // cols
     c = cell % cols
     return c - (r - (r & 1)) // 2, r
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def from_axial(q, r, rows, cols):
     """Cell of axial (q, r), or -1 off the map."""
     if r < 0 or r >= rows:
@@ -36,7 +36,7 @@ DQ = np.array([1, 1, 0, -1, -1, 0], dtype=np.int64)
 DR = np.array([0, -1, -1, 0, 1, 1], dtype=np.int64)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def neighbour(cfg, cell, d):
     """The hex next to ``cell`` in direction ``d``, -1 off the map."""
     cols = borrow(cfg.k)[K_COLS]
@@ -44,7 +44,7 @@ def neighbour(cfg, cell, d):
     return from_axial(q + DQ[d], r + DR[d], borrow(cfg.k)[K_ROWS], cols)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def axial_distance(q1, r1, q2, r2):
     dq = q1 - q2
     dr = r1 - r2
@@ -54,12 +54,12 @@ def axial_distance(q1, r1, q2, r2):
 # ---------------------------------------------------------------------------------
 # Ship helpers
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def active(sh, b, p, k):
     return sh[b, p, k, SH_STATUS] == SS_ACTIVE
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def hull_modifier(sh, cfg, b, p, k):
     """Power modifier in the left-most unmarked hull box (Talon 8.4.2)."""
     c = sh[b, p, k, SH_CLASS]
@@ -69,25 +69,25 @@ def hull_modifier(sh, cfg, b, p, k):
     return borrow(cfg.hull)[c, h, 0]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def power_at_curve(sh, cfg, b, p, k, curve):
     """Power a ship would have on ``curve`` with its damage (Talon 5.4.4, 8.4.2, critical 8)."""
     c = sh[b, p, k, SH_CLASS]
     return borrow(cfg.curve)[c, curve, 0] + hull_modifier(sh, cfg, b, p, k) - sh[b, p, k, SH_C_POWER]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def speed_of(sh, cfg, b, p, k):
     return borrow(cfg.curve)[sh[b, p, k, SH_CLASS], sh[b, p, k, SH_CURVE], 1]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def turn_radius(sh, cfg, b, p, k):
     """Turn radius of the curve plus the Turn +1/+2 critical marker (Talon 5.4, critical 6)."""
     return cfg.curve[sh[b, p, k, SH_CLASS], sh[b, p, k, SH_CURVE], 2] + sh[b, p, k, SH_C_TURN]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def in_chart(cfg, impulse, value):
     """Is ``value`` printed in the box of ``impulse`` (Talon 4.1)?"""
     if value < 1 or value > 6 or impulse > 5:
@@ -95,17 +95,17 @@ def in_chart(cfg, impulse, value):
     return borrow(cfg.chart)[impulse, value] != 0
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def chart_ap(sh, cfg, b, p, k, impulse):
     return in_chart(cfg, impulse, sh[b, p, k, SH_POWER])
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def must_move(sh, cfg, b, p, k, impulse):
     return in_chart(cfg, impulse, speed_of(sh, cfg, b, p, k))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def leave_play(sh, b, p, k, status):
     """The ship's counter leaves the map: destroyed (Talon 8.6.1 "la nave è immediatamente
     distrutta. Rimuovere il segnalino") or retreated (7.5.2 "viene rimossa dal gioco").
@@ -119,20 +119,20 @@ def leave_play(sh, b, p, k, status):
 from .layout import CL_CARRIER, CL_FIGHTER, CL_POINTS, G_SP0, K_FIGHTERS, SH_DOCKED, SS_DESTROYED, SS_RETREATED  # noqa: E402
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def is_squadron(sh, cfg, b, p, k):
     """Ship ``k`` is a fighter squadron (Talon 12.1; the basic game reads one flag)."""
     return borrow(cfg.k)[K_FIGHTERS] != 0 and borrow(cfg.cls)[sh[b, p, k, SH_CLASS], CL_FIGHTER] != 0
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def is_carrier(sh, cfg, b, p, k):
     """Ship ``k`` can send AP to fighters: a carrier or a base (Talon 12.2.1)."""
     return borrow(cfg.cls)[sh[b, p, k, SH_CLASS], CL_CARRIER] != 0
 
 
 # --- Talon 16 docking ---
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def host_of(sh, b, p, k):
     """The friendly carrier or base ship ``k`` is docked aboard (16.2: removed from play, "retreated",
     aboard its host), or -1."""
@@ -141,7 +141,7 @@ def host_of(sh, b, p, k):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def lose_docked(s, cfg, b, p, k):
     """Talon 16.3 "Se un trasporto con caccia atterrati viene distrutto, si considerano distrutti anche
     tutti i caccia a bordo": the ships docked on ship ``k`` are destroyed with it (the enemy scores

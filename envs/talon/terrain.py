@@ -15,8 +15,7 @@ crossed, a hex found on one side only has the line on its side.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import borrow
 from .layout import (G_TILES, K_COLS, K_HEXSIDE, K_ROWS, OK, R_BLOCKED, R_FIGHTER_TERRAIN, R_FTL_TERRAIN,
                      R_IN_NEBULA, SH_CELL,
@@ -27,7 +26,7 @@ from .ships import active, axial_distance, from_axial, to_axial
 # ---------------------------------------------------------------------------------
 # Where the tiles are
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def tile_at(s, b, cell):
     """Kind of the terrain tile in hex ``cell`` (TK_NONE if none; one tile per hex)."""
     tr = borrow(s.tr)
@@ -37,7 +36,7 @@ def tile_at(s, b, cell):
     return TK_NONE
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def in_nebula(s, b, cell):
     """Talon 17.4.1: in a nebula hex all shields count as down."""
     if borrow(s.g)[b, G_TILES] == 0:
@@ -48,7 +47,7 @@ def in_nebula(s, b, cell):
 # ---------------------------------------------------------------------------------
 # Lines between hex centres (17.2.2, 17.5)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def _cube_round(x, y, z):
     rx = round(x)
     ry = round(y)
@@ -63,7 +62,7 @@ def _cube_round(x, y, z):
     return int(rx), int(ry)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def line_step(cfg, fc, tc, i):
     """The ``i``-th hex of the line from hex ``fc``'s centre to ``tc``'s, with the line nudged
     to one side and to the other: two different hexes where it runs along their hexside."""
@@ -82,7 +81,7 @@ def line_step(cfg, fc, tc, i):
     return from_axial(qa, ra, rows, cols), from_axial(qb, rb, rows, cols)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def on_line(cfg, fc, tc, x):
     """Step of hex ``x`` on the line from ``fc`` to ``tc`` if it can be crossed, else -1."""
     dist = borrow(cfg.dist)
@@ -92,19 +91,19 @@ def on_line(cfg, fc, tc, x):
     return d1
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def blocks_fire(kind):
     """Planets (17.2.2) and black holes (18.1 "blocca il fuoco come un pianeta")."""
     return kind == TK_PLANET or kind == TK_BLACK_HOLE
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def slows_aim(kind):
     """Asteroids and nebulae (17.5)."""
     return kind == TK_ASTEROID or kind == TK_NEBULA
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def line_reason(s, cfg, b, fc, tc, ap=False):
     """Is the line of fire from hex ``fc`` to hex ``tc`` blocked (Talon 17.2.2, 18.1, 8.2.3)?
 
@@ -121,7 +120,7 @@ def line_reason(s, cfg, b, fc, tc, ap=False):
     return terrain_line_reason(s, cfg, b, fc, tc, ap)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def terrain_line_reason(s, cfg, b, fc, tc, ap):
     """line_reason on a map with terrain tiles: compiled once and called, not inlined (each
     inlined copy of its loop cost Numba's front end ~0.5 s at each of its ~30 call sites)."""
@@ -146,7 +145,7 @@ def terrain_line_reason(s, cfg, b, fc, tc, ap):
     return OK
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def aim_penalty(s, cfg, b, fc, tc):
     """What to subtract from a fire die (Talon 17.5, 18.1): one per asteroid or nebula hex
     the line crosses, the firer's and the target's included (along a hexside with such
@@ -158,7 +157,7 @@ def aim_penalty(s, cfg, b, fc, tc):
     return terrain_aim_penalty(s, cfg, b, fc, tc)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def terrain_aim_penalty(s, cfg, b, fc, tc):
     """aim_penalty on a map with terrain tiles (compiled once and called, as terrain_line_reason)."""
     n = borrow(s.g)[b, G_TILES]
@@ -197,7 +196,7 @@ def terrain_aim_penalty(s, cfg, b, fc, tc):
 # ---------------------------------------------------------------------------------
 # Legality of AP uses and retreat in terrain (17.4.1, 11.1.4)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def reinforce_terrain_reason(s, cfg, b, p, k):
     """No shield reinforcement in a nebula: the shields count as down there and its
     reinforcement markers are destroyed (Talon 17.4.1, as 6.2.2 for shields down)."""
@@ -206,7 +205,7 @@ def reinforce_terrain_reason(s, cfg, b, p, k):
     return OK
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def retreat_terrain_reason(s, cfg, b, p, k):
     """No retreat from a nebula or asteroid hex (Talon 11.1.4)."""
     if borrow(s.g)[b, G_TILES] == 0:
@@ -220,7 +219,7 @@ def retreat_terrain_reason(s, cfg, b, p, k):
 # ---------------------------------------------------------------------------------
 # Terrain and the moving map (7.5.3)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def shift_tiles(s, cfg, b, dq, dr):
     """The map moves: tiles move with the ships (17.1, 7.5.3); a tile that would leave
     the map, or is more than 6 hexes from every ship in play, is removed from the game."""
@@ -255,7 +254,7 @@ def shift_tiles(s, cfg, b, dq, dr):
 # ---------------------------------------------------------------------------------
 # Black holes: gravitational pull (18.2)
 # ---------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def nearest_black_hole(s, cfg, b, cell):
     """Hex of the black hole nearest to ``cell`` (the first tile on a tie), -1 if none."""
     tr = s.tr
@@ -270,7 +269,7 @@ def nearest_black_hole(s, cfg, b, cell):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def pull_hexes(s, cfg, b, p, k):
     """The hex(es) ship ``k`` is pulled into: the first hex of the line from its hex to the
     black hole's (Talon 18.2); two when that line runs along a hexside (its owner picks).

@@ -20,8 +20,7 @@ condition met, ``otherwise`` decides: the rulebook's points (the default), one p
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import borrow
 from .ships import host_of
 from .layout import (G_DONE, G_SP0, G_STAGE, G_VC, G_VC_MET, G_VC_OTHERWISE, G_WINNER, N_VC, N_VCF,
@@ -29,13 +28,13 @@ from .layout import (G_DONE, G_SP0, G_STAGE, G_VC, G_VC_MET, G_VC_OTHERWISE, G_W
                      VC_SHIPS, VK_DESTROY, VK_ESCAPE, VK_HOLD, VK_NONE, VK_POINTS)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def has_conditions(g, b):
     """The game has victory conditions (conditions are written from the first slot on)."""
     return g[b, G_VC + VC_KIND] != VK_NONE
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _host_status(sh, b, p, k):
     """The status of ship ``k`` as a condition counts it: a ship docked aboard a friendly carrier or
     base shares its host's fate (16.3), so it is in play, gone or destroyed with it."""
@@ -43,7 +42,7 @@ def _host_status(sh, b, p, k):
     return sh[b, p, k, SH_STATUS] if host < 0 else sh[b, p, host, SH_STATUS]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def progress(s, b, i):
     """How far condition ``i`` is: named ships in the state it asks for, or the points destroyed."""
     g = borrow(s.g)
@@ -64,7 +63,7 @@ def progress(s, b, i):
     return n
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def conditions_met(s, b, at_end):
     """Bitmask of the conditions met now: the at-once kinds always, ``hold`` only at the end."""
     g = borrow(s.g)
@@ -78,7 +77,7 @@ def conditions_met(s, b, at_end):
     return met
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def winner_of(s, b, met):
     """-1 nobody, 0/1 the player whose conditions are met, 2 both (a draw)."""
     g = borrow(s.g)
@@ -89,7 +88,7 @@ def winner_of(s, b, met):
     return -1 if players == 0 else 2 if players == 3 else players >> 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def decided_at_once(s, b):
     """An at-once condition is met: the game ends now with its player the winner (or a draw when both
     players met one together).  Called as the game advances; free when there are no conditions."""
@@ -106,7 +105,7 @@ def decided_at_once(s, b):
     return True
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def winner_at_end(s, b):
     """The winner when the game ends (last round over, or a side with nothing left in play): a met
     condition, else ``otherwise``; -1 when the conditions leave it to the ship points."""
@@ -120,7 +119,7 @@ def winner_at_end(s, b):
     return g[b, G_VC_OTHERWISE] - 1      # 0 -> -1 the points; 1, 2 a player; 3 -> 2 a draw
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def named_by(g, b, p, kind, k):
     """A condition of ``kind`` for player ``p`` names ship slot ``k`` (of the side that kind names)."""
     for i in range(N_VC):

@@ -3,8 +3,7 @@ asking the other side for a reaction, resolving the two in the rules' order, and
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .actions import (ABILITY_FAILED, FATIGUE_GROUP, ability_bit, ability_effect, ability_test, action_cost, delegate,
                       execute_action, is_controlled, mental_duel, pay, target_side, tire)
 from .general import has_flag, is_active
@@ -15,7 +14,7 @@ from .sight import reveal_hidden
 from .turn import check_sudden
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def any_reactor(s, cfg, b):
     rs = 1 - s.g[b, G_ACTIVE]
     if s.g[b, G_NREACT] >= MAX_REACT:
@@ -26,7 +25,7 @@ def any_reactor(s, cfg, b):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def declare_action(s, cfg, b):
     side, i, ak = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR], s.g[b, G_ACT]
     s.g[b, G_NREACT] = 0
@@ -53,7 +52,7 @@ def declare_action(s, cfg, b):
     resolve(s, cfg, b, True)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def run_action(s, cfg, b):
     side, i, ak, tj = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR], s.g[b, G_ACT], s.g[b, G_TGT]
     ts = target_side(s, b, side, ak)
@@ -96,7 +95,7 @@ def run_action(s, cfg, b):
     update_engagement(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def declared_duel(s, b, j):
     """Did the reacting side's model j declare DUELLO MENTALE against the action being resolved?"""
     for k in range(s.g[b, G_NREACT]):
@@ -105,7 +104,7 @@ def declared_duel(s, b, j):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def resolve(s, cfg, b, first):
     """Run the declared action, then each reaction after it in declaration order; stop for a
     counter-move's destination (a decision of the reacting player)."""
@@ -135,7 +134,7 @@ def resolve(s, cfg, b, first):
     finish_action(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def finish_action(s, cfg, b):
     update_engagement(s, cfg, b)
     reveal_hidden(s, cfg, b)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import math
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.geometry import point_polygon_distance, segment_crosses_polygon
 from .bank import bank_amount, bank_roll
 from .layout import T_MAX, T_NONE, TI_KIND, TI_NVERT, TK_ABILITY, TK_AID, TK_CHARGE_AT, TK_DUEL, TK_GENIO
@@ -43,7 +43,7 @@ TARGET_NONE, TARGET_THEIRS, TARGET_MINE, TARGET_MOVE = 0, 1, 2, 3
 ACTION_TARGET = np.array([3, 1, 1, 1, 1, 1, 0, 0, 2, 0, 0, 0, 0, 2, 1, 1, 0, 1, 2, 3], np.int64)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def ability_bit(ak):
     if ak == AK_RICHIAMO:
         return AB_RICHIAMO
@@ -58,13 +58,13 @@ def ability_bit(ak):
     return 0
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def is_controlled(s, b, side, i):
     """ABILITA' CONTROLLO: the enemy model the active player may make act once this turn."""
     return side != s.g[b, G_ACTIVE] and s.g[b, G_CONTROLLED] == i
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def action_cost(s, cfg, b, side, i, ak):
     """The charisma an action costs now: 0 for the controlled enemy model and for an
     ESPLORATORE's free move in its side's first tactical phase; doubled while suppressed."""
@@ -79,13 +79,13 @@ def action_cost(s, cfg, b, side, i, ak):
     return c
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def can_pay(s, b, side, i, cost):
     """Charisma: the model's own points, or one of the side's GENIO TATTICO bonus actions."""
     return cost == 0 or s.md[b, side, i, MD_CAR] >= cost or s.g[b, G_BONUS0 + side] > 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def pay(s, b, side, i, cost):
     if cost == 0:
         return
@@ -95,7 +95,7 @@ def pay(s, b, side, i, cost):
         s.md[b, side, i, MD_CAR] -= cost
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def model_reason(s, cfg, b, side, i):
     """May (side, i) declare any action now (before looking at which)?"""
     if not is_active(s, b, side, i):
@@ -111,7 +111,7 @@ def model_reason(s, cfg, b, side, i):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def delegate_reason(s, cfg, b, side, i):
     """IL COMANDANTE hands out its bonus charisma "durante la fase tattica" (AK_DELEGATE).  It is
     not one of LE AZIONI (RULES.md): no cost, no LA FATICA, no reactions, it does not reveal a
@@ -127,7 +127,7 @@ def delegate_reason(s, cfg, b, side, i):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def kind_reason(s, cfg, b, side, i, ak):
     """Legality of action kind ``ak`` for (side, i), not looking at targets."""
     if ak == AK_DELEGATE:
@@ -187,7 +187,7 @@ def kind_reason(s, cfg, b, side, i, ak):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def target_reason(s, cfg, b, side, i, ak, ts, tj):
     """Legality of target (ts, tj) for action ``ak`` of (side, i)."""
     if not on_table(s, b, ts, tj) or (ts == side and tj == i and ak != AK_RICHIAMO):
@@ -237,7 +237,7 @@ def target_reason(s, cfg, b, side, i, ak, ts, tj):
     return R_NO_TARGET
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def target_side(s, b, side, ak):
     """Enemy-targeted actions aim at the decider's opponent (for the controlled model that is
     its own side: "viene considerato a tutti gli effetti un modello nemico")."""
@@ -246,7 +246,7 @@ def target_side(s, b, side, ak):
     return 1 - s.g[b, G_ACTIVE]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def any_target(s, cfg, b, side, i, ak):
     kind = ACTION_TARGET[ak]
     if kind == TARGET_NONE:
@@ -269,7 +269,7 @@ def any_target(s, cfg, b, side, i, ak):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def action_reason(s, cfg, b, side, i, ak):
     code = kind_reason(s, cfg, b, side, i, ak)
     if code != OK:
@@ -279,7 +279,7 @@ def action_reason(s, cfg, b, side, i, ak):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def any_action(s, cfg, b, side, i):
     if action_reason(s, cfg, b, side, i, AK_DELEGATE) == OK:
         return True     # IL COMANDANTE's charisma: not an action (delegate_reason)
@@ -294,7 +294,7 @@ def any_action(s, cfg, b, side, i):
 
 
 # -- execution ------------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def tire(s, cfg, b, side, i, group):
     """LA FATICA: an action or reaction already used this turn gives a fatigue marker after it."""
     if group < 0:
@@ -309,7 +309,7 @@ def tire(s, cfg, b, side, i, group):
     s.md[b, side, i, MD_USED] |= bit
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def ability_test(s, cfg, b, side, i):
     """IL TEST DI ABILITA': a discipline test, +1 after CONCENTRAZIONE, +1 ESPERTO (mente)."""
     mod = 0
@@ -320,7 +320,7 @@ def ability_test(s, cfg, b, side, i):
     return discipline_test(s, cfg, b, side, i, mod, TK_ABILITY)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def duel_bonus(s, cfg, b, side, i):
     n = 0
     if has_flag(s, b, side, i, F_CONCENTRATED):
@@ -332,7 +332,7 @@ def duel_bonus(s, cfg, b, side, i):
     return n
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def mental_duel(s, cfg, b, side, i, ds, dj):
     """DUELLO MENTALE: a roll-off adding each model's charisma points; the ability works only
     if the attacker scores higher ("se il difensore ottiene un valore uguale o superiore ...
@@ -343,7 +343,7 @@ def mental_duel(s, cfg, b, side, i, ds, dj):
     return bank_roll(s, cfg, b, side, i, TK_DUEL, a > d, a - d - 1)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def charge_cover(s, cfg, b, side, i, ts, tj):
     """CARICA: the charged model "al riparo (in base alla direzione dell'assalto)": it touches
     a scenic element that the line of the charge crosses (RULES.md)."""
@@ -351,7 +351,7 @@ def charge_cover(s, cfg, b, side, i, ts, tj):
     return _cover_between(s, cfg, b, ts, tj, from_x, from_y)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _cover_between(s, cfg, b, ts, tj, fx, fy):
     x, y = s.pos[b, ts, tj, 0], s.pos[b, ts, tj, 1]
     r = cfg.pf[s.md[b, ts, tj, 0], 13] / 20.0
@@ -365,7 +365,7 @@ def _cover_between(s, cfg, b, ts, tj, fx, fy):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def do_charge(s, cfg, b, side, i, ts, tj, counter):
     """CARICA (and CONTROCARICA with ``counter``): move, and if contact is made mark the
     charge's bonuses for the melee.  Returns True on contact."""
@@ -392,7 +392,7 @@ def do_charge(s, cfg, b, side, i, ts, tj, counter):
     return reached
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def execute_action(s, cfg, b, side, i, ak, ts, tj, move):
     """Carry out a declared action (the reactions that go before it have been applied)."""
     if not is_active(s, b, side, i):
@@ -442,14 +442,14 @@ def execute_action(s, cfg, b, side, i, ak, ts, tj, move):
         s.md[b, side, i, MD_FLAGS] &= ~F_CONCENTRATED
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def delegate(s, b, side, i, tj):
     """IL COMANDANTE: one bonus charisma point to the ally (side, tj); not an action (delegate_reason)."""
     s.md[b, side, i, MD_CMD_BONUS] -= 1
     s.md[b, side, tj, MD_CAR] += 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def ability_effect(s, cfg, b, side, i, ak, ts, tj):
     """What a successful ability does (ABILITA')."""
     if ak == AK_RICHIAMO:

@@ -20,15 +20,14 @@ from __future__ import annotations
 
 import math
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .layout import (BK_AMOUNT0, MAX_BANK_AMOUNT, BANK_ASK, BANK_OFF, BANK_OWN_TESTS, BK_ACTION, BK_ANSWERS, BK_EVENT, BK_KIND, BK_MARGIN, BK_NDEC, BK_NEED,
                      BK_OWNER, BK_PENDING, BK_RECORDING, BK_ROLLER, BK_SLOT, G_BANK0, G_BANK1, G_DECISIONS, GEO_SHOT,
                      K_BANK, MAX_BANK_ASKS, TK_HIT, BK_SPENT0, BK_WOUNDS, G_EXPLORE_WINNER, MD_WOUNDS,
                      ROLLER_NONE)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def bank_roll(s, cfg, b, side, i, kind, passed, margin):
     """The outcome of a roll of model (side, i) against a target after the ESPLORAZIONE bank:
     ``passed`` and ``margin`` (roll total - target, >= 0 when passed) as rolled.  Natural results
@@ -36,7 +35,7 @@ def bank_roll(s, cfg, b, side, i, kind, passed, margin):
     return bank_event(s, cfg, b, side, side, i, kind, passed, margin)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def bank_event(s, cfg, b, side, roller, i, kind, passed, margin):
     """bank_roll for any roll that passes or fails: ``passed`` is ``side``'s success, the roll is
     ``roller``'s (``ROLLER_NONE`` for a roll-off or the game's own roll) and model ``i``'s (-1: none)."""
@@ -67,7 +66,7 @@ def bank_event(s, cfg, b, side, roller, i, kind, passed, margin):
     return passed
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def mark_pending(s, b, k, owner, roller, i, kind, need, margin):
     """Event ``k`` has no answer: the first such of this run becomes the question (stage ST_BANK)."""
     if k >= MAX_BANK_ASKS or s.bk[b, BK_PENDING] != 0:
@@ -83,7 +82,7 @@ def mark_pending(s, b, k, owner, roller, i, kind, need, margin):
     s.bk[b, BK_WOUNDS] = s.md[b, roller, i, MD_WOUNDS] if i >= 0 and roller != ROLLER_NONE else 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def bank_reach(s, cfg, b, side, i, kind, total, target):
     """A distance roll (a charge's M+2D6, a throw's COSx10+2D6, night spotting's 2D6+SNx10) that
     must reach ``target`` cm: it passes or fails, so the bank may turn it (RULES.md)."""
@@ -91,7 +90,7 @@ def bank_reach(s, cfg, b, side, i, kind, total, target):
     return bank_event(s, cfg, b, side, side, i, kind, total >= target, margin)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def bank_game_roll(s, cfg, b, kind, passed, margin):
     """The game's own roll (no player's: the smoke's and extra time's 4+): the bank's holder may
     turn it either way (RULES.md "Esplorazione")."""
@@ -102,13 +101,13 @@ def bank_game_roll(s, cfg, b, kind, passed, margin):
     return bank_event(s, cfg, b, side, ROLLER_NONE, -1, kind, passed, margin)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def bank_may_ask(s, cfg, b):
     """Only then is a step's start kept: with "ask" and points in a bank."""
     return cfg.k[K_BANK] == BANK_ASK and (s.g[b, G_BANK0] > 0 or s.g[b, G_BANK1] > 0)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def take_snapshot(s, b):
     """The state at the start of a step's resolution (the terrain's shapes do not change in
     battle; the sight cache checks its own key, so neither is kept)."""
@@ -125,7 +124,7 @@ def take_snapshot(s, b):
         s.snap_shot[b, q] = s.geo[b, GEO_SHOT + q]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def restore_snapshot(s, b):
     """Back to the step's start: the dice stream too, so the replay reads the same dice.  The
     decision counter is the env's, not the rules': it keeps counting."""
@@ -144,14 +143,14 @@ def restore_snapshot(s, b):
     s.g[b, G_DECISIONS] = decisions
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def start_recording(s, b, a):
     """A new step: no bank decision taken yet; ``a`` is replayed after each answer."""
     s.bk[b, :] = 0
     s.bk[b, BK_ACTION] = a
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def record_answer(s, b, spend):
     """The answer to the pending question: ``spend`` points (0 keeps them)."""
     k = s.bk[b, BK_NDEC]
@@ -161,7 +160,7 @@ def record_answer(s, b, spend):
     s.bk[b, BK_NDEC] = k + 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def bank_amount(s, cfg, b, side, i, kind, value, up_helps, floor):
     """An amount roll of (side, i) with no target to pass (a count, a distance): its owner's bank
     may move the result in the roller's favour (``up_helps``: a higher result is the roller's),
@@ -186,7 +185,7 @@ def bank_amount(s, cfg, b, side, i, kind, value, up_helps, floor):
     return value
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _amount_event(s, b, owner, roller, i, kind, cap, value):
     """The recorded answer to this amount roll, or (the first unanswered one) mark it pending."""
     k = s.bk[b, BK_EVENT]

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import math
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.geometry import box_gap, point_polygon_distance, point_polygon_within, point_polygon_within_boxed
 from .sight import piece_box, terrain_boxes_ready
 from ..core.rng import draw_int
@@ -24,12 +23,12 @@ HOLD_RANGE = 6.0        # OBIETTIVI / BASI: "entro 6 cm"
 
 
 # -- terrain -------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _uniform(s, b, lo, hi):
     return lo + (hi - lo) * draw_int(s.rng, b, 1 << 20) / float(1 << 20)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _add_piece(s, b, t, cx, cy, hw, hh, ang, kind, h):
     c, sn = math.cos(ang), math.sin(ang)
     for v in range(4):
@@ -43,7 +42,7 @@ def _add_piece(s, b, t, cx, cy, hw, hh, ang, kind, h):
     s.tinfo[b, t, TI_NVERT] = 4
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _free_spot(s, b, n, cx, cy, rad):
     for t in range(n):
         ox = (s.terr[b, t, 0, 0] + s.terr[b, t, 2, 0]) / 2
@@ -54,7 +53,7 @@ def _free_spot(s, b, n, cx, cy, rad):
     return True
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def generate_terrain(s, cfg, b):
     """DISPOSIZIONE: "per ogni 40 cm quadrati di campo posiziona D3 elementi scenici di diversa
     grandezza", read as D3 pieces in each 40x40 cm square (RULES.md); pieces are rectangles
@@ -112,20 +111,20 @@ def generate_terrain(s, cfg, b):
 
 
 # -- deployment ------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def edge_is_low(s, b, side):
     """Does ``side`` deploy along y = 0 (its table edge)?"""
     return (s.g[b, G_EDGE0] == 0) == (side == 0)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def in_zone(s, b, side, y, r):
     if edge_is_low(s, b, side):
         return y + r <= DEPLOY_DEPTH + 1e-4
     return y - r >= TABLE_CM - DEPLOY_DEPTH - 1e-4
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def spot_reason(s, cfg, b, side, i, x, y):
     """SCHIERAMENTO (and LE RISERVE when a reserve enters): where (side, i) may be placed."""
     r = radius(s, cfg, b, side, i)
@@ -157,7 +156,7 @@ def spot_reason(s, cfg, b, side, i, x, y):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def objective_reason(s, cfg, b, x, y):
     terrain_boxes_ready(s, b)
     for t in range(T_MAX):
@@ -174,7 +173,7 @@ def objective_reason(s, cfg, b, x, y):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def base_piece_ok(s, b, side, t):
     """BASI: "un elemento scenico entro la propria area di schieramento" (some part of it)."""
     if s.tinfo[b, t, TI_KIND] == T_NONE:
@@ -186,7 +185,7 @@ def base_piece_ok(s, b, side, t):
 
 
 # -- victory -----------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _holds(s, cfg, b, side, x, y, t):
     """OBIETTIVI / BASI: a model of ``side`` within 6 cm and no enemy within 6 cm (of the point
     (x, y), or of terrain piece t when t >= 0)."""
@@ -208,7 +207,7 @@ def _holds(s, cfg, b, side, x, y, t):
     return mine
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def mission_score(s, cfg, b, side):
     m = s.g[b, G_MISSION]
     if m == M_PATROL:
@@ -232,7 +231,7 @@ def mission_score(s, cfg, b, side):
     return losses(s, b, 1 - side)   # STERMINIO
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def sudden_end(s, cfg, b):
     """-1 = play on; else the winner (0, 1) or 2 for a draw: a side with nothing left to fight
     loses; ASSASSINIO ends as soon as a commander falls."""
@@ -263,7 +262,7 @@ def sudden_end(s, cfg, b):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def final_result(s, cfg, b):
     """MISSIONI: at the end of the turns the higher score wins, else a draw."""
     a = mission_score(s, cfg, b, 0)

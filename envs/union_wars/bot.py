@@ -13,8 +13,7 @@ from __future__ import annotations
 import math
 import sys
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.loops import specialise_loops
 from ..core.sampling import first_legal, random_action
 from . import actions as _actions
@@ -47,7 +46,7 @@ RANDOM, SCRIPTED = 0, 1
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def best_move(s, cfg, b, side, i, mask, base, half, flying):
     """The legal move ending nearest where the model wants to stand (relations.wanted_stand),
     facing its goal on ties."""
@@ -66,7 +65,7 @@ def best_move(s, cfg, b, side, i, mask, base, half, flying):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def best_facing(s, cfg, b, me):
     """Option facing="choose" (stage ST_FACING): end the move facing the goal it walks toward
     (relations.goal_point: the nearest enemy, an objective, ...), seen from where the move ends."""
@@ -76,7 +75,7 @@ def best_facing(s, cfg, b, me):
     return facing_toward_goal(s, cfg, b, side, i, x, y, mv // (N_DIST + 1))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fire_value(s, cfg, b, side, i, ak, tj):
     ts = 1 - s.g[b, G_ACTIVE]
     w = 0 if ak == AK_FIRE0 else 1
@@ -84,7 +83,7 @@ def fire_value(s, cfg, b, side, i, ak, tj):
     return cfg.wp[wpn, WP_RATE] * 10 - wounds_left(s, cfg, b, ts, tj)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fire_at_a_model(s, cfg, b, side, i, ak):
     """A fire action with an enemy model to shoot at: the bot throws at a point only to hit
     models, never at an empty table (DA LANCIO)."""
@@ -97,7 +96,7 @@ def fire_at_a_model(s, cfg, b, side, i, ak):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def has_fire(s, cfg, b, side, i):
     for ak in (AK_FIRE0, AK_FIRE1):
         if fire_at_a_model(s, cfg, b, side, i, ak):
@@ -105,7 +104,7 @@ def has_fire(s, cfg, b, side, i):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def blast_score(s, cfg, b, ts, px, py, tj):
     """FRAMMENTAZIONE: enemies (side ``ts``) caught by a blast of 3 cm around the point (or, with
     ``tj`` >= 0, around model ``tj``'s base) minus twice the other side's models caught."""
@@ -124,7 +123,7 @@ def blast_score(s, cfg, b, ts, px, py, tj):
     return v
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def best_blast_point(s, cfg, b, side, i, ak, mask, best, best_target):
     """DA LANCIO with FRAMMENTAZIONE: a lattice point whose 3 cm blast catches more enemy models
     (and no more allies) than the blast around the chosen target model; else ``best``."""
@@ -146,7 +145,7 @@ def best_blast_point(s, cfg, b, side, i, ak, mask, best, best_target):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def bank_worth_spending(s, cfg, b, me):
     """ESPLORAZIONE: spend to save one's own model or army (a failed command, suppression,
     pinning or flight test, a failed shield or armour roll that would put it out of combat) or
@@ -169,7 +168,7 @@ def bank_worth_spending(s, cfg, b, me):
         kind == TK_CHARGE
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def scripted_action(s0, cfg0, b, mask):
     s, cfg = state_ref(s0), config_ref(cfg0)
     k = cfg.k
@@ -316,7 +315,7 @@ def scripted_action(s0, cfg0, b, mask):
     return first_legal(mask, 0, mask.shape[0])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def policy_action(s, cfg, b, mask, policy):
     if policy == SCRIPTED:
         a = scripted_action(s, cfg, b, mask)

@@ -5,8 +5,8 @@ the step's own check and the env's error message can never disagree.
 from __future__ import annotations
 
 import math
-import numba as nb
 
+from ..core.kernel import kernel
 from .actions import (ACTION_TARGET, TARGET_MINE, TARGET_MOVE, TARGET_NONE, action_reason as declare_reason, any_action,
                       is_controlled, target_reason, target_side, tire)
 from .bank import bank_may_ask, record_answer, restore_snapshot, start_recording, take_snapshot
@@ -22,7 +22,7 @@ from .deployment import (OPT_NIGHT_CHOOSE, OPT_NIGHT_ON, after_mission, after_si
 from .action_sequence import any_reactor, declare_action, resolve
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def decide(s, cfg, b, a, apply):
     """Reason code of action ``a`` in game ``b`` (0 = legal); with ``apply`` also play it."""
     if s.g[b, G_DONE]:
@@ -64,7 +64,7 @@ def decide(s, cfg, b, a, apply):
     return _select(s, cfg, b, st, me, me, a - k[K_A_MODEL], apply)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def stage_ranges(s, cfg, b):
     """RULES.md "Actions": the action families the stage allows, as three ranges [lo, hi) of action
     ids (an unused one empty).  Asked by ``decide`` before any family's own condition and by the
@@ -110,7 +110,7 @@ def stage_ranges(s, cfg, b):
     return 0, 0, 0, 0, 0, 0     # ST_OVER: nothing
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def stage_reason(s, cfg, b, a):
     """OK if action ``a``'s family is one the stage allows (``stage_ranges``); else the bank's own
     refusal at its question (it names ESPLORAZIONE), R_WRONG_STAGE at any other stage."""
@@ -120,7 +120,7 @@ def stage_reason(s, cfg, b, a):
     return R_BANK_ANSWER if s.g[b, G_STAGE] == ST_BANK else R_WRONG_STAGE
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def bank_answer_reason(s, cfg, b, a):
     """ESPLORAZIONE (stage ST_BANK): pass keeps the points; a roll that passes or fails: choice 0
     spends the points shown; an amount roll: choice c spends c + 1 points, at most the points
@@ -133,7 +133,7 @@ def bank_answer_reason(s, cfg, b, a):
     return R_BANK_ANSWER
 
 
-@nb.njit(inline="always")  # into the step (one caller): no compiled copy of its own
+@kernel(inline="always")  # into the step (one caller): no compiled copy of its own
 def replay_step(s, cfg, b):
     """Play the step's action from its start with the bank decisions recorded so far; at the
     first bank-eligible roll with no decision, go back to the start and ask its owner."""
@@ -151,7 +151,7 @@ def replay_step(s, cfg, b):
     return code
 
 
-@nb.njit(inline="always")  # into the step (one caller): no compiled copy of its own
+@kernel(inline="always")  # into the step (one caller): no compiled copy of its own
 def play(s, cfg, b, a):
     """decide(apply=True) with the ESPLORAZIONE bank's questions (bank.py: snapshot and replay).
     Without "ask" or with both banks empty the step is played as it is, nothing kept."""
@@ -169,7 +169,7 @@ def play(s, cfg, b, a):
     return replay_step(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _select(s, cfg, b, st, me, side, i, apply):
     if side != me and not is_controlled(s, b, side, i):
         return R_CANNOT_ACT
@@ -182,7 +182,7 @@ def _select(s, cfg, b, st, me, side, i, apply):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _action_kind(s, cfg, b, st, me, ak, apply):
     if ak >= N_AK:
         return R_NO_SUCH_ACTION
@@ -200,7 +200,7 @@ def _action_kind(s, cfg, b, st, me, ak, apply):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _target(s, cfg, b, st, me, j, apply):
     ak = s.g[b, G_ACT]     # stage_ranges: an enemy or own model as this action's target names it
     side, i = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
@@ -212,7 +212,7 @@ def _target(s, cfg, b, st, me, j, apply):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _move(s, cfg, b, st, me, choice, apply):
     if st == ST_TARGET:
         ak = s.g[b, G_ACT]
@@ -274,14 +274,14 @@ def _move(s, cfg, b, st, me, choice, apply):
     return OK
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def facing_asked(cfg, choice):
     """Option facing="choose": a move that goes somewhere (not a rotation) asks the mover for the
     facing it ends with; "travel": it faces the way it went."""
     return not cfg.k[K_FACING_TRAVEL] and choice % (N_DIST + 1) != 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def ask_facing(s, b, kind, choice):
     """Stage ST_FACING: the same decider chooses the direction the model ends facing."""
     s.g[b, G_FACE] = kind
@@ -289,7 +289,7 @@ def ask_facing(s, b, kind, choice):
     s.g[b, G_STAGE] = ST_FACING
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def consolidate(s, cfg, b, side, j, choice, face):
     """LA MISCHIA: the winner (side, j) consolidates with move ``choice`` of the 2D6 cm, ending
     facing direction ``face`` (-1: the way it went); then the next winner."""
@@ -299,7 +299,7 @@ def consolidate(s, cfg, b, side, j, choice, face):
     next_consolidation(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def counter_move(s, cfg, b, side, j, choice, face):
     """CONTROMOSSA: M/2 or a rotation, otherwise as MOVIMENTO; then the action's other reactions."""
     execute_move(s, cfg, b, side, j, choice, False, True, face)
@@ -308,7 +308,7 @@ def counter_move(s, cfg, b, side, j, choice, face):
     resolve(s, cfg, b, False)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _reactor(s, cfg, b, me, j, apply):
     if s.g[b, G_NREACT] >= MAX_REACT:
         return R_NOT_AVAILABLE
@@ -323,7 +323,7 @@ def _reactor(s, cfg, b, me, j, apply):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _react_kind(s, cfg, b, st, me, rk, apply):
     if rk >= N_RK:
         return R_NO_SUCH_ACTION
@@ -340,7 +340,7 @@ def _react_kind(s, cfg, b, st, me, rk, apply):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _pass(s, cfg, b, st, me, apply):
     if st == ST_SELECT:
         if apply:
@@ -385,7 +385,7 @@ def _pass(s, cfg, b, st, me, apply):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def any_spot(s, cfg, b, side, i):
     for sp in range(N_SPOTS):
         if spot_reason(s, cfg, b, side, i, cfg.spots[sp, 0], cfg.spots[sp, 1]) == OK:
@@ -393,7 +393,7 @@ def any_spot(s, cfg, b, side, i):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _spot(s, cfg, b, st, me, sp, apply):
     x, y = cfg.spots[sp, 0], cfg.spots[sp, 1]
     if st == ST_DEPLOY:
@@ -424,7 +424,7 @@ def _spot(s, cfg, b, st, me, sp, apply):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _piece(s, cfg, b, st, me, t, apply):
     if t >= T_MAX or not base_piece_ok(s, b, me, t) or s.g[b, G_BASE0 + 1 - me] == t:
         return R_PIECE
@@ -437,7 +437,7 @@ def _piece(s, cfg, b, st, me, t, apply):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _melee_target(s, cfg, b, me, j, apply):
     """LA MISCHIA: the attacker's owner chooses which enemy in contact it attacks."""
     side, i = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
@@ -449,7 +449,7 @@ def _melee_target(s, cfg, b, me, j, apply):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _melee_weapon(s, cfg, b, me, w, apply):
     """LA MISCHIA: ... and with which of its melee weapons (choice 0 / 1 = weapon slot)."""
     side, i = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
@@ -461,7 +461,7 @@ def _melee_weapon(s, cfg, b, me, w, apply):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _choice(s, cfg, b, st, me, c, apply):
     if st == ST_MELEE_WEAPON:
         return _melee_weapon(s, cfg, b, me, c, apply)

@@ -3,8 +3,7 @@ in the order the rules give, then the start of the battle.
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .battle import base_piece_ok, generate_terrain
 from .general import banked_roll_off, d6, roll_off
 from .layout import *  # noqa: F401,F403  (the named columns and codes)
@@ -14,7 +13,7 @@ from .turn import enter_tactical, start_turn
 OPT_NIGHT_OFF, OPT_NIGHT_ON, OPT_NIGHT_CHOOSE = 0, 1, 2
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def scouts(cfg, side):
     n = 0
     for i in range(N_SLOTS):
@@ -24,7 +23,7 @@ def scouts(cfg, side):
     return n
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def after_mission(s, cfg, b):
     generate_terrain(s, cfg, b)
     forget_sight(s, b)
@@ -36,7 +35,7 @@ def after_mission(s, cfg, b):
     s.g[b, G_DECIDER] = w
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def after_side(s, cfg, b):
     w = s.g[b, G_EXPLORE_WINNER]
     m = s.g[b, G_MISSION]
@@ -56,7 +55,7 @@ def after_side(s, cfg, b):
     deployment_order(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def any_base_piece(s, b, side):
     for t in range(T_MAX):
         if base_piece_ok(s, b, side, t) and s.g[b, G_BASE0 + 1 - side] != t:
@@ -64,7 +63,7 @@ def any_base_piece(s, b, side):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def deployment_order(s, cfg, b):
     """SCHIERAMENTO: roll-off; the winner decides to deploy first or second."""
     w = banked_roll_off(s, cfg, b, TK_ROLLOFF)
@@ -72,7 +71,7 @@ def deployment_order(s, cfg, b):
     s.g[b, G_DECIDER] = w
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def next_to_deploy(s, b, side):
     reserve = s.g[b, G_RESERVE_PLACING] != 0
     for i in range(N_SLOTS):
@@ -86,7 +85,7 @@ def next_to_deploy(s, b, side):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def deploy_continue(s, cfg, b):
     """Hand the deployment to whoever still has models to place, or start the battle."""
     reveal_hidden(s, cfg, b)    # a reserve placed near a hidden enemy finds it (AREA DI CONTROLLO)
@@ -110,7 +109,7 @@ def deploy_continue(s, cfg, b):
     s.g[b, G_DECIDER] = w
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def start_battle(s, cfg, b):
     s.g[b, G_ACTIVE] = s.g[b, G_FIRST]
     s.g[b, G_TURN] = 0

@@ -12,7 +12,6 @@ import json
 import math
 import types
 from pathlib import Path
-
 import numpy as np
 from numba.experimental import structref
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import collections
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import OUTPUT_FIELDS, borrow, by_ref
 
 TABLE_CM = 120.0         # IL CAMPO DI BATTAGLIA: "almeno 120x120 cm"
@@ -239,7 +238,7 @@ ConfigView = collections.namedtuple("ConfigView", CONFIG_FIELDS)
 OutputsView = collections.namedtuple("OutputsView", OUTPUT_FIELDS)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def state_view(s):
     return StateView(borrow(s.rng), borrow(s.policy_rng), borrow(s.dice_script), borrow(s.dice), borrow(s.g),
                      borrow(s.pos), borrow(s.md), borrow(s.terr), borrow(s.tinfo), borrow(s.objs),
@@ -248,13 +247,13 @@ def state_view(s):
                      borrow(s.snap_objs), borrow(s.snap_smoke), borrow(s.snap_rq), borrow(s.snap_shot))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def config_view(c):
     return ConfigView(borrow(c.k), borrow(c.pf), borrow(c.wp), borrow(c.army), borrow(c.spots),
                       borrow(c.fixed_terr), borrow(c.fixed_tinfo))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def outputs_view(o):
     return OutputsView(borrow(o.obs), borrow(o.mask), borrow(o.rewards), borrow(o.term), borrow(o.trunc),
                        borrow(o.player), borrow(o.illegal), borrow(o.final_obs), borrow(o.obs_key))
@@ -264,16 +263,16 @@ def outputs_view(o):
 # one pointer where a tuple of 13 + 7 arrays was ~200 machine words, which made every call that
 # was not inlined cost 35-40 ns.  The views above stay tuples for Python callers (tests), since
 # a reference lives only in the stack frame of the kernel that made it.
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def state_ref(s):
     return by_ref(state_view(s))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def config_ref(c):
     return by_ref(config_view(c))
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def outputs_ref(o):
     return by_ref(outputs_view(o))

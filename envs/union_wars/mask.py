@@ -4,8 +4,7 @@
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .actions import ACTION_TARGET, TARGET_MINE, TARGET_MOVE
 from .battle import spot_reason
 from .layout import *  # noqa: F401,F403  (the named columns and codes)
@@ -16,7 +15,7 @@ from .deployment import next_to_deploy
 from .decisions import decide, stage_ranges
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_mask(s, cfg, b, mask):
     mask[:] = 0
     if s.g[b, G_DONE]:

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import math
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.structs import local_i32
 from .general import d6, has_flag, is_active, on_table, radius, stat, wounds_left
 from .layout import (TK_HIT, K_MELEE_AUTO, MELEE_BARE_HANDS, MELEE_NO_TARGET, MELEE_UNCHOSEN, MD_MELEE_TGT, MD_MELEE_WPN, OK,
@@ -31,13 +30,13 @@ from .bank import bank_roll
 CONTACT = 0.05   # bases within 0.05 cm are in contact
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def in_contact(s, cfg, b, sa, ia, sb, ib):
     d = math.hypot(s.pos[b, sa, ia, 0] - s.pos[b, sb, ib, 0], s.pos[b, sa, ia, 1] - s.pos[b, sb, ib, 1])
     return d - radius(s, cfg, b, sa, ia) - radius(s, cfg, b, sb, ib) <= CONTACT
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def update_engagement(s, cfg, b):
     """MODELLI INGAGGIATI: "quando due o più modelli avversari sono a contatto di basetta"."""
     for side in range(2):
@@ -71,7 +70,7 @@ def update_engagement(s, cfg, b):
             s.md[b, side, i, MD_MELEE_DEALT] = 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def extra_attacks(s, cfg, b, side, i):
     """BIANCA / PISTOLA: +1 attack when a melee weapon or pistol is combined with another."""
     n = 0
@@ -85,7 +84,7 @@ def extra_attacks(s, cfg, b, side, i):
     return 1 if n >= 2 else 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def melee_modifier(s, cfg, b, side, i, first_round, wrules):
     mod = 0
     if first_round:
@@ -107,7 +106,7 @@ def melee_modifier(s, cfg, b, side, i, first_round, wrules):
     return mod
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def melee_target_reason(s, cfg, b, side, i, j):
     """LA MISCHIA: the attacker's target is an enemy model in base contact with it (one out of
     combat too: a further wound removes it, LE FERITE)."""
@@ -116,7 +115,7 @@ def melee_target_reason(s, cfg, b, side, i, j):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def melee_weapon_reason(s, cfg, b, side, i, w):
     """LA MISCHIA: "un arma da mischia a disposizione": one of the model's melee weapon slots."""
     if w < 0 or w > 1 or cfg.pf[s.md[b, side, i, 0], PF_M0 + w] < 0:
@@ -124,7 +123,7 @@ def melee_weapon_reason(s, cfg, b, side, i, w):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def best_melee_target(s, cfg, b, side, i):
     """The bot's choice (and the choice before the seed's reading was implemented): the enemy in
     contact with the fewest wounds left, models out of combat last."""
@@ -139,7 +138,7 @@ def best_melee_target(s, cfg, b, side, i):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def best_melee_weapon_slot(s, cfg, b, side, i):
     """The bot's weapon: POTENZIATA, then MONOMOLECOLARE, then any; bare hands last."""
     best, score = MELEE_BARE_HANDS, -1
@@ -156,14 +155,14 @@ def best_melee_weapon_slot(s, cfg, b, side, i):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def melee_weapon_of(s, cfg, b, side, i):
     """The weapon the model attacks with this round (-1: bare hands)."""
     w = s.md[b, side, i, MD_MELEE_WPN]
     return -1 if w < 0 else cfg.pf[s.md[b, side, i, 0], PF_M0 + w]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fight_round(s, cfg, b, group, first):
     """One round of a melee group (``group[side * N_SLOTS + i]`` = 1 for members) with the
     attacks chosen in MD_MELEE_TGT / MD_MELEE_WPN.  Returns the losing side, -1 when every
@@ -250,7 +249,7 @@ def fight_round(s, cfg, b, group, first):
 MELEE_ROUNDS = 20   # ties fight again; after 20 tied rounds the group stops (no winner)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _clear_choices(s, b):
     for side in range(2):
         for i in range(N_SLOTS):
@@ -258,7 +257,7 @@ def _clear_choices(s, b):
             s.md[b, side, i, MD_MELEE_WPN] = MELEE_UNCHOSEN
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def melee_start(s, cfg, b):
     """LA FASE DI MISCHIA begins: no group has fought yet."""
     update_engagement(s, cfg, b)
@@ -269,7 +268,7 @@ def melee_start(s, cfg, b):
     s.g[b, G_MELEE_ROUND] = 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _current_group(s, b, group):
     """Fill ``group`` with the group fighting now; False when none is."""
     any_member = False
@@ -280,7 +279,7 @@ def _current_group(s, b, group):
     return any_member
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _next_group(s, cfg, b, group):
     """Flood the next group of models in contact that has not fought; False when none is left."""
     for side0 in range(2):
@@ -312,7 +311,7 @@ def _next_group(s, cfg, b, group):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _pending_choice(s, cfg, b, group):
     """The first attack of this round still to choose: (side, slot, 1 = target / 2 = weapon),
     the active player's models first; choices with one option are made here.  (-1, -1, 0)
@@ -350,7 +349,7 @@ def _pending_choice(s, cfg, b, group):
     return -1, -1, 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def melee_continue(s, cfg, b):
     """Fight the melee phase on until an attacker's owner must choose (returns (side, slot,
     1 = target / 2 = weapon)) or every group has fought (returns (-1, -1, 0), markers cleared)."""
@@ -375,7 +374,7 @@ def melee_continue(s, cfg, b):
     return -1, -1, 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def melee_end(s, cfg, b):
     """The end of LA FASE DI MISCHIA: charge bonuses and the phase's markers go."""
     for side in range(2):

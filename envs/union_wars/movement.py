@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import math
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.geometry import (box_gap, point_polygon_within, point_polygon_within_boxed, segment_polygon_distance,
                              segment_polygon_within, segment_polygon_within_boxed)
 from .bank import bank_amount, bank_reach
@@ -27,12 +26,12 @@ ENEMY_GAP = 1.0   # MOVIMENTO: "non può muovere a meno di 1 cm da un modello av
 TOUCH = 0.01      # bases may touch, not overlap
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def direction_angle(d):
     return 2.0 * math.pi * d / N_DIRS
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def path_reason(s, cfg, b, side, i, x0, y0, x1, y1, flying, ignore_side, ignore_slot, pieces=ALL_PIECES):
     """Why the base of (side, i) may not go straight from (x0, y0) to (x1, y1) (OK = it may).
     ``pieces``: the impassable pieces to test (bit t = piece t); the mask passes ``pieces_in_reach``,
@@ -88,7 +87,7 @@ def path_reason(s, cfg, b, side, i, x0, y0, x1, y1, flying, ignore_side, ignore_
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def touches_rough(s, cfg, b, side, i, x0, y0, x1, y1):
     """TERRENI: the path "entra, esce o attraversa" rough terrain (moving inside it counts)."""
     r = radius(s, cfg, b, side, i)
@@ -99,7 +98,7 @@ def touches_rough(s, cfg, b, side, i, x0, y0, x1, y1):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def in_rough(s, cfg, b, side, i):
     r = radius(s, cfg, b, side, i)
     x, y = s.pos[b, side, i, 0], s.pos[b, side, i, 1]
@@ -110,7 +109,7 @@ def in_rough(s, cfg, b, side, i):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def move_target(s, b, side, i, choice, allowance):
     """(x, y, facing, distance) of move choice ``choice`` with ``allowance`` cm."""
     d = choice // (N_DIST + 1)
@@ -120,7 +119,7 @@ def move_target(s, b, side, i, choice, allowance):
     return (s.pos[b, side, i, 0] + dist * math.cos(a), s.pos[b, side, i, 1] + dist * math.sin(a), a, dist)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def move_allowance(s, cfg, b, side, i, flying, half):
     if flying:
         m = stat(s, cfg, b, side, i, PF_FLY)
@@ -129,7 +128,7 @@ def move_allowance(s, cfg, b, side, i, flying, half):
     return m / 2.0 if half else float(m)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def move_reason(s, cfg, b, side, i, choice, flying, half, pieces=ALL_PIECES):
     """Legality of a move choice for the mask (full nominal distance)."""
     if choice % (N_DIST + 1) != 0 and (stat(s, cfg, b, side, i, PF_RULES) & SR_IMMOBILE):
@@ -141,7 +140,7 @@ def move_reason(s, cfg, b, side, i, choice, flying, half, pieces=ALL_PIECES):
                        pieces)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def consolidate_reason(s, cfg, b, side, i, choice, allowance, pieces=ALL_PIECES):
     """LA MISCHIA: a winner consolidates up to 2D6 cm (as a move: RULES.md)."""
     x1, y1, _a, dist = move_target(s, b, side, i, choice, allowance)
@@ -151,7 +150,7 @@ def consolidate_reason(s, cfg, b, side, i, choice, allowance, pieces=ALL_PIECES)
                        pieces)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def pieces_in_reach(s, cfg, b, side, i, allowance):
     """The impassable pieces (bit t = piece t) that some move of (side, i) of up to ``allowance``
     cm in a straight line may touch; path_reason need not test the others.  Every such path lies
@@ -172,7 +171,7 @@ def pieces_in_reach(s, cfg, b, side, i, allowance):
     return near
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fatigue_malus_cm(s, cfg, b, side, i):
     """LA FATICA: each fatigue marker "riduce di 1D6 il valore di M" (each die an amount roll the
     ESPLORAZIONE bank may move)."""
@@ -182,7 +181,7 @@ def fatigue_malus_cm(s, cfg, b, side, i):
     return m
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def mark_explored(s, cfg, b, side, x0, y0, x1, y1):
     """PATTUGLIAMENTO: a scenic element a model passes through counts as explored by its side."""
     if s.g[b, G_MISSION] != M_PATROL:
@@ -194,7 +193,7 @@ def mark_explored(s, cfg, b, side, x0, y0, x1, y1):
             s.tinfo[b, t, TI_EXPLORED] = side + 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def place(s, cfg, b, side, i, x, y, facing):
     x0, y0 = s.pos[b, side, i, 0], s.pos[b, side, i, 1]
     s.pos[b, side, i, 0] = x
@@ -205,7 +204,7 @@ def place(s, cfg, b, side, i, x, y, facing):
         mark_explored(s, cfg, b, side, x0, y0, x, y)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def execute_move(s, cfg, b, side, i, choice, flying, half, face=-1):
     """MOVIMENTO (and CONTROMOSSA with half=True): move toward the chosen destination; rough
     terrain on the way takes 1D6 from M ("muovi comunque del valore ottenuto"), fatigue 1D6
@@ -235,7 +234,7 @@ def execute_move(s, cfg, b, side, i, choice, flying, half, face=-1):
             s.md[b, side, i, MD_STATUS] = REMOVED
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def longest_legal(s, cfg, b, side, i, a, want, flying, ignore_side, ignore_slot):
     """The longest of want x (1, 7/8, ..., 1/8, 0) along angle ``a`` that is a legal path."""
     x0, y0 = s.pos[b, side, i, 0], s.pos[b, side, i, 1]
@@ -247,7 +246,7 @@ def longest_legal(s, cfg, b, side, i, a, want, flying, ignore_side, ignore_slot)
     return 0.0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def charge_move(s, cfg, b, side, i, ts, ti):
     """CARICA: "del valore di M+2D6; se lo raggiunge i modelli sono INGAGGIATI; se non lo
     raggiunge muovi il modello del solo valore di M".  The charge goes straight at the
@@ -280,7 +279,7 @@ def charge_move(s, cfg, b, side, i, ts, ti):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fall_back(s, cfg, b, side, i):
     """RIPIEGARE: M x 2 straight toward the own deployment edge; reaching the table edge
     removes the model as a casualty.  Returns True if it left the table."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from .actions import is_controlled, target_side
 from .battle import edge_is_low, mission_score
 from .layout import *  # noqa: F401,F403  (the named columns and codes)
@@ -14,12 +14,12 @@ from .psychology import losses
 from .relations import write_action_table
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def _i8(v):
     return np.int8(max(-128, min(127, v)))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def declared_target_side(s, b):
     """The side of the model G_TGT names while an action or a melee blow is under way (-1: no
     model is targeted now).  union_wars_v1 flagged that slot on both sides, and after the
@@ -34,7 +34,7 @@ def declared_target_side(s, b):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_obs(s, cfg, b, me, obs):
     obs[:] = 0
     relations = cfg.k[K_RELATIONS]

@@ -3,21 +3,20 @@ LA FASE DI COMANDO).  Morale markers and the discipline test itself are in gener
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .general import discipline_test, has_flag, is_active, on_table, stat
 from .layout import (TK_COMMAND, TK_PINNING, TK_SUPPRESSION, F_PIN_TEST, F_PRONE, F_SUPPRESSED, F_WOUNDED, G_CMD0, G_START0, G_TURN, MD_FLAGS, MD_PRONE_UNTIL,
                      MD_STATUS, N_SLOTS, OOC, PF_PSI, PF_TYPE, REMOVED, TYPE_QG, ABSENT, RESERVE)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def go_prone(s, b, side, i):
     """A TERRA: "non può fare nulla fino alla fase finale del turno seguente"."""
     s.md[b, side, i, MD_FLAGS] |= F_PRONE
     s.md[b, side, i, MD_PRONE_UNTIL] = s.g[b, G_TURN] + 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def control_phase(s, cfg, b, order_side):
     """LA FASE DI CONTROLLO: pinning tests, then suppression tests for models wounded this
     turn and not eliminated (order: the active player's models first, slot order; the
@@ -44,7 +43,7 @@ def control_phase(s, cfg, b, order_side):
             s.md[b, side, i, MD_FLAGS] &= ~(F_PIN_TEST | F_WOUNDED)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def losses(s, b, side):
     """Models removed or out of combat (IL TEST DI COMANDO)."""
     n = 0
@@ -55,7 +54,7 @@ def losses(s, b, side):
     return n
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def choose_commander(s, cfg, b, side):
     """IL COMANDANTE: a fallen commander is replaced, from QG while any is left (the model
     with the best PSI; the seed lets the player choose, RULES.md)."""
@@ -72,13 +71,13 @@ def choose_commander(s, cfg, b, side):
     s.g[b, G_CMD0 + side] = best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def command_test_needed(s, b, side):
     """IL TEST DI COMANDO: "più della metà di perdite"."""
     return 2 * losses(s, b, side) > s.g[b, G_START0 + side]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def command_test(s, cfg, b, side):
     """Returns False if the forces retreat (the opponent wins)."""
     c = s.g[b, G_CMD0 + side]

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import math
 
-import numba as nb
-
+from ..core.kernel import kernel
 from ..core.geometry import point_segment_distance
 from .actions import do_charge, is_controlled, mental_duel, tire
 from .melee import in_contact
@@ -33,7 +32,7 @@ REACTION_COST = 2
 REACTION_GROUP0 = 16   # MD_USED bits 16..22: reactions used this turn (LA FATICA)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def reaction_group(rk):
     """LA FATICA's memory bit of reaction ``rk``: "una reazione già utilizzata durante il turno" is
     the reaction, not the weapon: FUOCO DI REAZIONE with weapon 1 or 2 is one reaction (as FUOCO
@@ -41,7 +40,7 @@ def reaction_group(rk):
     return REACTION_GROUP0 + (RK_FIRE0 if rk == RK_FIRE1 else rk)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def path_in_area(s, cfg, b, rs, j):
     """AREA DI CONTROLLO: the acting model "passa o dichiara un'azione entro tale area"."""
     a_side, a = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
@@ -63,7 +62,7 @@ def path_in_area(s, cfg, b, rs, j):
     return d - radius(s, cfg, b, rs, j) - radius(s, cfg, b, a_side, a) <= cr
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def reaction_cost(s, cfg, b, rs, j):
     if path_in_area(s, cfg, b, rs, j):
         return 0
@@ -73,7 +72,7 @@ def reaction_cost(s, cfg, b, rs, j):
     return c
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def reactor_reason(s, cfg, b, rs, j):
     """May (rs, j) react at all to the declared action?"""
     a_side, a = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
@@ -96,7 +95,7 @@ def reactor_reason(s, cfg, b, rs, j):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def reaction_reason(s, cfg, b, rs, j, rk):
     code = reactor_reason(s, cfg, b, rs, j)
     if code != OK:
@@ -104,7 +103,7 @@ def reaction_reason(s, cfg, b, rs, j, rk):
     return reaction_kind_reason(s, cfg, b, rs, j, rk)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def reactor_can(s, cfg, b, rs, j):
     """May (rs, j) declare some reaction now?"""
     if reactor_reason(s, cfg, b, rs, j) != OK:
@@ -115,7 +114,7 @@ def reactor_can(s, cfg, b, rs, j):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def stacking_reason(s, b, j, rk):
     """Option reactions_per_model="any": the reactions model j already declared against this
     action (the reaction queue; the reactors are the non-active side).  A TERRA "non è cumulabile
@@ -132,7 +131,7 @@ def stacking_reason(s, b, j, rk):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def reaction_kind_reason(s, cfg, b, rs, j, rk):
     """The part of reaction_reason that depends on the reaction (the reactor may react)."""
     a_side, a = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]
@@ -155,7 +154,7 @@ def reaction_kind_reason(s, cfg, b, rs, j, rk):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def declare_reaction(s, cfg, b, rs, j, rk, slot):
     """Spend the charisma now ("ogni volta che dichiari ... i punti carisma vengono spesi")."""
     cost = reaction_cost(s, cfg, b, rs, j)
@@ -172,7 +171,7 @@ def declare_reaction(s, cfg, b, rs, j, rk, slot):
     s.rq[b, slot, 2] = 1 if cost == 0 else 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def apply_prone(s, cfg, b, rs, j):
     """A TERRA: "la reazione si esegue prima che l'avversario esegua la propria azione"."""
     if is_active(s, b, rs, j):
@@ -180,7 +179,7 @@ def apply_prone(s, cfg, b, rs, j):
         tire(s, cfg, b, rs, j, reaction_group(RK_PRONE))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def execute_reaction(s, cfg, b, rs, j, rk):
     """Every reaction but A TERRA and CONTROMOSSA (whose destination is a decision), after the action."""
     a_side, a = s.g[b, G_ACTOR_SIDE], s.g[b, G_ACTOR]

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import math
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from .actions import action_cost, action_reason, kind_reason, target_reason
 from .general import exhausted, has_flag, is_active, model_distance, on_table, stat, wounds_left
 from .layout import (AK_CHARGE, AK_FIRE0, AK_FIRE1, AK_FLY, AK_MOVE, AK_RECOVER, F_HIDDEN, F_SUPPRESSED, G_ACT,
@@ -53,7 +53,7 @@ TABLE_MIDDLE = 60.0   # cm: the middle of the 120 cm table, where the bot deploy
 
 
 # -- what the scripted bot steers by -----------------------------------------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def goal_point(s, cfg, b, side, i):
     """Where the model heads: the mission's goal (odd slots: an objective, the enemy base, an
     unexplored element) or the nearest enemy it knows of (a hidden one is not known); the last
@@ -89,7 +89,7 @@ def goal_point(s, cfg, b, side, i):
     return best_x, best_y, True
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def stand_off(s, cfg, b, side, i):
     """Preferred distance from an enemy: half the longest weapon's range (melee models: 0)."""
     best = 0.0
@@ -102,7 +102,7 @@ def stand_off(s, cfg, b, side, i):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def wanted_stand(s, cfg, b, side, i):
     """(x, y, cm): model (side, i) wants to stand that far from the point: its goal, at its
     stand-off when the goal is an enemy."""
@@ -110,13 +110,13 @@ def wanted_stand(s, cfg, b, side, i):
     return gx, gy, (stand_off(s, cfg, b, side, i) if enemy else 0.0)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def off_goal(gx, gy, want, x, y):
     """cm between the point (x, y) and where a model wants to stand (``wanted_stand``)."""
     return abs(math.hypot(gx - x, gy - y) - want)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def facing_toward_goal(s, cfg, b, side, i, x, y, default):
     """The direction (0..15) from (x, y) toward model (side, i)'s goal (``default`` if there)."""
     gx, gy, _enemy = goal_point(s, cfg, b, side, i)
@@ -125,7 +125,7 @@ def facing_toward_goal(s, cfg, b, side, i, x, y, default):
     return int(round(math.atan2(gy - y, gx - x) / (2.0 * math.pi / N_DIRS))) % N_DIRS
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def mover(s, cfg, b, me):
     """(side, slot, allowance in cm, flying) of the model a move choice of stage ``G_STAGE``
     moves (-1 slot: no move is being chosen): MOVIMENTO and VOLO its whole M (or volo), a
@@ -152,12 +152,12 @@ def mover(s, cfg, b, me):
 
 
 # -- the table ---------------------------------------------------------------------------------
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def _put(obs, off, a, f, v):
     obs[off + a * N_AF + f] = max(-127, min(127, v))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fire_matrix(s, cfg, b, me):
     """``hits[i, w, j]``: my model i may declare FUOCO with weapon w now (LE AZIONI: its turn,
     charisma, fatigue, ...) at enemy model j (range, sight, the arc): the mask's own tests, asked
@@ -176,13 +176,13 @@ def fire_matrix(s, cfg, b, me):
     return hits
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def weapon_rate(s, cfg, b, side, i, w):
     wpn = cfg.pf[s.md[b, side, i, 0], PF_R0 + w]
     return cfg.wp[wpn, WP_RATE] if wpn >= 0 else 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def model_state(s, cfg, b, side, i):
     v = 1 if has_flag(s, b, side, i, F_SUPPRESSED) else 0
     if exhausted(s, cfg, b, side, i):
@@ -192,14 +192,14 @@ def model_state(s, cfg, b, side, i):
     return v
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def charge_value(s, cfg, b, side, i):
     if action_reason(s, cfg, b, side, i, AK_CHARGE) != 0:
         return 0
     return 2 if stand_off(s, cfg, b, side, i) == 0.0 else 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _own_rows(s, cfg, b, me, obs, off, st, tactical, hits):
     k = cfg.k
     for i in range(N_SLOTS):
@@ -235,7 +235,7 @@ def _own_rows(s, cfg, b, me, obs, off, st, tactical, hits):
         _put(obs, off, a, AF_CHARGE, charge_value(s, cfg, b, me, i))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _enemy_rows(s, cfg, b, me, obs, off, st, actor_side, actor, hits):
     """Rows of the enemy models: what the actor (or, with no actor, my models) could do to them."""
     k = cfg.k
@@ -268,7 +268,7 @@ def _enemy_rows(s, cfg, b, me, obs, off, st, actor_side, actor, hits):
         _put(obs, off, a, AF_SHOTS, shooters)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _action_rows(s, cfg, b, me, obs, off, side, i, hits):
     """Stage *declare an action*: the rows of the action kinds of my acting model."""
     base = cfg.k[K_A_ACT]
@@ -284,7 +284,7 @@ def _action_rows(s, cfg, b, me, obs, off, side, i, hits):
     _put(obs, off, base + AK_RECOVER, AF_STATE, model_state(s, cfg, b, side, i))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _move_rows(s, cfg, b, me, obs, off):
     """A move being chosen (MOVIMENTO, VOLO, CONTROMOSSA, consolidation) or the facing after it."""
     side, i, allow, _fly = mover(s, cfg, b, me)
@@ -314,7 +314,7 @@ def _move_rows(s, cfg, b, me, obs, off):
         _put(obs, off, a, AF_GAIN, int(round(now - after)))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _react_rows(s, cfg, b, me, obs, off):
     """Stage *choose a reaction*: the reacting model's fire reactions."""
     j = s.g[b, G_RSLOT]
@@ -329,7 +329,7 @@ def _react_rows(s, cfg, b, me, obs, off):
         _put(obs, off, base + rk, AF_RATE, weapon_rate(s, cfg, b, me, j, w))
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def write_action_table(s, cfg, b, me, obs, off):
     """The action table of player ``me`` into ``obs[off:off + n_actions * N_AF]`` (zeroed by the
     caller): the rows of the actions that may be legal in the current stage."""

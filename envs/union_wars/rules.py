@@ -10,9 +10,9 @@ error message can never disagree.
 """
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.rng import draw_int, seed_stream
 from .general import d6, roll_off
 from .layout import *  # noqa: F401,F403  (the named columns and codes)
@@ -53,7 +53,7 @@ from .mask import *  # noqa: F401,F403
 from .observation import *  # noqa: F401,F403
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def reset_game(s, cfg, b, seed):
     s.rng[b] = seed_stream(seed)
     s.policy_rng[b] = seed_stream(seed ^ np.uint64(0x5EED))
@@ -112,7 +112,7 @@ def reset_game(s, cfg, b, seed):
         after_mission(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _reward(s, b, o):
     o.rewards[b, 0] = 0.0
     o.rewards[b, 1] = 0.0
@@ -123,7 +123,7 @@ def _reward(s, b, o):
             o.rewards[b, 1 - w] = -1.0
 
 
-@nb.njit(inline="always")  # Numba IR: no compiled copy of its own (see step_range)
+@kernel(inline="always")  # Numba IR: no compiled copy of its own (see step_range)
 def _step_one(s, cfg, o, b, a, auto_reset):
     o.term[b] = False
     o.trunc[b] = False
@@ -153,7 +153,7 @@ def _step_one(s, cfg, o, b, a, auto_reset):
     o.player[b] = s.g[b, G_DECIDER]
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def step_range(s0, cfg0, actions, active, out, auto_reset, lo, hi):
     """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
     one range per thread, core/threads.py; VecGame.step_one steps one game as a range of one).
@@ -166,14 +166,14 @@ def step_range(s0, cfg0, actions, active, out, auto_reset, lo, hi):
             _step_one(s, cfg, o, b, actions[b], auto_reset)
 
 
-@nb.njit(inline="always")
+@kernel(inline="always")
 def step_game(s0, cfg0, b, a, out, auto_reset):
     """One decision in game ``b`` (sets ``out.illegal[b]``, 0 if legal): the loops' step
     (core/loops.py), inlined into them."""
     _step_one(state_ref(s0), config_ref(cfg0), outputs_ref(out), b, a, auto_reset)
 
 
-@nb.njit(inline="always")  # into reset_range, its one compiled entry point
+@kernel(inline="always")  # into reset_range, its one compiled entry point
 def _reset_one(s0, cfg0, out, b, seed):
     s, cfg, o = state_ref(s0), config_ref(cfg0), outputs_ref(out)
     reset_game(s, cfg, b, seed)
@@ -182,14 +182,14 @@ def _reset_one(s0, cfg0, out, b, seed):
     o.player[b] = s.g[b, G_DECIDER]
 
 
-@nb.njit(cache=True, nogil=True)
+@kernel(cache=True, nogil=True)
 def reset_range(s, cfg, seeds, idx, out, lo, hi):
     """New games ``idx[lo:hi]`` from ``seeds[lo:hi]``, in the calling thread (as step_range)."""
     for j in range(lo, hi):
         _reset_one(s, cfg, out, idx[j], seeds[j])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def observe_game(s0, cfg0, b, p, obs, mask):
     s, cfg = state_ref(s0), config_ref(cfg0)
     write_obs(s, cfg, b, p, obs)
@@ -198,18 +198,18 @@ def observe_game(s0, cfg0, b, p, obs, mask):
         write_mask(s, cfg, b, mask)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def action_reason(s0, cfg0, b, a):
     return decide(state_ref(s0), config_ref(cfg0), b, a, False)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def check_sight_cache(s0, cfg0, b):
     """(wrong, checked) cached sight answers of game ``b`` against fresh ones (tests)."""
     return sight_cache_mismatches(state_ref(s0), config_ref(cfg0), b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def start_battle_at(s0, cfg0, b, active):
     """Scenarios: begin the tactical phase of ``active``'s turn (game.apply_scenario).  The
     scenario is set after its command phase: charisma is refilled, no command test or reserves'

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import math
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .bank import bank_amount, bank_reach, bank_roll
 from .general import (d6, test_d6, has_flag, is_active, model_distance, on_table, radius, round_up, set_flag, stat)
 from .layout import (TK_ARMOUR, TK_HIT, TK_SHIELD, TK_JAM, TK_OVERLAP, TK_SPOT, TK_SUPPRESSIVE, TK_THROW, GEO_SHOT, ACTIVE, EX_WEAPONS, F_ALERT, F_HIDDEN, F_PRONE, F_SATURATED, F_WOUNDED, F_PIN_TEST,
@@ -26,19 +25,19 @@ from .sight import ALLY_IN_WAY, COVERED_BY_ENEMY, OBSCURED, SEEN, SMOKE, first_m
 FRAG_RADIUS = 3.0   # FRAMMENTAZIONE: "tutti i modelli entro i 3cm (misura dalla basetta)"
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def weapon_of(s, cfg, b, side, i, w):
     return cfg.pf[s.md[b, side, i, 0], PF_R0 + w]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def max_range(s, cfg, b, side, i, wpn):
     if cfg.wp[wpn, WP_RULES] & WR_THROWN:
         return 10.0 * stat(s, cfg, b, side, i, PF_COS) + 12.0   # DA LANCIO: COS x 10 + 2D6 at most
     return float(cfg.wp[wpn, WP_RANGE])
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def fire_reason(s, cfg, b, side, i, w, ts, ti):
     """Can (side, i) shoot weapon slot ``w`` at (ts, ti)?  (Range is checked here: the mask
     offers only targets in range, RULES.md "Fuoco".)"""
@@ -69,7 +68,7 @@ def fire_reason(s, cfg, b, side, i, w, ts, ti):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def hit_modifier(s, cfg, b, side, i, wpn, ts, ti, vis, dist, reaction):
     """FUOCO's bonus and malus (plus those of other headings that act on the fire roll)."""
     rules = cfg.wp[wpn, WP_RULES]
@@ -105,7 +104,7 @@ def hit_modifier(s, cfg, b, side, i, wpn, ts, ti, vis, dist, reaction):
     return mod
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def hit_roll(s, cfg, b, side, i, target, mod):
     """One to-hit die: natural 1 misses, natural 6 hits (TEST); FLASHBANG: "colpisce solo al 6".
     Returns (hit, natural)."""
@@ -120,7 +119,7 @@ def hit_roll(s, cfg, b, side, i, target, mod):
     return bank_roll(s, cfg, b, side, i, TK_HIT, margin >= 0, margin), r   # ESPLORAZIONE
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def night_spotted(s, cfg, b, side, i, dist):
     """LA NOTTE: a target (or a point) ``dist`` cm away is made out on 2D6 + SN x 10 >= dist, a
     roll the ESPLORAZIONE bank may turn (fire, a throw at a point, a charge)."""
@@ -128,14 +127,14 @@ def night_spotted(s, cfg, b, side, i, dist):
     return bank_reach(s, cfg, b, side, i, TK_SPOT, spot, dist)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def throw_roll(s, cfg, b, side, i):
     """DA LANCIO: how far the model throws, COS x 10 + 2D6 cm (compared with the distance once
     the hit dice are rolled, through the ESPLORAZIONE bank: TK_THROW)."""
     return 10 * stat(s, cfg, b, side, i, PF_COS) + d6(s, b) + d6(s, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def wound(s, cfg, b, ts, ti):
     """LE FERITE: a wound marker; FS markers = fuori combattimento (lying down); a further
     wound on a model out of combat removes it.  Returns 1 (a wound was inflicted)."""
@@ -150,7 +149,7 @@ def wound(s, cfg, b, ts, ti):
     return 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def protection_roll(s, cfg, b, ts, ti, r, need, kind):
     """A shield or armour die ``r`` of model (ts, ti) against ``need``: a natural 1 fails and a
     natural 6 succeeds (TEST), the rest may be turned by the ESPLORAZIONE bank."""
@@ -159,7 +158,7 @@ def protection_roll(s, cfg, b, ts, ti, r, need, kind):
     return bank_roll(s, cfg, b, ts, ti, kind, r >= need, r - need)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def protect(s, cfg, b, ts, ti, natural_hit, wrules, melee):
     """The protection rolls: "prima il tiro scudo, poi il tiro armatura" (shield: D6 >= shield
     value; armour: D6 >= ARM, RULES.md "Tiri protezione").  POTENZIATA negates the armour
@@ -186,13 +185,13 @@ def protect(s, cfg, b, ts, ti, natural_hit, wrules, melee):
     return wound(s, cfg, b, ts, ti)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def spend_ammo(s, cfg, b, side):
     if cfg.k[K_AMMO]:
         s.g[b, G_AMMO0 + side] -= 1
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def place_smoke(s, b, x, y):
     for q in range(MAX_SMOKE):
         if s.smoke[b, q, 2] == 0:
@@ -202,7 +201,7 @@ def place_smoke(s, b, x, y):
             return
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def hits_on_model(s, cfg, b, os, j, hits, sixes, wrules, suppressive):
     """The hits of one FUOCO on model (os, j): markers and effects, then the protection rolls.
     Returns the wounds inflicted."""
@@ -226,7 +225,7 @@ def hits_on_model(s, cfg, b, os, j, hits, sixes, wrules, suppressive):
     return dealt
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def apply_hits(s, cfg, b, side, ts, ti, hits, sixes, wrules, suppressive, count_for_melee, shooter):
     """Hits on (ts, ti) (FRAMMENTAZIONE: and on every model within 3 cm of it)."""
     dealt = 0
@@ -243,7 +242,7 @@ def apply_hits(s, cfg, b, side, ts, ti, hits, sixes, wrules, suppressive, count_
     return dealt
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def resolve_fire(s, cfg, b, side, i, w, ts, ti, suppressive, reaction):
     """One FUOCO / FUOCO SOPPRESSIVO / FUOCO DI REAZIONE with weapon slot ``w`` at (ts, ti).
     Returns the wounds inflicted.  The caller has checked fire_reason at declaration; what
@@ -317,7 +316,7 @@ def resolve_fire(s, cfg, b, side, i, w, ts, ti, suppressive, reaction):
 
 
 # -- DA LANCIO at a point of the table (RULES.md "REGOLE SPECIALI ARSENALE") -------------------------
-@nb.njit(cache=True)
+@kernel(cache=True)
 def throw_point(s, cfg, b, side, i, wpn, choice):
     """The point of throw choice ``choice`` (the movement lattice, ``direction * 5 + quarters``):
     direction ``choice // 5`` (22.5 degree steps, as MOVIMENTO), ``quarters``/4 of the longest
@@ -329,7 +328,7 @@ def throw_point(s, cfg, b, side, i, wpn, choice):
     return s.pos[b, side, i, 0] + r * math.cos(a), s.pos[b, side, i, 1] + r * math.sin(a)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def point_fire_reason(s, cfg, b, side, i, w, choice):
     """Can (side, i) throw weapon slot ``w`` at point ``choice``?  DA LANCIO: "indica un
     bersaglio o un punto"; only weapons with an area (FRAMMENTAZIONE, FUMOGENO) are offered
@@ -354,7 +353,7 @@ def point_fire_reason(s, cfg, b, side, i, w, choice):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def point_hit_modifier(s, cfg, b, side, i, vis, dist):
     """FUOCO's modifiers that belong to the thrower when there is no target model (RULES.md):
     no range malus (DA LANCIO), -1 through smoke, +1 within SN x 3, +1 from hidden, +1 after
@@ -374,7 +373,7 @@ def point_hit_modifier(s, cfg, b, side, i, vis, dist):
     return mod
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def resolve_point_fire(s, cfg, b, side, i, w, choice):
     """FUOCO with a thrown weapon at a point (DA LANCIO): the throw reaches COS x 10 + 2D6, the
     hit roll has no range malus; a hit that reaches the point applies the weapon there:

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import math
 
-import numba as nb
 import numpy as np
 
+from ..core.kernel import kernel
 from ..core.geometry import (box_gap, box_of, point_polygon_within, point_polygon_within_boxed,
                              point_segment_distance, ray_hits_circle,
                              segment_crosses_polygon_boxed)
@@ -41,7 +41,7 @@ SMOKE_RADIUS = 4.0        # FUMOGENO: "un'area di 4cm (misurata dai bordi)"; the
 CONTACT_TOL = 0.5         # a base within 0.5 cm of a scenic element is "a contatto"
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def in_front_arc(s, cfg, b, side, i, tx, ty, tr):
     """Tutti i modelli vedono a 180°: some part of the base at (tx, ty) lies in the front half."""
     f = s.pos[b, side, i, 2]
@@ -50,7 +50,7 @@ def in_front_arc(s, cfg, b, side, i, tx, ty, tr):
     return dx * math.cos(f) + dy * math.sin(f) >= -tr
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def touches_terrain(s, b, t, x, y, r):
     k = s.tinfo[b, t, TI_KIND]
     if k == T_NONE:
@@ -58,7 +58,7 @@ def touches_terrain(s, b, t, x, y, r):
     return point_polygon_within(x, y, s.terr[b, t], s.tinfo[b, t, TI_NVERT], r + CONTACT_TOL + 1e-6)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def touching_any_terrain(s, b, x, y, r):
     for t in range(T_MAX):
         if touches_terrain(s, b, t, x, y, r):
@@ -66,7 +66,7 @@ def touching_any_terrain(s, b, x, y, r):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _line(s, cfg, b, side, i, ts, ti, ax, ay, bx, by, low, pieces, n_pieces, models, n_models):
     """One sight line: 0 free, 1 obscured, 2 blocked; +4 through smoke; +8/+16 covered by a base.
     ``pieces`` / ``models`` are the candidates near the whole fan of lines (see sight)."""
@@ -101,21 +101,21 @@ def _line(s, cfg, b, side, i, ts, ti, ax, ay, bx, by, low, pieces, n_pieces, mod
     return out
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def forget_sight(s, b):
     """Drop every cached sight answer and terrain box of game ``b`` (the terrain changed)."""
     s.geo[b, GEO_VALID] = 0.0
     s.geo[b, GEO_BOXED] = 0.0
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def piece_box(s, b, t):
     """The bounding box x0, x1, y0, y1 of terrain piece t (terrain_boxes_ready first)."""
     o = GEO_BOX + 4 * t
     return s.geo[b, o], s.geo[b, o + 1], s.geo[b, o + 2], s.geo[b, o + 3]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def pieces_meeting_box(s, b, x0, y0, x1, y1, pieces):
     """Write into ``pieces`` the terrain pieces whose bounding boxes meet the box x0..x1, y0..y1
     (terrain_boxes_ready first): the only ones a line inside that box can cross. Their count."""
@@ -131,7 +131,7 @@ def pieces_meeting_box(s, b, x0, y0, x1, y1, pieces):
     return n
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def terrain_boxes_ready(s, b):
     """Make GEO_BOX hold the bounding box of every terrain piece (after forget_sight)."""
     if s.geo[b, GEO_BOXED] != 0.0:
@@ -148,12 +148,12 @@ def terrain_boxes_ready(s, b):
     s.geo[b, GEO_BOXED] = 1.0
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def _vis_index(side, i, ts, ti):
     return GEO_VIS + ((side * N_SLOTS + i) * 2 + ts) * N_SLOTS + ti
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(cache=True, inline="always")
 def _key_entry_same(geo, b, n, x, y, c, write):
     """Is the key's entry ``n`` (three floats) equal to (x, y, c)?  With ``write`` it is set to them."""
     same = geo[b, n] == x and geo[b, n + 1] == y and geo[b, n + 2] == c
@@ -164,7 +164,7 @@ def _key_entry_same(geo, b, n, x, y, c, write):
     return same
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _sight_key_same(s, cfg, b, write):
     """Do the cached answers hold for the table as it is now (the inputs of the sight lines are
     the ones they were computed from)?  With ``write`` the key is set to the table's."""
@@ -191,7 +191,7 @@ def _sight_key_same(s, cfg, b, write):
     return same
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def _sight_cache_ready(s, cfg, b):
     """Make the cache match the table as it is now: keep it when no input of the sight lines
     changed since it was filled, else empty it."""
@@ -204,7 +204,7 @@ def _sight_cache_ready(s, cfg, b):
     s.geo[b, GEO_VALID] = 1.0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def sight_cache_mismatches(s, cfg, b):
     """(wrong, checked): the cached sight answers of game ``b`` that are current, compared with
     a fresh computation from scratch (the fuzz test's check that the cache is exact)."""
@@ -228,7 +228,7 @@ def sight_cache_mismatches(s, cfg, b):
     return wrong, checked
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def sight(s, cfg, b, side, i, ts, ti, need_arc):
     """Bits SEEN, OBSCURED, SMOKE, COVERED_BY_ENEMY, ALLY_IN_WAY of model (side, i) looking at
     (ts, ti).  Hidden targets are out of sight (NASCOSTO).  The sight lines come from the
@@ -248,7 +248,7 @@ def sight(s, cfg, b, side, i, ts, ti, need_arc):
     return np.int64(v)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def sight_lines(s, cfg, b, side, i, ts, ti):
     """The three sight lines of (side, i) to (ts, ti), front arc and NASCOSTO aside; needs the
     terrain boxes (GEO_BOX) of the table as it is (sight makes sure of them)."""
@@ -298,7 +298,7 @@ def sight_lines(s, cfg, b, side, i, ts, ti):
     return SEEN | (OBSCURED if obscured else 0) | extra
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def first_model_on_line(s, cfg, b, side, i, ts, ti):
     """Modelli Sovrapposti: the model of the target's side nearest the viewer on the centre line."""
     ax, ay = s.pos[b, side, i, 0], s.pos[b, side, i, 1]
@@ -314,7 +314,7 @@ def first_model_on_line(s, cfg, b, side, i, ts, ti):
     return best
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def reveal_hidden(s, cfg, b):
     """AREA DI CONTROLLO: "i modelli nascosti entro tale area vengono individuati"."""
     for side in range(2):
@@ -327,7 +327,7 @@ def reveal_hidden(s, cfg, b):
                     break
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def can_see_any(s, cfg, b, side, i, ts, ti):
     """In sight (front arc) or inside the control area (for reactions and charges)."""
     if in_control_area(s, cfg, b, side, i, ts, ti) and not has_flag(s, b, ts, ti, F_HIDDEN):
@@ -335,7 +335,7 @@ def can_see_any(s, cfg, b, side, i, ts, ti):
     return (sight(s, cfg, b, side, i, ts, ti, True) & SEEN) != 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def sight_to_point(s, cfg, b, side, i, px, py):
     """DA LANCIO at a point (RULES.md): the thrower's line to a point of the table.  Bits SEEN
     (the point is in the front arc and the line is not blocked by impassable terrain at least

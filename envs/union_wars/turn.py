@@ -4,8 +4,7 @@ end of the game when a mission ends it early or the last turn is played, and the
 """
 from __future__ import annotations
 
-import numba as nb
-
+from ..core.kernel import kernel
 from .bank import bank_amount
 from .battle import final_result, sudden_end
 from .general import d6, game_test_d6, stat, test_d6
@@ -15,14 +14,14 @@ from .psychology import choose_commander, command_test, command_test_needed, con
 from .sight import reveal_hidden
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def end_game(s, b, winner):
     s.g[b, G_WINNER] = winner
     s.g[b, G_DONE] = 1
     s.g[b, G_STAGE] = ST_OVER
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def check_sudden(s, cfg, b):
     w = sudden_end(s, cfg, b)
     if w >= 0:
@@ -31,14 +30,14 @@ def check_sudden(s, cfg, b):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def start_turn(s, cfg, b):
     """LA FASE DI COMANDO, then the tactical phase."""
     if refresh_turn(s, cfg, b):
         command_phase_rolls(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def refresh_turn(s, cfg, b):
     """The start of a player turn: commanders, charisma, this turn's memory.  Returns False if
     the game ended (a side has no model left)."""
@@ -60,7 +59,7 @@ def refresh_turn(s, cfg, b):
     return not check_sudden(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def command_phase_rolls(s, cfg, b):
     """LA FASE DI COMANDO's rolls (the command test, the reserves), then the tactical phase."""
     p = s.g[b, G_ACTIVE]
@@ -83,13 +82,13 @@ def command_phase_rolls(s, cfg, b):
     enter_tactical(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def enter_tactical(s, cfg, b):
     s.g[b, G_STAGE] = ST_SELECT
     s.g[b, G_DECIDER] = s.g[b, G_ACTIVE]
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def final_phase(s, cfg, b):
     """LA FASE FINALE: remove the markers no longer needed."""
     t = s.g[b, G_TURN]
@@ -113,14 +112,14 @@ def final_phase(s, cfg, b):
     s.g[b, G_BONUS1] = 0
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def end_tactical(s, cfg, b):
     """End of the tactical phase: LA FASE DI MISCHIA, DI CONTROLLO, FINALE, next turn."""
     melee_start(s, cfg, b)
     melee_resume(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def melee_resume(s, cfg, b):
     """LA MISCHIA: fight until an attacker's owner chooses its target or weapon (stages *melee
     target* / *melee weapon*: the attacker is G_ACTOR_SIDE / G_ACTOR, its chosen target G_TGT),
@@ -138,7 +137,7 @@ def melee_resume(s, cfg, b):
     next_consolidation(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def next_consolidation(s, cfg, b):
     """LA MISCHIA: each winner in turn (the active player's first) may consolidate 2D6 cm, then
     the control phase follows."""
@@ -162,7 +161,7 @@ def next_consolidation(s, cfg, b):
     after_melee(s, cfg, b)
 
 
-@nb.njit(cache=True)
+@kernel(cache=True)
 def after_melee(s, cfg, b):
     control_phase(s, cfg, b, s.g[b, G_ACTIVE])
     if check_sudden(s, cfg, b):
