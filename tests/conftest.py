@@ -43,6 +43,23 @@ def games_touched(args: list[str]) -> list[str]:
     return [key for key in GAME_KEYS if key in games]
 
 
+# The slow groups (issue 30): training runs, the shipped agents' games, RLlib, the browser.  Marked
+# ``slow`` (``pytest -m "not slow"`` is the fast suite: the rules, the envs, the core, the server) and
+# run after every other test file, so that a broken rule shows within the first minutes of a run;
+# among themselves the longest first, so that the two workers end together.
+SLOW_GROUPS = ("test_rllib.py", "test_training.py", "test_baselines.py", "test_arena.py", "test_serve_browser.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    slow = pytest.mark.slow
+    rank = {name: k for k, name in enumerate(SLOW_GROUPS)}
+    for item in items:
+        if item.path.name in rank:
+            item.add_marker(slow)
+    # sorted is stable: the fast files keep their order, then the slow groups in SLOW_GROUPS' order
+    items[:] = sorted(items, key=lambda item: rank.get(item.path.name, -1))
+
+
 def pytest_sessionstart(session):
     if os.environ.get("PYTEST_XDIST_WORKER") or os.environ.get("WARGYM_TEST_PRECOMPILE") == "0":
         return
