@@ -15,6 +15,7 @@ the value, as it does for any of Numba's own promotions).  Floats, arrays and re
 types, so no result changes.  A function whose body needs a literal argument (a tuple indexed by
 it, ``numba.literally``) fails to type with the widened arguments and is compiled as asked.
 Called from Python, a kernel is compiled for the arguments as Numba types them, as ``njit`` is.
+It uses Numba internals (``Dispatcher.get_call_template``), as ``package_cache`` does.
 """
 from __future__ import annotations
 
@@ -35,8 +36,11 @@ class WideningDispatcher(CPUDispatcher):
     """Numba's CPU dispatcher whose calls from compiled code are typed with ``widened`` arguments."""
 
     def get_call_template(self, args, kws):
-        if self._can_compile:
-            _pysig, folded = self._compiler.fold_argument_types(args, kws)   # keywords and defaults in place
+        # Numba internals (the call template, the argument folding): where a Numba version lacks them,
+        # kernels compile as plain njit does
+        fold = getattr(getattr(self, "_compiler", None), "fold_argument_types", None)
+        if self._can_compile and fold is not None:
+            _pysig, folded = fold(args, kws)   # keywords and defaults in place
             wide = tuple(widened(a) for a in folded)
             if wide != tuple(folded):
                 try:
