@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from ..core.kernel import kernel
-from .actions import ACTION_TARGET, TARGET_MINE, TARGET_MOVE
+from .actions import ACTION_TARGET, TARGET_MOVE
 from .battle import spot_reason
 from .layout import *  # noqa: F401,F403  (the named columns and codes)
 from .movement import consolidate_reason, move_reason, pieces_in_reach
