@@ -37,10 +37,6 @@ def test_pettingzoo_seed_test(players):
 
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_pettingzoo_render_test(players):
-    core = VecGame(game, 1, {"players": players})
-    core.reset(0)
-    if not isinstance(game.render(core, 0, "rgb_array"), np.ndarray):
-        pytest.skip("the Battle Force renderer is still a stub (render.py is being written)")
     render_test(lambda render_mode=None: battle_force_v1.env(render_mode=render_mode, players=players))
 
 

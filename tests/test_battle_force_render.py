@@ -26,8 +26,8 @@ def _same(before, core):
 def _check(core, viewer=None):
     """Both modes for one viewer; returns the plain text."""
     before = _arrays(core)
-    text = game.render(core, 0, "ansi", viewer)
-    frame = game.render(core, 0, "rgb_array", viewer)
+    text = bfr.render(core, 0, "ansi", viewer)
+    frame = bfr.render(core, 0, "rgb_array", viewer)
     _same(before, core)
     assert isinstance(text, str) and text.strip()
     plain = bfr.strip_ansi(text)
@@ -60,10 +60,10 @@ def test_render_after_reset_and_random_play(players):
     for chunk in range(6):
         for viewer in (None, 0, players - 1):
             _check(core, viewer)
-        frames.append(game.render(core, 0, "rgb_array", 0).shape)
+        frames.append(bfr.render(core, 0, "rgb_array", 0).shape)
         _random_steps(core, rng, 15 if chunk < 2 else 60)
     # the picture grows with the number of players, not with the viewer
-    assert game.render(core, 0, "rgb_array", 0).shape[1] == (1200 if players <= 3 else 1400)
+    assert bfr.render(core, 0, "rgb_array", 0).shape[1] == (1200 if players <= 3 else 1400)
     if players == 2:
         assert frames[-1][0] <= 1100
 
@@ -121,8 +121,8 @@ def test_hidden_information():
     assert "Holdfast" in theirs and "Damage Control" in theirs
     assert "Disruptor 4" not in theirs and "Overload" not in theirs  # ... and player 0's hand is hidden from 1
     # the pictures differ only by what each player may see
-    a = game.render(core, 0, "rgb_array", 0)
-    b = game.render(core, 0, "rgb_array", 1)
+    a = bfr.render(core, 0, "rgb_array", 0)
+    b = bfr.render(core, 0, "rgb_array", 1)
     assert a.shape[1] == b.shape[1] and not np.array_equal(a, b)
 
 
@@ -207,5 +207,5 @@ def test_two_erratic_maneuvers_on_a_ship_are_shown():
         if core.mask[0, a]:
             core.step([a])
     assert (core.state.cd[0, ems, R.CD_LOC] == R.CL_SHIP).all()
-    plain = bfr.strip_ansi(game.render(core, 0, "ansi", 0))
+    plain = bfr.strip_ansi(bfr.render(core, 0, "ansi", 0))
     assert "ERRATIC MANEUVERS 4 x2" in plain or "x2" in plain

@@ -403,6 +403,18 @@ def test_check_game_passes_every_registered_game(key):
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
+def test_contract_renderer_is_found_from_the_game_which_never_imports_it(key):
+    # issue 29: game.py and render.py imported each other; the renderer reads the game module only
+    game = load_game(key)
+    render_module = importlib.import_module(game.__name__.rsplit(".", 1)[0] + ".render")
+    assert contract.renderer(game) is render_module.render
+    tree = ast.parse(Path(game.__file__).read_text())
+    names = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names}
+    modules = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert "render" not in names and "render" not in modules and not hasattr(game, "render")
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
 @pytest.mark.parametrize("path", REQUIRED_PATHS)
 def test_check_game_refuses_a_game_missing_a_required_member_naming_it(key, path):
     game = load_game(key)

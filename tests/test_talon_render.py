@@ -70,7 +70,7 @@ def _play_until(core, stages, max_steps=800, seed=3):
 def test_ansi_default_scenario(core):
     core.reset(seed=0)
     before = _snap(core)
-    text = game.render(core, 0, "ansi")
+    text = trender.render(core, 0, "ansi")
     _same(before, core)
     assert isinstance(text, str)
     plain = trender.strip_ansi(text)
@@ -104,7 +104,7 @@ def test_ansi_default_scenario(core):
 def test_rgb_default_scenario(core):
     core.reset(seed=0)
     before = _snap(core)
-    frame = game.render(core, 0, "rgb_array", 1)
+    frame = trender.render(core, 0, "rgb_array", 1)
     _same(before, core)
     assert isinstance(frame, np.ndarray) and frame.dtype == np.uint8
     assert frame.ndim == 3 and frame.shape[2] == 3

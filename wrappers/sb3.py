@@ -23,6 +23,7 @@ from stable_baselines3.common.vec_env import VecEnv
 from .. import registration
 from ..envs.core.actions import as_action
 from ..envs.core.aec import ILLEGAL_REWARD, WargymAEC, checked_illegal_action
+from ..envs.core.contract import renderer
 from ..envs.core.loops import ACC_REWARD, ACC_TERMINATED, ACC_TRUNCATED, NO_ACTION
 from ..envs.core.pickling import RebuiltOnUnpickle
 from ..envs.core.vec import VecGame
@@ -335,7 +336,7 @@ class WargymSingleAgentEnv(RebuiltOnUnpickle, gym.Env):
     def render(self):
         if self.render_mode is None:
             return None
-        return self.loop.game.render(self.loop.core, 0, self.render_mode, int(self.loop.seats[0]))
+        return renderer(self.loop.game)(self.loop.core, 0, self.render_mode, int(self.loop.seats[0]))
 
     # -- pickling (envs/core/pickling.py) --------------------------------------------
     def _dynamic_state(self) -> dict:

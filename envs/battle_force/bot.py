@@ -1,6 +1,6 @@
 """Compiled opponents for Star Fleet Battle Force and the loops that let them play.
 
-``policy_action`` picks an action for game ``b`` from the legal mask of the player who
+``policy_action`` (built by core/loops.py from the bot below) picks an action for game ``b`` from the legal mask of the player who
 decides now (any seat: the defender, the attacker answering a defence, each player firing
 at a PF Flotilla ...):
 
@@ -67,9 +67,10 @@ import sys
 import numpy as np
 
 from ..core.kernel import kernel
+from ..core import loops
 from ..core.loops import specialise_loops
 from ..core.rng import draw_int
-from ..core.sampling import first_legal, last_legal, random_action
+from ..core.sampling import first_legal, last_legal
 from . import rules as _rules
 from .rules import (CC_TYPE, CC_VALUE, CD_LOC, CD_WHO, CL_HAND, CX_CLOAK, G_CANCELS, G_DECIDER, G_DONE, G_RETURN,
                     G_SEL, G_STAGE, K_A_CARD, K_A_KIND, K_A_LINE, K_A_NAMED, K_A_NUM, K_A_RACE, K_A_SHIP, K_ADVANCED,
@@ -84,7 +85,7 @@ from .rules import (CC_TYPE, CC_VALUE, CD_LOC, CD_WHO, CL_HAND, CX_CLOAK, G_CANC
                     card_attack_value, cloaked, count_line, damage_of, has_attack_card, is_multiplier, is_phaser,
                     is_seeking, move_reason, range_limited, step_game, symbols, target_reason, webbed, wpn_needed)
 
-RANDOM, HEURISTIC = 0, 1
+RANDOM, HEURISTIC = loops.RANDOM, loops.SCRIPTED
 # "scripted" is what the wrappers and training scripts call a game's built-in strong policy; the
 # name "solitaire" is gone: the rulebook's solitaire game is the option solitaire=True
 POLICIES = {"random": RANDOM, "heuristic": HEURISTIC, "scripted": HEURISTIC}
@@ -538,14 +539,8 @@ def heuristic_action(s, cfg, b, mask):
     return first_legal(mask, 0, mask.shape[0])
 
 
-@kernel(cache=True)
-def policy_action(s, cfg, b, mask, policy):
-    if policy == HEURISTIC:
-        return heuristic_action(s, cfg, b, mask)
-    return random_action(s, b, mask)
-
-
 # The learner-versus-opponent loops, written once in envs/core/loops.py
-LOOPS = specialise_loops("battle_force", step_game, policy_action, G_DONE, G_DECIDER, sources=(_rules, sys.modules[__name__]),
+LOOPS = specialise_loops("battle_force", step_game, heuristic_action, G_DONE, G_DECIDER, sources=(_rules, sys.modules[__name__]),
                          policies=POLICIES)
 play_turns, play_games, policy_actions, play = LOOPS.play_turns, LOOPS.play_games, LOOPS.policy_actions, LOOPS.play
+policy_action = LOOPS.policy_action   # one game's built-in policy (serve.session calls it directly)

@@ -705,9 +705,4 @@ def final_info(core, b: int) -> dict:
                        ranks=[int(pl[p, R.PL_RANK]) for p in range(P)], tie_break_duel=bool(g[R.G_DUEL]))
 
 
-def render(core, b: int, mode: str, viewer: int = 0):
-    from .render import render as _render
-    return _render(core, b, mode, viewer)
-
-
 from . import bot  # noqa: F401,E402  (game.bot: compiled opponents used by the wrappers)

@@ -19,7 +19,9 @@ benchmarks read the members declared here and nothing else:
 Around the game module (not checked here): an env module (``wargym.envs.<key>_v<N>``) binds
 ``env``, ``raw_env`` and ``game`` (``registration.env_module``; the server reads ``.game``), and a
 game's ``raw_env`` subclasses ``aec.WargymAEC`` with the class attributes ``game`` (this module),
-``renderer`` (``renderer(core, b, mode, viewer)``) and ``metadata["name"]``.  ``serve/board.py``
+``renderer`` (``renderer(core, b, mode, viewer)``) and ``metadata["name"]``.  The renderer is the
+game package's ``render.render``, which reads the game module and is never imported by it;
+``renderer(game)`` finds it from the game module (wrappers/sb3.py).  ``serve/board.py``
 knows each game's picture by name and is no part of the contract.
 
 The kernels' own arguments are Numba structs: ``cfg.struct`` (``build_config``'s config), the
@@ -159,9 +161,6 @@ class GameDef(Protocol):
         """(own, other) points as an observation shows them (read through ``split_obs``, so that a
         version's extra blocks cannot shift them): wrappers.sb3 (infos), rllib.envs."""
 
-    def render(self, core, b: int, mode: str, viewer: int = 0):
-        """Game ``b`` as ANSI text or an RGB array, seen by ``viewer``: wrappers.sb3 (render)."""
-
 
 # -- the optional members (read with a default) -----------------------------------------------
 @dataclass(frozen=True)
@@ -288,6 +287,14 @@ def check_game_once(game):
         check_game(game)
         _CHECKED[id(game)] = game
     return game
+
+
+def renderer(game) -> Callable:
+    """``render(core, b, mode, viewer)`` of ``game``'s package (its ``render`` module): game ``b`` as
+    ANSI text or an RGB array, seen by ``viewer``.  Looked up here rather than named by the game
+    module, which the renderer imports for its name tables."""
+    import importlib
+    return importlib.import_module(game.__name__.rsplit(".", 1)[0] + ".render").render
 
 
 def reason_texts(codes: types.ModuleType, texts: Mapping[str, str]) -> tuple[str, ...]:

@@ -1,9 +1,11 @@
 """The learner-versus-opponent loops, written once for every game.
 
 Each game's ``bot.py`` provides the rules' ``step_game`` and its compiled
-``policy_action`` (random, scripted, ...); ``specialise_loops`` turns the
-templates below into that game's compiled kernels:
+scripted bot; ``specialise_loops`` turns the templates below into that game's
+compiled kernels:
 
+* ``policy_action``: built-in policy ``RANDOM`` or ``SCRIPTED`` in one game
+  (every game numbers its built-in policies so; the server calls it directly);
 * ``play_turns``: the learner's action in every game, then the built-in
   opponents until the learner must decide again (what the SB3 adapters call);
 * ``play_games``: whole games with a built-in policy per seat (evaluation,
@@ -41,11 +43,14 @@ import numpy as np
 
 from .kernel import kernel
 from .package_cache import package_digest
+from .sampling import random_action
 from .threads import run_in_ranges
 
 # Columns of ``acc`` written by play_turns for each game.
 ACC_REWARD, ACC_TERMINATED, ACC_TRUNCATED = 0, 1, 2
 NO_ACTION = -1  # in play_turns' actions: the learner does not act in this game now
+# Every game's built-in policies, by id (its bot.POLICIES names them, aliases included)
+RANDOM, SCRIPTED = 0, 1
 
 
 @kernel(cache=True)
@@ -65,7 +70,20 @@ def _record(b, seats, out, acc, auto_reset, rotate):
     return False
 
 
-# -- templates: GAME_STEP, GAME_POLICY, G_DONE and G_DECIDER are the game's -------------
+# -- templates: GAME_STEP, GAME_SCRIPTED, G_DONE and G_DECIDER are the game's -------------
+def _policy_action(s, cfg, b, mask, policy):
+    """What built-in ``policy`` plays in game ``b`` (``mask``: its legal actions): the game's scripted
+    bot, or uniform random (``sampling.random_action``, from the game's policy stream).  Where the
+    bot has no legal answer (-1, or an action the mask refuses) it plays random instead, so that a
+    loop never stalls on it; the bots' tests check that it always has one
+    (tests/test_bots.py)."""
+    if policy == SCRIPTED:
+        a = GAME_SCRIPTED(s, cfg, b, mask)
+        if a >= 0 and mask[a]:
+            return a
+    return random_action(s, b, mask)
+
+
 def _play_turn(s, cfg, b, action, seats, opponents, out, acc, auto_reset, rotate):
     acc[b, ACC_REWARD] = 0.0
     acc[b, ACC_TERMINATED] = 0.0
@@ -144,13 +162,17 @@ def _copy(template, tag, names, **jit):
     return kernel(cache=True, **jit)(fn)
 
 
-def specialise_loops(game: str, step_game, policy_action, g_done: int, g_decider: int, sources,
+def specialise_loops(game: str, step_game, scripted_action, g_done: int, g_decider: int, sources,
                      policies: dict) -> types.SimpleNamespace:
-    """The compiled loops of one game and their Python front ends.  ``sources``: the
-    modules whose code the loops run (the game's rules and bot): the loops recompile when any
-    kernel module of their packages changes; ``policies``: the game's built-in policies by name."""
+    """The compiled loops of one game and their Python front ends.  ``scripted_action(s, cfg, b,
+    mask)``: the game's scripted bot; ``sources``: the modules whose code the loops run (the game's
+    rules and bot): the loops recompile when any kernel module of their packages changes;
+    ``policies``: the game's built-in policies by name, ``RANDOM`` and ``SCRIPTED`` among them."""
+    if sorted(set(policies.values())) != [RANDOM, SCRIPTED]:
+        raise ValueError(f"{game}: built-in policies are RANDOM ({RANDOM}) and SCRIPTED ({SCRIPTED}), got {policies}")
     tag = f"{game}_{_source_digest(sources)}"
-    names = {"GAME_STEP": step_game, "GAME_POLICY": policy_action, "G_DONE": g_done, "G_DECIDER": g_decider}
+    names = {"GAME_STEP": step_game, "GAME_SCRIPTED": scripted_action, "G_DONE": g_done, "G_DECIDER": g_decider}
+    names["GAME_POLICY"] = policy_action = _copy(_policy_action, tag, names)
     # inlined into the range kernels (Numba IR), so that each loop is one compiled module
     names["PLAY_TURN"] = _copy(_play_turn, tag, names, inline="always")
     names["PLAY_GAME"] = _copy(_play_game, tag, names, inline="always")
@@ -221,4 +243,5 @@ def specialise_loops(game: str, step_game, policy_action, g_done: int, g_decider
 
     return types.SimpleNamespace(play_turns=kernels.play_turns, play_games=kernels.play_games,
                                  policy_actions=policy_actions, play=play, policy_id=policy_id,
+                                 policy_action=policy_action, scripted_action=scripted_action,
                                  ranges=ranges)  # the compiled range kernels themselves

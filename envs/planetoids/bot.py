@@ -1,6 +1,6 @@
 """Compiled opponents for Planetoids and the loop that lets them play.
 
-``policy_action`` picks an action for game ``b`` from its legal mask:
+``policy_action`` (built by core/loops.py from the bot below) picks an action for game ``b`` from its legal mask:
 
 * ``RANDOM``: uniform over legal actions, drawn from the game's own policy
   stream (``s.policy_rng``), so opponents never disturb the game's dice.
@@ -18,8 +18,9 @@ from __future__ import annotations
 import sys
 
 from ..core.kernel import kernel
+from ..core import loops
 from ..core.loops import specialise_loops
-from ..core.sampling import first_legal, random_action
+from ..core.sampling import first_legal
 from . import rules as _rules
 from .rules import (ACT, BASE, CI_PLANETOID, CRUISER, EXIT_FACE, EXIT_HEX, FIGHTER, FIXED, FX_OWNER,
                     G_ACTIVE, G_CURRENT, G_DONE, G_LAUNCHED, G_PHASE, K_A_COLONISE, K_A_END_ACT, K_A_END_TURN,
@@ -27,7 +28,7 @@ from .rules import (ACT, BASE, CI_PLANETOID, CRUISER, EXIT_FACE, EXIT_HEX, FIGHT
                     K_A_TARGET, ON_MAP, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS, PL_CELL, SELECT,
                     SETUP, TRANSPORT, colour_now, fire_range, gain_toward, hunt_target, open_planetoid, step_game, to_hit)
 
-RANDOM, SCRIPTED = 0, 1
+RANDOM, SCRIPTED = loops.RANDOM, loops.SCRIPTED
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
 
 
@@ -135,14 +136,8 @@ def scripted_action(s, cfg, b, mask):
     return a if a >= 0 else cfg.k[K_A_END_ACT]
 
 
-@kernel(cache=True)
-def policy_action(s, cfg, b, mask, policy):
-    if policy == SCRIPTED:
-        return scripted_action(s, cfg, b, mask)
-    return random_action(s, b, mask)
-
-
 # The learner-versus-opponent loops, written once in envs/core/loops.py
-LOOPS = specialise_loops("planetoids", step_game, policy_action, G_DONE, G_CURRENT, sources=(_rules, sys.modules[__name__]),
+LOOPS = specialise_loops("planetoids", step_game, scripted_action, G_DONE, G_CURRENT, sources=(_rules, sys.modules[__name__]),
                          policies=POLICIES)
 play_turns, play_games, policy_actions, play = LOOPS.play_turns, LOOPS.play_games, LOOPS.policy_actions, LOOPS.play
+policy_action = LOOPS.policy_action   # one game's built-in policy (serve.session calls it directly)

@@ -671,7 +671,3 @@ def scores_from_obs(cfg, obs) -> list[int]:
     scalars = split_obs(cfg, obs)["scalars"]
     return [int(scalars[44 - rules.FIRST_SCALAR_CH]), int(scalars[45 - rules.FIRST_SCALAR_CH])]
 
-
-def render(core, b: int, mode: str, viewer: int = 0):
-    from .render import render as _render
-    return _render(core, b, mode, viewer)

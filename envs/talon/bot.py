@@ -1,6 +1,6 @@
 """Compiled opponents for Talon and the loop that lets them play.
 
-``policy_action`` picks an action for game ``b`` from its legal mask:
+``policy_action`` (built by core/loops.py from the bot below) picks an action for game ``b`` from its legal mask:
 
 * ``RANDOM``: uniform over legal actions, drawn from the game's own policy
   stream (``s.policy_rng``), so opponents never disturb the game's dice.
@@ -21,8 +21,9 @@ from __future__ import annotations
 import sys
 
 from ..core.kernel import kernel
+from ..core import loops
 from ..core.loops import specialise_loops
-from ..core.sampling import first_legal, random_action
+from ..core.sampling import first_legal
 from . import rules as _rules
 from .victory import named_by                 # scenario victory conditions
 from .movement import move_heading
@@ -46,7 +47,7 @@ from .rules import (G_MISSILE, K_A_MMOVE, K_A_MTARGET, K_A_RETARGET, K_MISSILES,
                     MS_OWNER, MS_STATUS, ST_RETARGET, tracked_target)
 from .rules import G_LAUNCH_TARGET, K_A_LAUNCH, ST_LAUNCH, launch_directions      # Talon 13.2 the launch hex
 
-RANDOM, SCRIPTED = 0, 1
+RANDOM, SCRIPTED = loops.RANDOM, loops.SCRIPTED
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
 
 OFF_MAP = -1000.0  # score of a move whose destination is off the map (the moving map is not modelled)
@@ -600,14 +601,8 @@ def scripted_action(s, cfg, b, mask):
     return first_legal(mask, 0, mask.shape[0])
 
 
-@kernel(cache=True)
-def policy_action(s, cfg, b, mask, policy):
-    if policy == SCRIPTED:
-        return scripted_action(s, cfg, b, mask)
-    return random_action(s, b, mask)
-
-
 # The learner-versus-opponent loops, written once in envs/core/loops.py
-LOOPS = specialise_loops("talon", step_game, policy_action, G_DONE, G_CURRENT, sources=(*_rules.CHAPTERS, _rules, sys.modules[__name__]),
+LOOPS = specialise_loops("talon", step_game, scripted_action, G_DONE, G_CURRENT, sources=(*_rules.CHAPTERS, _rules, sys.modules[__name__]),
                          policies=POLICIES)
 play_turns, play_games, policy_actions, play = LOOPS.play_turns, LOOPS.play_games, LOOPS.policy_actions, LOOPS.play
+policy_action = LOOPS.policy_action   # one game's built-in policy (serve.session calls it directly)

@@ -1124,9 +1124,4 @@ def final_info(core, b: int) -> dict:
                        [int(g[R.G_SP0]), int(g[R.G_SP1])], int(g[R.G_ROUND]), **own)
 
 
-def render(core, b: int, mode: str, viewer: int = 0):
-    from .render import render as _render
-    return _render(core, b, mode, viewer)
-
-
 from . import bot  # noqa: F401,E402  (game.bot: compiled opponents used by the wrappers)

@@ -14,8 +14,9 @@ import math
 import sys
 
 from ..core.kernel import kernel
+from ..core import loops
 from ..core.loops import specialise_loops
-from ..core.sampling import first_legal, random_action
+from ..core.sampling import first_legal
 from . import actions as _actions
 from . import bank as _bank
 from . import battle as _battle
@@ -42,7 +43,7 @@ from .relations import facing_toward_goal, mover, off_goal, stand_off, wanted_st
 from .rules import step_game
 from .layout import config_ref, state_ref
 
-RANDOM, SCRIPTED = 0, 1
+RANDOM, SCRIPTED = loops.RANDOM, loops.SCRIPTED
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
 
 
@@ -315,17 +316,9 @@ def scripted_action(s0, cfg0, b, mask):
     return first_legal(mask, 0, mask.shape[0])
 
 
-@kernel(cache=True)
-def policy_action(s, cfg, b, mask, policy):
-    if policy == SCRIPTED:
-        a = scripted_action(s, cfg, b, mask)
-        if a >= 0 and mask[a]:
-            return a
-    return random_action(s, b, mask)
-
-
-LOOPS = specialise_loops("union_wars", step_game, policy_action, 4, 2,   # G_DONE, G_DECIDER
+LOOPS = specialise_loops("union_wars", step_game, scripted_action, 4, 2,   # G_DONE, G_DECIDER
                          sources=(_rules, _actions, _bank, _battle, _general, _melee, _movement, _psychology, _reactions,
                                   _shooting, _sight, _relations, sys.modules[__name__]),
                          policies=POLICIES)
 play_turns, play_games, policy_actions, play = LOOPS.play_turns, LOOPS.play_games, LOOPS.policy_actions, LOOPS.play
+policy_action = LOOPS.policy_action   # one game's built-in policy (serve.session calls it directly)

@@ -714,7 +714,3 @@ def scores_from_obs(cfg, obs) -> list[int]:
         return [int(glob[26] == 1), int(glob[26] == -1)]
     return [int(glob[24]), int(glob[25])]
 
-
-def render(core, b: int, mode: str, viewer: int = 0):
-    from .render import render as _render
-    return _render(core, b, mode, viewer)
