@@ -1,6 +1,8 @@
 """``wargym compile`` and the compile log (issue 30: a first run that shows what it compiles)."""
 from __future__ import annotations
 
+import os
+import pickle
 import subprocess
 import sys
 
@@ -77,3 +79,23 @@ def test_a_kernel_whose_body_needs_a_literal_argument_is_compiled_for_it():
         return pick(t, 1) + pick(t, 0)
 
     assert caller() == 3.5
+
+
+def test_a_cache_index_that_no_longer_unpickles_is_a_miss(tmp_path):
+    """envs/core/package_cache.py: an index written by earlier code can name a type that is gone (a
+    game's former view class); Numba unpickles it before it compares its stamp, so a stale cache
+    beside a reinstalled package stopped the first call.  Now it is read as a miss and compiled anew."""
+    (tmp_path / "m.py").write_text("import numba\n\n@numba.njit(cache=True)\ndef f(x):\n    return 2 * x\n")
+    run = [sys.executable, "-c"]
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    subprocess.run([*run, "import m; assert m.f(1) == 2"], check=True, env=env, cwd=tmp_path)
+    [index] = (tmp_path / "__pycache__").glob("m.f-*.nbi")
+    with open(index, "rb") as f:
+        version = pickle.load(f)
+    with open(index, "wb") as f:
+        pickle.dump(version, f)
+        f.write(b"cm\nGone\n.")   # a payload naming m.Gone, which m does not define
+    stale = subprocess.run([*run, "import m; m.f(1)"], env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert stale.returncode != 0 and "Gone" in stale.stderr   # what Numba alone does with it
+    subprocess.run([*run, "from wargym.envs.core import package_cache; package_cache._stale_index_is_a_miss(); "
+                          "import m; assert m.f(21) == 42"], check=True, env=env, cwd=tmp_path)

@@ -8,7 +8,7 @@ import sys
 import numpy as np
 
 from wargym.envs.core.hexgrid import HexGrid
-from wargym.registration import GAME_KEYS
+from wargym.registration import GAME_KEYS, load_game
 from wargym.envs.core.sampling import new_streams, sample_legal
 import pytest
 
@@ -112,33 +112,33 @@ def test_run_in_ranges_raises_what_a_range_raised():
         run_in_ranges(kernel, 1000, lambda t: ())
 
 
-def test_a_view_passed_by_reference_reads_and_writes_the_same_arrays():
-    # core.structs.by_ref: kernels pass a tuple of borrowed arrays as one pointer
-    import collections
-
+def test_a_struct_view_reads_and_writes_the_structs_own_arrays():
+    # core.structs.view, every game's one view (issue 29): one pointer to the struct's payload,
+    # passed to a function that is not inlined, reading and writing the arrays Python holds
     import numba as nb
 
-    from wargym.envs.core.structs import borrow, by_ref
-
-    View = collections.namedtuple("View", ("a", "m"))
+    from wargym.envs.core.structs import Outputs, view
 
     @nb.njit
-    def add_row(v, i):          # not inlined: receives the reference
-        v.a[i] += v.m[i, 1]
-        return v.m.shape[0]
+    def add_row(o, b):          # not inlined: receives the view
+        o.rewards[b, 0] += o.mask[b, 1]
+        return o.mask.shape[1]
 
     @nb.njit
-    def kernel(a, m):
-        v = by_ref(View(borrow(a), borrow(m)))
-        rows = 0
-        for i in range(a.shape[0]):
-            rows += add_row(v, i)
-        return rows
+    def kernel(out):
+        o = view(out)
+        width = 0
+        for b in range(o.rewards.shape[0]):
+            width += add_row(o, b)
+        return width
 
-    a = np.zeros(3)
-    m = np.arange(6.0).reshape(3, 2)
-    assert kernel(a, m) == 9
-    assert a.tolist() == [1.0, 3.0, 5.0]
+    z = np.zeros
+    mask = np.arange(6, dtype=np.int8).reshape(3, 2)
+    rewards = z((3, 2))
+    out = Outputs(z((3, 1), np.int8), mask, rewards, z(3, bool), z(3, bool), z(3, np.int8), z(3, np.int16),
+                  z((3, 2, 1), np.int8), z((3, 1), np.int32))
+    assert kernel(out) == 6
+    assert rewards[:, 0].tolist() == [1.0, 3.0, 5.0]
 
 
 def test_modules_left_out_of_the_kernel_cache_digest_hold_no_kernel():
@@ -192,6 +192,37 @@ def test_the_loops_recompile_after_an_edit_of_any_kernel_module_of_the_game(tmp_
     assert _source_digest([rules]) == before
     (package / "chapter.py").write_text("Y = 2\n")
     assert _source_digest([rules]) != before
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_every_games_kernels_are_stamped_by_all_its_modules_and_core(key):
+    """A game's rules span several modules, and Numba invalidates a cached function only when its own
+    file changes; the game's __init__.py stamps every cache entry of its package with a digest of all
+    its modules and of envs/core's (package_cache.package_stamp), so an edit anywhere recompiles."""
+    import os
+
+    from wargym.envs.core.package_cache import package_stamp
+    game = load_game(key)
+    for kernel in (game.kernels.step_range, game.kernels.reset_range):
+        assert kernel._cache._impl._locator.get_source_stamp() == package_stamp(os.path.dirname(game.__file__))
+
+
+def test_a_games_kernels_recompile_after_an_edit_of_core(monkeypatch):
+    """A game's kernels inline core's (the struct views, the dice, the geometry), so their cache stamp
+    covers envs/core too: an edit of core/structs.py once left every game's machine code built with
+    the old views (package_cache.package_stamp)."""
+    import os
+
+    from wargym.envs.core import package_cache
+    from wargym.envs.talon import rules
+    talon = os.path.dirname(os.path.abspath(rules.__file__))
+    before = package_cache.package_stamp(talon)
+    core_before = package_cache.package_stamp(package_cache.CORE_DIRECTORY)
+    real = package_cache.package_digest
+    monkeypatch.setattr(package_cache, "package_digest",
+                        lambda d: real(d) + ("edited" if d == package_cache.CORE_DIRECTORY else ""))
+    assert package_cache.package_stamp(talon) != before
+    assert package_cache.package_stamp(package_cache.CORE_DIRECTORY) != core_before
 
 
 def test_reason_texts_match_codes_by_name_and_refuse_gaps():

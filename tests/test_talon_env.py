@@ -174,16 +174,3 @@ def test_truncation_option():
         sample_legal(core.mask, streams, actions)
         core.step(actions)
     assert core.truncated.all()
-
-
-def test_numba_cache_entries_are_stamped_by_every_module_of_the_package():
-    """The rules are split over several modules and Numba invalidates a cached function only
-    when its own file changes; envs/talon/__init__.py stamps them with a digest of all the
-    package's modules instead (RULES.md "Code layout"), so an edit anywhere recompiles."""
-    import os
-
-    from wargym.envs import talon
-    from wargym.envs.core.package_cache import package_digest
-    from wargym.envs.talon import fire, sequence
-    for kernel in (sequence.advance, fire.damage):
-        assert kernel._cache._impl._locator.get_source_stamp() == package_digest(os.path.dirname(talon.__file__))

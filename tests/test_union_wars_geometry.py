@@ -51,15 +51,3 @@ def test_swept_bases_and_sight_lines():
     assert G.swept_circle_touches_polygon(-5.0, -1.5, 15.0, -1.5, 2.0, SQUARE, 4, 0.0)
     assert G.ray_hits_circle(0.0, 0.0, 10.0, 0.0, 5.0, 0.5, 1.0)
     assert not G.ray_hits_circle(0.0, 0.0, 10.0, 0.0, 5.0, 1.5, 1.0)
-
-
-def test_numba_cache_entries_are_stamped_by_every_module_of_the_package():
-    """UnionWars' rules span several modules; envs/union_wars/__init__.py stamps their cache
-    entries with a digest of the whole package, so an edit anywhere recompiles."""
-    import os
-
-    from wargym.envs import union_wars
-    from wargym.envs.core.package_cache import package_digest
-    from wargym.envs.union_wars import rules, sight
-    for kernel in (rules.step_range, sight.in_front_arc):
-        assert kernel._cache._impl._locator.get_source_stamp() == package_digest(os.path.dirname(union_wars.__file__))

@@ -205,10 +205,9 @@ def test_morale_markers_beyond_car_are_a_malus():
     from wargym.envs.union_wars.general import morale_malus
     env = start(new_env(), [model(0, 2, 60, 20, morale=3), model(1, 2, 100, 100)])
     s = env.core.state
-    from wargym.envs.union_wars.layout import state_view, config_view
-    assert morale_malus(state_view(s.view), config_view(env.core.cfg.struct), 0, 0, 2) == 1   # CAR 2
+    assert morale_malus(s.view, env.core.cfg.struct, 0, 0, 2) == 1   # CAR 2
     env2 = start(new_env(morale_markers="each"), [model(0, 2, 60, 20, morale=3), model(1, 2, 100, 100)])
-    assert morale_malus(state_view(env2.core.state.view), config_view(env2.core.cfg.struct), 0, 0, 2) == 3
+    assert morale_malus(env2.core.state.view, env2.core.cfg.struct, 0, 0, 2) == 3
 
 
 # -- ABILITA', DUELLO MENTALE ----------------------------------------------------------------------

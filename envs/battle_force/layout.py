@@ -15,12 +15,8 @@ which module holds which heading.
 """
 from __future__ import annotations
 
-from numba.core import cgutils, imputils, types
-from numba.core.datamodel import models, register_default
-from numba.core.typing.templates import AttributeTemplate
-from numba.extending import infer_getattr, intrinsic, lower_getattr_generic
-
 from ..core.kernel import kernel
+from ..core.structs import view
 
 
 # -- action cards (SFBF Lista e traduzione delle carte azione) -----------------------
@@ -123,74 +119,10 @@ N_REASONS = 38
 MAX_CARDS, MAX_SHIPS = 128, 64
 
 
-# views: a struct's arrays, borrowed, behind a bare pointer
-#
-# Reading an array field of a struct (``s.sh``, ``cfg.k``) costs a reference-count increment
-# and, when the value dies, a decrement; passing a struct to a function that is not inlined
-# costs two more, atomic, on the struct itself.  In a step these were about half of the time.
-# The kernel entry points therefore turn each struct into a *view* once per call: the address
-# of the struct's payload, typed so that Numba counts nothing.  Passing a view is passing one
-# pointer, and each field read from it gives the array with a null meminfo, a constant the
-# compiler sees, so the count operations on it are deleted at compile time (Numba's refprune
-# pass drops increments and decrements of a constant null).  Rules functions are written
-# against ``s.field`` / ``cfg.field`` and accept a struct or a view alike.  A view is valid
-# while its struct lives, which is the whole kernel call (Python holds the struct): it must
-# not be returned or kept.
+# The kernels read the state, config and outputs through views (core/structs.py ``view``): the
+# struct's arrays, borrowed, behind one pointer.
 STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "cd", "sh", "pos", "pl", "deck", "disc", "sdeck")
 CONFIG_FIELDS = ("k", "card", "ship")
-
-
-class ViewType(types.Type):
-    """The payload of a struct of type ``struct_type``, borrowed (see above)."""
-
-    def __init__(self, struct_type):
-        self.struct_type = struct_type
-        super().__init__(name=f"View({struct_type})")
-
-
-@register_default(ViewType)
-class ViewModel(models.PrimitiveModel):
-    """A plain pointer to the payload: nothing for Numba's reference counting to see."""
-
-    def __init__(self, dmm, fe_type):
-        payload = dmm.lookup(fe_type.struct_type.get_data_type()).get_value_type()
-        super().__init__(dmm, fe_type, payload.as_pointer())
-
-
-@infer_getattr
-class ViewAttribute(AttributeTemplate):
-    key = ViewType
-
-    def generic_resolve(self, typ, attr):
-        return typ.struct_type.field_dict.get(attr)
-
-
-@lower_getattr_generic(ViewType)
-def view_getattr(context, builder, typ, val, attr):
-    payload = cgutils.create_struct_proxy(typ.struct_type.get_data_type())(context, builder, ref=val)
-    value = getattr(payload, attr)
-    fieldtype = typ.struct_type.field_dict[attr]
-    if isinstance(fieldtype, types.Array):
-        ary = context.make_array(fieldtype)(context, builder, value=value)
-        ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
-        ary.parent = cgutils.get_null_value(ary.parent.type)
-        value = ary._getvalue()
-    return imputils.impl_ret_borrowed(context, builder, fieldtype, value)
-
-
-@intrinsic
-def view(typingctx, st):
-    """The view of struct ``st`` (a view is returned as it is)."""
-    if isinstance(st, ViewType):
-        return st(st), lambda context, builder, sig, args: args[0]
-    if not isinstance(st, types.StructRef):
-        return None
-
-    def codegen(context, builder, sig, args):
-        meminfo = cgutils.create_struct_proxy(st)(context, builder, value=args[0]).meminfo
-        data = context.nrt.meminfo_data(builder, meminfo)
-        return builder.bitcast(data, context.get_value_type(sig.return_type))
-    return ViewType(st)(st), codegen
 
 
 @kernel(cache=True, inline="always")

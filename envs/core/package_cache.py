@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 
 from numba.core import caching
 
@@ -36,6 +37,18 @@ def package_digest(directory: str) -> str:
     return h.hexdigest()
 
 
+CORE_DIRECTORY = os.path.dirname(os.path.abspath(__file__))
+
+
+def package_stamp(directory: str) -> str:
+    """The cache stamp of the kernels of ``directory``'s package: its digest, and for a game's
+    package the digest of ``envs/core`` too (its kernels inline and call core's)."""
+    digest = package_digest(directory)
+    if os.path.abspath(directory) == CORE_DIRECTORY:
+        return digest
+    return hashlib.sha1((digest + package_digest(CORE_DIRECTORY)).encode()).hexdigest()
+
+
 def _package_locator(base, directory: str, digest: str, label: str):
     """``base`` (one of Numba's cache locators) for ``directory``'s files only, stamped by ``digest``."""
     class PackageLocator(base):
@@ -52,17 +65,44 @@ def _package_locator(base, directory: str, digest: str, label: str):
     return PackageLocator
 
 
+def _stale_index_is_a_miss() -> None:
+    """Read a cache index that no longer unpickles as empty (a miss), instead of failing the call.
+
+    Numba unpickles an index before it compares its stamp, and an index written by an earlier
+    version of the code names the argument types of that version: a class that is gone (a game's
+    former view type) raises AttributeError or ImportError there, so that a stale cache beside a
+    reinstalled package stopped the first kernel call.  Such an index is stale anyway (its stamp
+    differs), and Numba overwrites it with the new compile."""
+    cls = getattr(caching, "IndexDataCacheFile", None)
+    load = getattr(cls, "_load_index", None)
+    if load is None or getattr(load, "miss_on_stale", False):
+        return
+
+    def _load_index(self):
+        try:
+            return load(self)
+        except (AttributeError, ImportError, pickle.UnpicklingError, EOFError, TypeError):
+            return {}
+
+    _load_index.miss_on_stale = True
+    cls._load_index = _load_index
+
+
 def stamp_package(package_file: str, label: str) -> None:
     """Stamp the cache of every function defined in the package of ``package_file`` (its
     ``__init__.py``) with the package's digest; ``label`` names the locators (once per package).
     The shared kernels of ``envs/core`` (the loops, sampling, dice) are stamped the same way with
-    the first game.  Stamped by content, not by the files' times, the cache also survives
-    reinstalling the same version (pip writes the files anew; their contents are the same)."""
+    the first game.  A game's stamp also covers ``envs/core``: its kernels inline and call core's
+    (the views of structs.py, the dice, the geometry), so an edit there compiles every game again
+    (before, a game kept machine code built with the old core).  Stamped by content, not by the
+    files' times, the cache also survives reinstalling the same version (pip writes the files
+    anew; their contents are the same)."""
     if label != "Core":
         stamp_package(__file__, "Core")
+    _stale_index_is_a_miss()
     locators = getattr(caching.CacheImpl, "_locator_classes", None)
     if locators is None or any(c.__name__.startswith(f"{label}Package") for c in locators):
         return
     directory = os.path.dirname(os.path.abspath(package_file))
-    digest = package_digest(directory)
+    digest = package_stamp(directory)
     locators[:0] = [_package_locator(c, directory, digest, label) for c in list(locators)]

@@ -9,6 +9,11 @@ The numpy arrays stay owned by Python; the struct holds views of the same
 memory, so writes from either side are seen by the other.  Never rebind an
 array, assign into it.
 
+Inside the kernels every game reads its structs through ``view(st)`` (below): the struct's
+arrays, borrowed, behind one pointer, so that neither reading a field nor passing the state to a
+function that is not inlined counts references.  Each game's ``layout`` names its
+``state_view`` / ``config_view`` / ``outputs_view`` after it.
+
 Each game declares its own struct classes at module level (Numba's on-disk
 cache finds types again by their import path)::
 
@@ -114,68 +119,74 @@ def scratch_u64(typingctx, n):
     return _stack_array(n, types.uint64, zeroed=False)
 
 
-# -- views passed by reference -----------------------------------------------------------------
-class ViewRef(types.Type):
-    """A pointer to a tuple of arrays (a game's state/config/outputs view) in the stack frame
-    of the kernel that built it (``by_ref``).
-
-    A compiled call passes a tuple of N arrays as all their members flattened (an array of
-    rank r is 5 + 2r machine words), so every function that is not inlined and takes a state
-    and a config view of 20 arrays costs ~200 arguments, 35-40 ns a call however little it
-    does.  A ``ViewRef`` is one pointer; ``ref.name`` reads that array from the tuple (the
-    arrays are borrowed, see ``borrow``, so reading costs no reference counting).  Never
-    return it or keep it beyond the kernel call that made it."""
-
-    def __init__(self, view):
-        self.view = view
-        super().__init__(name=f"ViewRef({view})")
+# -- views: a struct's arrays, borrowed, behind one pointer ------------------------------------
+# Reading an array field of a struct (``s.sh``, ``cfg.k``) costs a reference-count increment
+# and, when the value dies, a decrement; passing a struct to a function that is not inlined
+# costs two more, atomic, on the struct itself.  In a step these were about half of the time.
+# The kernel entry points therefore turn each struct into a *view* once per call: the address
+# of the struct's payload, typed so that Numba counts nothing.  Passing a view is passing one
+# pointer, and each field read from it gives the array with a null meminfo, a constant the
+# compiler sees, so the count operations on it are deleted at compile time (Numba's refprune
+# pass drops increments and decrements of a constant null).  Rules functions are written
+# against ``s.field`` / ``cfg.field`` and accept a struct or a view alike.  A view is valid
+# while its struct lives, which is the whole kernel call (Python holds the struct): it must
+# not be returned or kept.
 
 
-@register_default(ViewRef)
-class _ViewRefModel(models.PrimitiveModel):
+class StructView(types.Type):
+    """The payload of a struct of type ``struct_type``, borrowed (see above)."""
+
+    def __init__(self, struct_type):
+        self.struct_type = struct_type
+        super().__init__(name=f"View({struct_type})")
+
+
+@register_default(StructView)
+class _StructViewModel(models.PrimitiveModel):
+    """A plain pointer to the payload: nothing for Numba's reference counting to see."""
+
     def __init__(self, dmm, fe_type):
-        super().__init__(dmm, fe_type, dmm.lookup(fe_type.view).get_data_type().as_pointer())
-
-
-@intrinsic
-def by_ref(typingctx, view):
-    """``view`` (a named tuple of borrowed arrays) copied into this stack frame, as a ``ViewRef``."""
-    if not isinstance(view, types.BaseNamedTuple):
-        return None
-
-    def codegen(context, builder, sig, args):
-        dm = context.data_model_manager[sig.args[0]]
-        ptr = cgutils.alloca_once(builder, dm.get_data_type())
-        builder.store(dm.as_data(builder, args[0]), ptr)
-        return ptr
-    return ViewRef(view)(view), codegen
+        payload = dmm.lookup(fe_type.struct_type.get_data_type()).get_value_type()
+        super().__init__(dmm, fe_type, payload.as_pointer())
 
 
 @infer_getattr
-class _ViewRefAttributes(AttributeTemplate):
-    key = ViewRef
+class _StructViewAttributes(AttributeTemplate):
+    key = StructView
 
     def generic_resolve(self, typ, attr):
-        if attr in typ.view.fields:
-            return typ.view.types[typ.view.fields.index(attr)]
-        return None
+        return typ.struct_type.field_dict.get(attr)
 
 
-@lower_getattr_generic(ViewRef)
-def _view_ref_getattr(context, builder, typ, value, attr):
-    idx = typ.view.fields.index(attr)
-    aty = typ.view.types[idx]
-    dm = context.data_model_manager[aty]
-    zero = cgutils.int32_t(0)
-    field_ptr = builder.gep(value, [zero, cgutils.int32_t(idx)], inbounds=True)
-    # the tuple is written once by by_ref and never again: let LLVM hoist and merge the loads
-    raw = builder.load(field_ptr)
+@lower_getattr_generic(StructView)
+def _struct_view_getattr(context, builder, typ, val, attr):
+    payload = cgutils.create_struct_proxy(typ.struct_type.get_data_type())(context, builder, ref=val)
+    index = payload._datamodel.get_field_position(attr)
+    # A struct's fields are never rebound while a kernel runs (its arrays are assigned into, never
+    # replaced), so the load is invariant: LLVM may hoist it out of loops and merge repeated reads,
+    # as it would with the array values themselves in registers.
+    raw = builder.load(payload._get_ptr_by_index(index))
     raw.set_metadata("invariant.load", builder.module.add_metadata([]))
-    val = dm.from_data(builder, raw)
-    if isinstance(aty, types.Array):
-        # borrowed arrays: a constant NULL meminfo lets LLVM drop reference counting altogether
-        ary = context.make_array(aty)(context, builder, value=val)
+    value = payload._cast_member_to_value(index, raw)
+    fieldtype = typ.struct_type.field_dict[attr]
+    if isinstance(fieldtype, types.Array):
+        ary = context.make_array(fieldtype)(context, builder, value=value)
         ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
         ary.parent = cgutils.get_null_value(ary.parent.type)
-        val = ary._getvalue()
-    return impl_ret_borrowed(context, builder, aty, val)
+        value = ary._getvalue()
+    return impl_ret_borrowed(context, builder, fieldtype, value)
+
+
+@intrinsic
+def view(typingctx, st):
+    """The view of struct ``st`` (a view is returned as it is)."""
+    if isinstance(st, StructView):
+        return st(st), lambda context, builder, sig, args: args[0]
+    if not isinstance(st, types.StructRef):
+        return None
+
+    def codegen(context, builder, sig, args):
+        meminfo = cgutils.create_struct_proxy(st)(context, builder, value=args[0]).meminfo
+        data = context.nrt.meminfo_data(builder, meminfo)
+        return builder.bitcast(data, context.get_value_type(sig.return_type))
+    return StructView(st)(st), codegen

@@ -393,7 +393,7 @@ class PlanetoidsConfig(structref.StructRefProxy):
     """Static tables of one map and option set, shared by every game of a batch."""
 
 
-CONFIG_FIELDS = rules.CONFIG_FIELDS  # also the fields of rules.ConfigView
+CONFIG_FIELDS = rules.CONFIG_FIELDS  # the config struct's fields
 structref.define_proxy(PlanetoidsConfig, PlanetoidsConfigType, list(CONFIG_FIELDS))
 
 
@@ -406,7 +406,7 @@ class PlanetoidsState(structref.StructRefProxy):
     """Kernel-side view of a BatchState's arrays."""
 
 
-STATE_FIELDS = rules.STATE_FIELDS  # also the fields of rules.StateView
+STATE_FIELDS = rules.STATE_FIELDS  # the state struct's fields
 structref.define_proxy(PlanetoidsState, PlanetoidsStateType, list(STATE_FIELDS))
 
 

@@ -4,10 +4,8 @@ views the kernels work on.
 """
 from __future__ import annotations
 
-import collections
-
 from ..core.kernel import kernel
-from ..core.structs import OUTPUT_FIELDS, borrow
+from ..core.structs import view
 
 # -- piece kinds and piece status ------------------------------------------
 BASE, CRUISER, TRANSPORT, FIGHTER, FIXED = 0, 1, 2, 3, 4
@@ -100,43 +98,27 @@ R_COLONISED_THIS_MOVE = 39
 R_NO_SUCH_ACTION = 40
 R_BASE_ONE_SPACE_SHOT = 41
 
-#
-# Reading an array field of a struct, and passing a struct or an array to a
-# function that is not inlined, costs an atomic reference-count increment and
-# decrement.  Atomics wait for the CPU's pending stores, and a step writes
-# several kilobytes of observation, so these were about half of the time of a
-# batched step.  Hot code therefore works on *views*: namedtuples of the
-# struct's arrays without meminfo (no reference counting), made once per call
-# of a kernel entry point, and passed only to functions that are inlined
-# (``inline="always"``).  Rules functions are written against ``s.field`` /
-# ``cfg.field`` and accept a struct or a view alike.  A view must not outlive
-# the call that made it (the caller keeps the owning arrays alive).
+# The kernels read the state, config and outputs through views (core/structs.py ``view``): the
+# struct's arrays, borrowed, behind one pointer.  Rules functions are written against
+# ``s.field`` / ``cfg.field`` and accept a struct or a view alike.
 STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "pc", "fx", "cells")
 CONFIG_FIELDS = ("k", "nbr", "dist", "fire_dist", "cell", "kinds", "planetoids", "ramps", "colour_seq",
                  "slot_kind", "hit_table", "base_fp_dirs", "start_cells", "static_obs", "visible_obs", "stand",
                  "open_hex", "lines")
-StateView = collections.namedtuple("StateView", STATE_FIELDS)
-ConfigView = collections.namedtuple("ConfigView", CONFIG_FIELDS)
-OutputsView = collections.namedtuple("OutputsView", OUTPUT_FIELDS)
 # the observation's planes before the action table (observation.py, RULES.md §12.4)
 N_OBS_CH = 47
 
 
 @kernel(cache=True, inline="always")
 def state_view(s):
-    return StateView(borrow(s.rng), borrow(s.policy_rng), borrow(s.dice_script), borrow(s.dice), borrow(s.g),
-                     borrow(s.pc), borrow(s.fx), borrow(s.cells))
+    return view(s)
 
 
 @kernel(cache=True, inline="always")
 def config_view(c):
-    return ConfigView(borrow(c.k), borrow(c.nbr), borrow(c.dist), borrow(c.fire_dist), borrow(c.cell),
-                      borrow(c.kinds), borrow(c.planetoids), borrow(c.ramps), borrow(c.colour_seq),
-                      borrow(c.slot_kind), borrow(c.hit_table), borrow(c.base_fp_dirs), borrow(c.start_cells),
-                      borrow(c.static_obs), borrow(c.visible_obs), borrow(c.stand), borrow(c.open_hex), borrow(c.lines))
+    return view(c)
 
 
 @kernel(cache=True, inline="always")
 def outputs_view(o):
-    return OutputsView(borrow(o.obs), borrow(o.mask), borrow(o.rewards), borrow(o.term), borrow(o.trunc),
-                       borrow(o.player), borrow(o.illegal), borrow(o.final_obs), borrow(o.obs_key))
+    return view(o)

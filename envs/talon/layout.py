@@ -13,10 +13,8 @@ state and config that the rule functions are called with in hot loops.
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 from ..core.kernel import kernel
-from ..core.structs import borrow
+from ..core.structs import view
 
 
 # -- per-game scalars g[b, G_*] ------------------------------------------------
@@ -395,25 +393,18 @@ def other(p):
 
 
 # ---------------------------------------------------------------------------------
-# Borrowed views of the state and the config for the rule functions
+# Views of the state and the config for the rule functions
 # ---------------------------------------------------------------------------------
 # The rule functions read the state as ``s.sh``/``s.g`` and the config as ``cfg.cls``,
-# ``cfg.grp`` ... through borrow(), so they take either the structs or these views.
-# Callers that ask many of them (the mask, stage_has_choice, action_reason) pass the
-# views: an inlined function's struct arguments would each cost an atomic reference
-# count increment and decrement per call (core/structs.py), borrowed arrays nothing.
-StateView = namedtuple("StateView", ["sh", "g", "tr", "ms"])
-ConfigView = namedtuple("ConfigView", ["k", "cls", "grp", "curve", "hull", "chart", "wplay", "wmin", "wmax",
-                                       "dist", "arc_of"])
-
-
+# ``cfg.grp`` ... so they take either the structs or these views (core/structs.py ``view``:
+# the struct's arrays, borrowed, behind one pointer).  Callers that ask many of them (the mask,
+# stage_has_choice, action_reason) pass the views: a struct argument would cost an atomic
+# reference count increment and decrement per call, an array read from a view nothing.
 @kernel(cache=True, inline="always")
 def state_view(s):
-    return StateView(borrow(s.sh), borrow(s.g), borrow(s.tr), borrow(s.ms))
+    return view(s)
 
 
 @kernel(cache=True, inline="always")
 def config_view(cfg):
-    return ConfigView(borrow(cfg.k), borrow(cfg.cls), borrow(cfg.grp), borrow(cfg.curve), borrow(cfg.hull),
-                      borrow(cfg.chart), borrow(cfg.wplay), borrow(cfg.wmin), borrow(cfg.wmax), borrow(cfg.dist),
-                      borrow(cfg.arc_of))
+    return view(cfg)

@@ -41,7 +41,7 @@ from .layout import (AK_AID, AK_CHARGE, AK_FIRE0, AK_FIRE1, AK_GENIO, AK_HIDE, A
                      TK_SUPPRESSION, TK_CHARGE, TK_DUEL, BK_WOUNDS, ROLLER_NONE, ST_FACING, G_FACE_MOVE)
 from .relations import facing_toward_goal, mover, off_goal, stand_off, wanted_stand
 from .rules import step_game
-from .layout import config_ref, state_ref
+from .layout import config_view, state_view
 
 RANDOM, SCRIPTED = loops.RANDOM, loops.SCRIPTED
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
@@ -171,7 +171,7 @@ def bank_worth_spending(s, cfg, b, me):
 
 @kernel(cache=True)
 def scripted_action(s0, cfg0, b, mask):
-    s, cfg = state_ref(s0), config_ref(cfg0)
+    s, cfg = state_view(s0), config_view(cfg0)
     k = cfg.k
     st = s.g[b, G_STAGE]
     me = s.g[b, G_DECIDER]

@@ -8,10 +8,8 @@ rules read like the rulebook.  Headings in comments are the seed's
 """
 from __future__ import annotations
 
-import collections
-
 from ..core.kernel import kernel
-from ..core.structs import OUTPUT_FIELDS, borrow, by_ref
+from ..core.structs import view
 
 TABLE_CM = 120.0         # IL CAMPO DI BATTAGLIA: "almeno 120x120 cm"
 N_SLOTS = 8              # model slots per side
@@ -233,46 +231,19 @@ STATE_FIELDS = ("rng", "policy_rng", "dice_script", "dice", "g", "pos", "md", "t
                 "rq", "geo", "bk", "snap_rng", "snap_dice", "snap_g", "snap_pos", "snap_md", "snap_tinfo", "snap_objs",
                 "snap_smoke", "snap_rq", "snap_shot")
 CONFIG_FIELDS = ("k", "pf", "wp", "army", "spots", "fixed_terr", "fixed_tinfo")
-StateView = collections.namedtuple("StateView", STATE_FIELDS)
-ConfigView = collections.namedtuple("ConfigView", CONFIG_FIELDS)
-OutputsView = collections.namedtuple("OutputsView", OUTPUT_FIELDS)
-
-
+# The kernels read the state, config and outputs through views (core/structs.py ``view``): the
+# struct's arrays, borrowed, behind one pointer, so that a call that is not inlined passes one
+# pointer where a tuple of 24 + 7 arrays was ~200 machine words (35-40 ns a call).
 @kernel(cache=True, inline="always")
 def state_view(s):
-    return StateView(borrow(s.rng), borrow(s.policy_rng), borrow(s.dice_script), borrow(s.dice), borrow(s.g),
-                     borrow(s.pos), borrow(s.md), borrow(s.terr), borrow(s.tinfo), borrow(s.objs),
-                     borrow(s.smoke), borrow(s.rq), borrow(s.geo), borrow(s.bk), borrow(s.snap_rng),
-                     borrow(s.snap_dice), borrow(s.snap_g), borrow(s.snap_pos), borrow(s.snap_md), borrow(s.snap_tinfo),
-                     borrow(s.snap_objs), borrow(s.snap_smoke), borrow(s.snap_rq), borrow(s.snap_shot))
+    return view(s)
 
 
 @kernel(cache=True, inline="always")
 def config_view(c):
-    return ConfigView(borrow(c.k), borrow(c.pf), borrow(c.wp), borrow(c.army), borrow(c.spots),
-                      borrow(c.fixed_terr), borrow(c.fixed_tinfo))
+    return view(c)
 
 
 @kernel(cache=True, inline="always")
 def outputs_view(o):
-    return OutputsView(borrow(o.obs), borrow(o.mask), borrow(o.rewards), borrow(o.term), borrow(o.trunc),
-                       borrow(o.player), borrow(o.illegal), borrow(o.final_obs), borrow(o.obs_key))
-
-
-# The kernels pass the views by reference (core.structs.ViewRef): each compiled call then passes
-# one pointer where a tuple of 13 + 7 arrays was ~200 machine words, which made every call that
-# was not inlined cost 35-40 ns.  The views above stay tuples for Python callers (tests), since
-# a reference lives only in the stack frame of the kernel that made it.
-@kernel(cache=True, inline="always")
-def state_ref(s):
-    return by_ref(state_view(s))
-
-
-@kernel(cache=True, inline="always")
-def config_ref(c):
-    return by_ref(config_view(c))
-
-
-@kernel(cache=True, inline="always")
-def outputs_ref(o):
-    return by_ref(outputs_view(o))
+    return view(o)

@@ -16,7 +16,7 @@ from ..core.kernel import kernel
 from ..core.rng import draw_int, seed_stream
 from .general import d6, roll_off
 from .layout import *  # noqa: F401,F403  (the named columns and codes)
-from .layout import config_ref, outputs_ref, state_ref
+from .layout import config_view, outputs_view, state_view
 from .melee import update_engagement
 from .psychology import losses
 from .sight import forget_sight, sight_cache_mismatches
@@ -159,7 +159,7 @@ def step_range(s0, cfg0, actions, active, out, auto_reset, lo, hi):
     one range per thread, core/threads.py; VecGame.step_one steps one game as a range of one).
     The step's one compiled entry point: each entry point compiles the whole step, obs and mask
     code once more, so ``_step_one`` and ``step_game`` are inlined, not compiled on their own."""
-    s, cfg, o = state_ref(s0), config_ref(cfg0), outputs_ref(out)
+    s, cfg, o = state_view(s0), config_view(cfg0), outputs_view(out)
     for b in range(lo, hi):
         o.illegal[b] = 0
         if active[b]:
@@ -170,12 +170,12 @@ def step_range(s0, cfg0, actions, active, out, auto_reset, lo, hi):
 def step_game(s0, cfg0, b, a, out, auto_reset):
     """One decision in game ``b`` (sets ``out.illegal[b]``, 0 if legal): the loops' step
     (core/loops.py), inlined into them."""
-    _step_one(state_ref(s0), config_ref(cfg0), outputs_ref(out), b, a, auto_reset)
+    _step_one(state_view(s0), config_view(cfg0), outputs_view(out), b, a, auto_reset)
 
 
 @kernel(inline="always")  # into reset_range, its one compiled entry point
 def _reset_one(s0, cfg0, out, b, seed):
-    s, cfg, o = state_ref(s0), config_ref(cfg0), outputs_ref(out)
+    s, cfg, o = state_view(s0), config_view(cfg0), outputs_view(out)
     reset_game(s, cfg, b, seed)
     write_obs(s, cfg, b, s.g[b, G_DECIDER], o.obs[b])
     write_mask(s, cfg, b, o.mask[b])
@@ -191,7 +191,7 @@ def reset_range(s, cfg, seeds, idx, out, lo, hi):
 
 @kernel(cache=True)
 def observe_game(s0, cfg0, b, p, obs, mask):
-    s, cfg = state_ref(s0), config_ref(cfg0)
+    s, cfg = state_view(s0), config_view(cfg0)
     write_obs(s, cfg, b, p, obs)
     mask[:] = 0
     if p == s.g[b, G_DECIDER] and not s.g[b, G_DONE]:
@@ -200,13 +200,13 @@ def observe_game(s0, cfg0, b, p, obs, mask):
 
 @kernel(cache=True)
 def action_reason(s0, cfg0, b, a):
-    return decide(state_ref(s0), config_ref(cfg0), b, a, False)
+    return decide(state_view(s0), config_view(cfg0), b, a, False)
 
 
 @kernel(cache=True)
 def check_sight_cache(s0, cfg0, b):
     """(wrong, checked) cached sight answers of game ``b`` against fresh ones (tests)."""
-    return sight_cache_mismatches(state_ref(s0), config_ref(cfg0), b)
+    return sight_cache_mismatches(state_view(s0), config_view(cfg0), b)
 
 
 @kernel(cache=True)
@@ -214,7 +214,7 @@ def start_battle_at(s0, cfg0, b, active):
     """Scenarios: begin the tactical phase of ``active``'s turn (game.apply_scenario).  The
     scenario is set after its command phase: charisma is refilled, no command test or reserves'
     4+ is rolled (they come in the next command phases, each inside a step)."""
-    s, cfg = state_ref(s0), config_ref(cfg0)
+    s, cfg = state_view(s0), config_view(cfg0)
     s.g[b, G_ACTIVE] = active
     s.g[b, G_FIRST] = active
     s.g[b, G_RESERVE_PLACING] = 0
