@@ -178,7 +178,7 @@ def test_the_loops_recompile_after_an_edit_of_any_kernel_module_of_the_game(tmp_
     (NOT_KERNEL_MODULES, e.g. render.py) changes nothing."""
     import importlib.util
 
-    from wargym.envs.core.loops import _source_digest
+    from wargym.envs.core.loops import source_digest
     package = tmp_path / "somegame"
     package.mkdir()
     for name, text in (("__init__.py", ""), ("rules.py", "X = 1\n"), ("chapter.py", "Y = 1\n"),
@@ -187,11 +187,11 @@ def test_the_loops_recompile_after_an_edit_of_any_kernel_module_of_the_game(tmp_
     spec = importlib.util.spec_from_file_location("somegame_rules", package / "rules.py")
     rules = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(rules)
-    before = _source_digest([rules])
+    before = source_digest([rules])
     (package / "render.py").write_text("Z = 2\n")
-    assert _source_digest([rules]) == before
+    assert source_digest([rules]) == before
     (package / "chapter.py").write_text("Y = 2\n")
-    assert _source_digest([rules]) != before
+    assert source_digest([rules]) != before
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
@@ -203,8 +203,8 @@ def test_every_games_kernels_are_stamped_by_all_its_modules_and_core(key):
 
     from wargym.envs.core.package_cache import package_stamp
     game = load_game(key)
-    for kernel in (game.kernels.step_range, game.kernels.reset_range):
-        assert kernel._cache._impl._locator.get_source_stamp() == package_stamp(os.path.dirname(game.__file__))
+    kernel = game.kernels.observe_game
+    assert kernel._cache._impl._locator.get_source_stamp() == package_stamp(os.path.dirname(game.__file__))
 
 
 def test_a_games_kernels_recompile_after_an_edit_of_core(monkeypatch):

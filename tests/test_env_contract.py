@@ -403,6 +403,19 @@ def test_check_game_passes_every_registered_game(key):
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)
+def test_contract_batched_entry_points_are_written_once_for_every_game(key):
+    # issue 29: reset_range and step_range are core/ranges.py's templates, specialised with the
+    # game's own reset_one and step_game (one behaviour for every game around one game's step)
+    from wargym.envs.core import ranges
+    kernels = load_game(key).kernels
+    for name, template in (("step_range", ranges._step_range), ("reset_range", ranges._reset_range)):
+        entry = getattr(kernels, name)
+        assert entry.py_func.__code__ is template.__code__, name
+        assert entry.py_func.__qualname__.startswith(f"{template.__name__}_{key}_")
+    assert entry.py_func.__globals__["GAME_RESET"] is kernels.reset_one
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
 def test_contract_renderer_is_found_from_the_game_which_never_imports_it(key):
     # issue 29: game.py and render.py imported each other; the renderer reads the game module only
     game = load_game(key)

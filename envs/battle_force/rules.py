@@ -11,9 +11,12 @@ once) until a player has a real decision to make.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from ..core.kernel import kernel
+from ..core.ranges import specialise_ranges
 from ..core.rng import draw_int, seed_stream
 from ..core.structs import borrow
 from .layout import (CC_IN, CD_LINK, CD_LOC, CD_SHIP, CD_WHO, CL_DECK, CL_OUT, G_ACTIVE, G_ATK_SHIP, G_CDC_NEXT,
@@ -129,16 +132,13 @@ def reset_game(s, cfg, b, seed, mask):
     settle(s, cfg, b, mask)
 
 
-@kernel(cache=True, nogil=True)
-def reset_range(s, cfg, seeds, idx, out, lo, hi):
-    """New games ``idx[lo:hi]`` from ``seeds[lo:hi]``, in the calling thread (VecGame cuts a batch
-    into one range per thread, core/threads.py)."""
+@kernel(inline="always")  # into reset_range (core/ranges.py), its one compiled entry point
+def reset_one(s, cfg, b, seed, out):
+    """A new game ``b`` from ``seed``: its observation, mask (written by settle) and player."""
     sv, cv, ov = state_view(s), config_view(cfg), outputs_view(out)
-    for j in range(lo, hi):
-        b = idx[j]
-        reset_game(sv, cv, b, seeds[j], ov.mask[b])
-        write_obs(sv, cv, b, sv.g[b, G_DECIDER], ov.obs[b])
-        ov.player[b] = sv.g[b, G_DECIDER]
+    reset_game(sv, cv, b, seed, ov.mask[b])
+    write_obs(sv, cv, b, sv.g[b, G_DECIDER], ov.obs[b])
+    ov.player[b] = sv.g[b, G_DECIDER]
 
 
 @kernel(cache=True)
@@ -161,7 +161,7 @@ def final_reward(s, cfg, b, p):
     return 1.0 - 2.0 * avg / (P - 1)
 
 
-# Inlined (Numba IR) into step_range, the step's one compiled entry point, and into the loops
+# Inlined (Numba IR) into step_range (core/ranges.py), the step's one compiled entry point, and into the loops
 # through step_game: each compiled entry point compiles the whole step once more.
 @kernel(inline="always")
 def play_step(s, cfg, b, a, out, auto_reset):
@@ -217,15 +217,8 @@ def step_game(s, cfg, b, a, out, auto_reset):
     play_step(state_view(s), config_view(cfg), b, a, outputs_view(out), auto_reset)
 
 
-@kernel(cache=True, nogil=True)
-def step_range(s, cfg, actions, active_, out, auto_reset, lo, hi):
-    """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
-    one range per thread, core/threads.py; VecGame.step_one steps one game as a range of one)."""
-    sv, cv, ov = state_view(s), config_view(cfg), outputs_view(out)
-    for b in range(lo, hi):
-        ov.illegal[b] = 0
-        if active_[b]:
-            play_step(sv, cv, b, actions[b], ov, auto_reset)
+# The batched entry points VecGame calls, written once for every game (core/ranges.py)
+step_range, reset_range = specialise_ranges("battle_force", step_game, reset_one, sources=(sys.modules[__name__],))
 
 
 @kernel(cache=True)

@@ -42,7 +42,9 @@ class KernelsDef(Protocol):
     """``game.kernels``: the batched rules (the game's ``rules`` module), called only by ``VecGame``
     (vec.py).  ``state``/``cfg``/``out``: the single structs, or one thread's of
     ``VecGame.kernel_args``.  ``illegal[b]`` of the outputs gets a REASONS code.  No kernel is
-    ``parallel=True``: Numba would compile each such kernel's whole call graph three times."""
+    ``parallel=True``: Numba would compile each such kernel's whole call graph three times.
+    ``reset_range`` and ``step_range`` are written once for every game (core/ranges.py
+    ``specialise_ranges``, from the game's ``reset_one`` and ``step_game``)."""
 
     def reset_range(self, state, cfg, seeds, index, out, lo, hi) -> None:
         """New games at ``index[lo:hi]`` (int64) from per-game ``seeds[lo:hi]`` (uint64), outputs

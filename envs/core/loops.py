@@ -142,7 +142,7 @@ def _policy_actions_range(s, cfg, masks, policy, actions, lo, hi):
         actions[b] = GAME_POLICY(s, cfg, b, masks[b], policy)
 
 
-def _source_digest(modules) -> str:
+def source_digest(modules) -> str:
     """The digest of the packages of ``modules`` and of this one: the loops run the game's step, and
     Numba would keep their machine code after an edit of any module that step calls."""
     h = hashlib.sha1()
@@ -153,7 +153,9 @@ def _source_digest(modules) -> str:
     return h.hexdigest()[:10]
 
 
-def _copy(template, tag, names, **jit):
+def copy_template(template, tag, names, **jit):
+    """``template`` compiled as a kernel whose globals ``names`` replace (the game's functions and
+    constants), under a name carrying ``tag`` (its own cache file): ranges.py uses it too."""
     g = dict(template.__globals__)
     g.update(names)
     fn = types.FunctionType(template.__code__, g, template.__name__, template.__defaults__, template.__closure__)
@@ -170,16 +172,16 @@ def specialise_loops(game: str, step_game, scripted_action, g_done: int, g_decid
     ``policies``: the game's built-in policies by name, ``RANDOM`` and ``SCRIPTED`` among them."""
     if sorted(set(policies.values())) != [RANDOM, SCRIPTED]:
         raise ValueError(f"{game}: built-in policies are RANDOM ({RANDOM}) and SCRIPTED ({SCRIPTED}), got {policies}")
-    tag = f"{game}_{_source_digest(sources)}"
+    tag = f"{game}_{source_digest(sources)}"
     names = {"GAME_STEP": step_game, "GAME_SCRIPTED": scripted_action, "G_DONE": g_done, "G_DECIDER": g_decider}
-    names["GAME_POLICY"] = policy_action = _copy(_policy_action, tag, names)
+    names["GAME_POLICY"] = policy_action = copy_template(_policy_action, tag, names)
     # inlined into the range kernels (Numba IR), so that each loop is one compiled module
-    names["PLAY_TURN"] = _copy(_play_turn, tag, names, inline="always")
-    names["PLAY_GAME"] = _copy(_play_game, tag, names, inline="always")
+    names["PLAY_TURN"] = copy_template(_play_turn, tag, names, inline="always")
+    names["PLAY_GAME"] = copy_template(_play_game, tag, names, inline="always")
     ranges = types.SimpleNamespace(
-        play_turns=_copy(_play_turns_range, tag, names, nogil=True),
-        play_games=_copy(_play_games_range, tag, names, nogil=True),
-        policy_actions=_copy(_policy_actions_range, tag, names, nogil=True),
+        play_turns=copy_template(_play_turns_range, tag, names, nogil=True),
+        play_games=copy_template(_play_games_range, tag, names, nogil=True),
+        policy_actions=copy_template(_policy_actions_range, tag, names, nogil=True),
     )
 
     def play_turns(states, cfgs, actions, seats, opponents, outs, acc, auto_reset, rotate):

@@ -14,9 +14,12 @@ functions, so the mask can never disagree with what ``step`` accepts.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from ..core.kernel import kernel
+from ..core.ranges import specialise_ranges
 from ..core.rng import draw_int, seed_stream
 from .layout import (C_BLOCKED, FX_HITS, FX_OWNER, G_ACTIVE, G_CURRENT, G_DECISIONS, G_DONE, G_EXIT_CELL, G_LAST_DIE,
                      G_LAUNCHED, G_LAUNCH_COUNT, G_PHASE, G_SETUP_COUNT, G_TURN, K_FIXED_SETUP, K_MAX_DECISIONS,
@@ -99,14 +102,14 @@ def reset_game(s0, cfg0, b, seed):
     _occupancy(s, cfg, b)
 
 
-@kernel(inline="always")  # into reset_range, its one compiled entry point
-def _reset_one(s, cfg, out, b, seed):
+@kernel(inline="always")  # into reset_range (core/ranges.py), its one compiled entry point
+def reset_one(s, cfg, b, seed, out):
     reset_game(s, cfg, b, seed)
     write_outputs(s, cfg, b, out.obs[b], out.mask[b], out.obs_key[b])
     out.player[b] = s.g[b, G_CURRENT]
 
 
-@kernel(inline="always")  # Numba IR: no compiled copy of its own (see step_range)
+@kernel(inline="always")  # Numba IR: no compiled copy of its own (see core/ranges.py)
 def _step_one(s0, cfg0, s, cfg, o, b, a, auto_reset):
     """One decision in game ``b``: ``s``, ``cfg``, ``o`` are views (for the
     inlined code), ``s0``, ``cfg0`` the structs they view (for the calls that
@@ -149,31 +152,15 @@ def next_seed(s, b):
     return np.uint64(draw_int(s.rng, b, 2**62))
 
 
-@kernel(cache=True, nogil=True)
-def step_range(s0, cfg0, actions, active, out, auto_reset, lo, hi):
-    """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
-    one range per thread, core/threads.py; VecGame.step_one steps one game as a range of one).
-    The step's one compiled entry point: each entry point compiles the whole step, obs and mask
-    code once more, so ``_step_one`` and ``step_game`` are inlined, not compiled on their own."""
-    s, cfg, o = state_view(s0), config_view(cfg0), outputs_view(out)
-    for b in range(lo, hi):
-        o.illegal[b] = 0
-        if active[b]:
-            _step_one(s0, cfg0, s, cfg, o, b, actions[b], auto_reset)
-
-
-@kernel(cache=True, nogil=True)
-def reset_range(s, cfg, seeds, idx, out, lo, hi):
-    """New games ``idx[lo:hi]`` from ``seeds[lo:hi]``, in the calling thread (as step_range)."""
-    for j in range(lo, hi):
-        _reset_one(s, cfg, out, idx[j], seeds[j])
-
-
 @kernel(inline="always")
 def step_game(s0, cfg0, b, a, out, auto_reset):
     """One decision in game ``b`` (sets ``out.illegal[b]``, 0 if legal): the loops' step
     (core/loops.py), inlined into them."""
     _step_one(s0, cfg0, state_view(s0), config_view(cfg0), outputs_view(out), b, a, auto_reset)
+
+
+# The batched entry points VecGame calls, written once for every game (core/ranges.py)
+step_range, reset_range = specialise_ranges("planetoids", step_game, reset_one, sources=(sys.modules[__name__],))
 
 
 @kernel(cache=True)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.kernel import kernel
+from ..core.ranges import specialise_ranges
 from ..core.rng import draw_int
 from ..core.structs import borrow
 from .layout import (G_CURRENT, G_DECISIONS, G_DONE, G_FLEET0, G_FLEET1, G_SP0, G_SP1, G_WINNER, K_MAX_DECISIONS,
@@ -66,19 +67,11 @@ def write_outputs(s, cfg, b, obs, mask):
 # ---------------------------------------------------------------------------------
 # Batched entry points (same contract as every wargym game, see core/vec.py)
 # ---------------------------------------------------------------------------------
-@kernel(inline="always")  # into reset_range, its one compiled entry point
+@kernel(inline="always")  # into reset_range (core/ranges.py), its one compiled entry point
 def reset_one(s, cfg, b, seed, out):
     reset_game(s, cfg, b, seed)
     write_outputs(s, cfg, b, out.obs[b], out.mask[b])
     out.player[b] = s.g[b, G_CURRENT]
-
-
-@kernel(cache=True, nogil=True)
-def reset_range(s, cfg, seeds, idx, out, lo, hi):
-    """New games ``idx[lo:hi]`` from ``seeds[lo:hi]``, in the calling thread (VecGame cuts a batch
-    into one range per thread, core/threads.py)."""
-    for j in range(lo, hi):
-        reset_one(s, cfg, idx[j], seeds[j], out)
 
 
 @kernel(cache=True)
@@ -89,8 +82,8 @@ def final_reward(s, b, p):
     return 1.0 if w == p else -1.0
 
 
-# Inlined (Numba IR) into the step's one compiled entry point, step_range, and into the loops
-# (core/loops.py): a compiled step_game of its own would compile the whole step once more.
+# Inlined (Numba IR) into the step's one compiled entry point, step_range (core/ranges.py), and into
+# the loops (core/loops.py): a compiled step_game of its own would compile the whole step once more.
 @kernel(inline="always")
 def step_game(s, cfg, b, a, out, auto_reset):
     o_rewards = borrow(out.rewards)
@@ -137,15 +130,8 @@ def step_game(s, cfg, b, a, out, auto_reset):
     o_player[b] = p
 
 
-@kernel(cache=True, nogil=True)
-def step_range(s, cfg, actions, active_, out, auto_reset, lo, hi):
-    """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
-    one range per thread, core/threads.py; VecGame.step_one steps one game as a range of one)."""
-    illegal = borrow(out.illegal)
-    for b in range(lo, hi):
-        illegal[b] = 0
-        if active_[b]:
-            step_game(s, cfg, b, actions[b], out, auto_reset)
+# The batched entry points VecGame calls, written once for every game (core/ranges.py)
+step_range, reset_range = specialise_ranges("talon", step_game, reset_one, sources=(layout,))
 
 
 @kernel(cache=True)

@@ -10,9 +10,12 @@ error message can never disagree.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from ..core.kernel import kernel
+from ..core.ranges import specialise_ranges
 from ..core.rng import draw_int, seed_stream
 from .general import d6, roll_off
 from .layout import *  # noqa: F401,F403  (the named columns and codes)
@@ -123,7 +126,7 @@ def _reward(s, b, o):
             o.rewards[b, 1 - w] = -1.0
 
 
-@kernel(inline="always")  # Numba IR: no compiled copy of its own (see step_range)
+@kernel(inline="always")  # Numba IR: no compiled copy of its own (see core/ranges.py)
 def _step_one(s, cfg, o, b, a, auto_reset):
     o.term[b] = False
     o.trunc[b] = False
@@ -153,19 +156,6 @@ def _step_one(s, cfg, o, b, a, auto_reset):
     o.player[b] = s.g[b, G_DECIDER]
 
 
-@kernel(cache=True, nogil=True)
-def step_range(s0, cfg0, actions, active, out, auto_reset, lo, hi):
-    """Games ``lo`` .. ``hi - 1`` of a batch step, in the calling thread (VecGame cuts a batch into
-    one range per thread, core/threads.py; VecGame.step_one steps one game as a range of one).
-    The step's one compiled entry point: each entry point compiles the whole step, obs and mask
-    code once more, so ``_step_one`` and ``step_game`` are inlined, not compiled on their own."""
-    s, cfg, o = state_view(s0), config_view(cfg0), outputs_view(out)
-    for b in range(lo, hi):
-        o.illegal[b] = 0
-        if active[b]:
-            _step_one(s, cfg, o, b, actions[b], auto_reset)
-
-
 @kernel(inline="always")
 def step_game(s0, cfg0, b, a, out, auto_reset):
     """One decision in game ``b`` (sets ``out.illegal[b]``, 0 if legal): the loops' step
@@ -173,8 +163,8 @@ def step_game(s0, cfg0, b, a, out, auto_reset):
     _step_one(state_view(s0), config_view(cfg0), outputs_view(out), b, a, auto_reset)
 
 
-@kernel(inline="always")  # into reset_range, its one compiled entry point
-def _reset_one(s0, cfg0, out, b, seed):
+@kernel(inline="always")  # into reset_range (core/ranges.py), its one compiled entry point
+def reset_one(s0, cfg0, b, seed, out):
     s, cfg, o = state_view(s0), config_view(cfg0), outputs_view(out)
     reset_game(s, cfg, b, seed)
     write_obs(s, cfg, b, s.g[b, G_DECIDER], o.obs[b])
@@ -182,11 +172,8 @@ def _reset_one(s0, cfg0, out, b, seed):
     o.player[b] = s.g[b, G_DECIDER]
 
 
-@kernel(cache=True, nogil=True)
-def reset_range(s, cfg, seeds, idx, out, lo, hi):
-    """New games ``idx[lo:hi]`` from ``seeds[lo:hi]``, in the calling thread (as step_range)."""
-    for j in range(lo, hi):
-        _reset_one(s, cfg, out, idx[j], seeds[j])
+# The batched entry points VecGame calls, written once for every game (core/ranges.py)
+step_range, reset_range = specialise_ranges("union_wars", step_game, reset_one, sources=(sys.modules[__name__],))
 
 
 @kernel(cache=True)
