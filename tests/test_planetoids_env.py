@@ -182,7 +182,7 @@ def _check_invariants(core, step):
                     cover[p, c] += 1
         assert not ((cover[0] > 0) & (cover[1] > 0)).any(), f"step {step}: enemy pieces share a hex"
         # scores shown to the player to move agree with the rules' scoring
-        me = int(st.g[b, rules.G_CURRENT])
+        me = int(st.g[b, rules.G_DECIDER])
         sc = game.scores(st, b)
         assert core.obs[b, 44, 0, 0] == sc[me] and core.obs[b, 45, 0, 0] == sc[1 - me]
 
@@ -253,7 +253,7 @@ def test_incremental_observation_after_set_state_blocks_every_hex_and_damages_ev
         if step == 800:
             st = core.state.select(range(6))
             st.cells[:3, :, rules.C_BLOCKED] = np.where(core.cfg.cell[:, rules.CI_TERRAIN] == rules.SPACE,
-                                                        st.g[:3, rules.G_CURRENT, None], -1)
+                                                        st.g[:3, rules.G_DECIDER, None], -1)
             st.pc[:3, :, :, rules.PC_DAMAGE] = np.maximum(st.pc[:3, :, :, rules.PC_DAMAGE], 1)
             core.set_state(st)
         sample_legal(core.mask, streams, actions)

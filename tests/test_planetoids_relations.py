@@ -54,7 +54,7 @@ def test_planetoids_v2_widens_the_rows_and_keeps_v1s_values_first():
     for _ in range(200):
         if new.core.state.g[0, R.G_DONE]:
             break
-        seat = int(new.core.state.g[0, R.G_CURRENT])
+        seat = int(new.core.state.g[0, R.G_DECIDER])
         wide = pgame.split_obs(new.core.cfg, new.core.observe(0, seat)[0])
         narrow = pgame.split_obs(old.core.cfg, old.core.observe(0, seat)[0])
         assert np.array_equal(wide["action_features"][:, :R.N_AF_V1], narrow["action_features"])
@@ -126,6 +126,6 @@ def test_fast_observation_equals_a_fresh_one_through_random_play():
     for _ in range(300):
         if core.state.g[0, R.G_DONE]:
             break
-        seat = int(core.state.g[0, R.G_CURRENT])
+        seat = int(core.state.g[0, R.G_DECIDER])
         assert np.array_equal(core.obs[0].reshape(-1), core.observe(0, seat)[0].reshape(-1))
         core.step(np.array([rng.choice(np.flatnonzero(core.mask[0]))]))

@@ -153,7 +153,7 @@ class Game:
 
     @property
     def to_move(self):
-        return self.g(R.G_CURRENT)
+        return self.g(R.G_DECIDER)
 
     def pcv(self, p, i, col):
         return int(self.core.state.pc[0, p, i, col])
@@ -1688,7 +1688,7 @@ def reference_mask(g):
     gg = [int(v) for v in s.g[0]]
     if gg[R.G_DONE]:
         return mask
-    p, phase = gg[R.G_CURRENT], gg[R.G_PHASE]
+    p, phase = gg[R.G_DECIDER], gg[R.G_PHASE]
     q = 1 - p
     colour = int(g.cfg.colour_seq[min(gg[R.G_TURN], len(g.cfg.colour_seq) - 1)])
     kinds = [int(k) for k in g.cfg.slot_kind]

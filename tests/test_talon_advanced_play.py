@@ -106,7 +106,7 @@ def test_retreat_stage_has_choice_equals_reference():
         st = core.clone_state()
         for b in range(16):
             st.g[b, R.G_STAGE] = R.ST_RETREAT
-            st.g[b, R.G_CURRENT] = b % 2
+            st.g[b, R.G_DECIDER] = b % 2
             fast = bool(R.stage_has_choice(st.view, core._k, b))
             assert fast == bool(R.stage_has_choice_ref(st.view, core._k, b))
             answers.add(fast)

@@ -68,7 +68,7 @@ def test_base_changes_speed_by_one_in_the_power_phase_and_keeps_its_power():
     # Talon 14: "la velocità può essere modificata di un punto in su o giù nella Fase di Potenza.
     # Gli AP di una base non sono impattati dalla sua velocità" (curve 6-3 / 6-2 / 6-1).
     core = base_game([base(speed=2)], FAR_TALON, impulse="F")
-    drive(core, lambda c: stage(c) == R.ST_POWER and g(c, R.G_CURRENT) == 0)
+    drive(core, lambda c: stage(c) == R.ST_POWER and g(c, R.G_DECIDER) == 0)
     assert all(legal(core, "SPEED", d) for d in range(3))
     act(core, "SPEED", 2)                                   # one faster: speed 3
     assert sh(core, 0, 0, R.SH_CURVE) == 0 and sh(core, 0, 0, R.SH_POWER) == 6
@@ -128,7 +128,7 @@ def test_base_cannot_retreat():
     core = base_game([base(), ship("terran_ca", "Patton", (5, 4), "E", speed=1)], FAR_TALON, impulse="F",
                      retreat=True)
     core.state.g[0, R.G_ROUND] = 9
-    drive(core, lambda c: stage(c) == R.ST_RETREAT and g(c, R.G_CURRENT) == 0)
+    drive(core, lambda c: stage(c) == R.ST_RETREAT and g(c, R.G_DECIDER) == 0)
     assert legal(core, "RETREAT", 1)
     assert not legal(core, "RETREAT", 0) and "FTL" in core.why_illegal(0, A(core, "RETREAT", 0))
 

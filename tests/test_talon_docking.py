@@ -78,7 +78,7 @@ def test_fighters_aboard_a_destroyed_carrier_are_destroyed():
                      [ship("talon_ca", "Justice", (8, 3), "E", speed=1)], impulse="A", dice=(5,))
     act(core, "DOCK", 1, R.M_STRAIGHT)
     assert sh(core, 0, 1, R.SH_STATUS) == R.SS_RETREATED
-    while stage(core) != R.ST_FIRE_SHIP or g(core, R.G_CURRENT) != 1:
+    while stage(core) != R.ST_FIRE_SHIP or g(core, R.G_DECIDER) != 1:
         act(core, "DONE")
     act(core, "FIRE_SHIP", 0)
     act(core, "GROUP", 0)

@@ -31,8 +31,8 @@ def at(core, p, k):
 
 def end_fire(core):
     """The firing player is done: its turn ends (ST_TURN_END, Talon 3.2, 15.1.3)."""
-    p = g(core, R.G_CURRENT)
-    while g(core, R.G_CURRENT) == p and stage(core) in (R.ST_FIRE_SHIP, R.ST_FIRE_GROUP, R.ST_FIRE_TARGET):
+    p = g(core, R.G_DECIDER)
+    while g(core, R.G_DECIDER) == p and stage(core) in (R.ST_FIRE_SHIP, R.ST_FIRE_GROUP, R.ST_FIRE_TARGET):
         act(core, "DONE")
 
 
@@ -60,7 +60,7 @@ def test_wave_cannon_pushes_now_and_damages_at_the_end_of_the_turn():
     # 10 on the front shield (9 boxes), 1 on the hull (first box: no critical)
     assert sh(core, 1, 0, R.SH_SHIELD + R.ARC_FRONT) == 0 and sh(core, 1, 0, R.SH_HULL_HITS) == 1
     assert all(sh(core, 1, 0, R.SH_WAVE + a) == 0 for a in range(4))
-    assert g(core, R.G_CURRENT) == 1          # the Talon player's turn
+    assert g(core, R.G_DECIDER) == 1          # the Talon player's turn
 
 
 def test_wave_cannon_miss_does_not_push():
@@ -81,7 +81,7 @@ def test_wave_cannon_push_between_two_hexes_is_the_firers_choice():
     act(core, "FIRE_SHIP", 0)
     act(core, "GROUP", WAVE)
     act(core, "TARGET", 0)
-    assert stage(core) == R.ST_PUSH and g(core, R.G_CURRENT) == 0
+    assert stage(core) == R.ST_PUSH and g(core, R.G_DECIDER) == 0
     assert legal(core, "PULL", 0) and legal(core, "PULL", 1) and not legal(core, "DONE")
     assert core.cfg.grid.row_col(g(core, R.G_PULL_A)) == step_hex(core, *t, 0)
     assert core.cfg.grid.row_col(g(core, R.G_PULL_B)) == step_hex(core, *t, 5)
@@ -100,7 +100,7 @@ def test_wave_cannon_push_into_a_friendly_ship_collides_then_explodes_in_a_chain
     act(core, "FIRE_SHIP", 0)
     act(core, "GROUP", WAVE)
     act(core, "TARGET", 0)
-    assert stage(core) == R.ST_COLLIDE and g(core, R.G_CURRENT) == 1
+    assert stage(core) == R.ST_COLLIDE and g(core, R.G_DECIDER) == 1
     act(core, "COLLIDE")                      # the pushed ship first
     # 3 each: the BB on its rear (it moved east, facing west), the Justice on its front
     assert sh(core, 1, 0, R.SH_SHIELD + R.ARC_REAR) == 3 and sh(core, 1, 1, R.SH_SHIELD + R.ARC_FRONT) == 4

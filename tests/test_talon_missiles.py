@@ -152,7 +152,7 @@ def test_with_every_counter_in_play_only_a_range_1_launch_is_possible():
     act(far, "MMOVE", 0, R.M_STRAIGHT)
     assert R.target_reason(far.state.view, far.cfg.struct, 0, 1, 0, LAUNCHER_F, 0) == R.R_NO_MISSILE_SLOT
     act(far, "DONE")
-    assert g(far, R.G_CURRENT) == 0          # the DD's fire step had no choice: the Terran turn
+    assert g(far, R.G_DECIDER) == 0          # the DD's fire step had no choice: the Terran turn
     near = battle([PATTON], [ship("talon_dd", "Hunter", (8, 5), "W")], max_missiles=1)
     front = sh(near, 0, 0, R.SH_SHIELD + R.ARC_FRONT)
     put_missile(near, 0, 1, (3, 3), W, 2)
@@ -239,7 +239,7 @@ def test_a_target_moving_into_the_missiles_hex_is_hit_and_other_ships_are_not():
     front = sh(core, 0, 0, R.SH_SHIELD + R.ARC_FRONT)
     put_missile(core, 0, 1, (8, 5), W, 0)
     put_missile(core, 1, 1, (8, 5), W, 1)
-    assert stage(core) == R.ST_MOVE and g(core, R.G_CURRENT) == 0
+    assert stage(core) == R.ST_MOVE and g(core, R.G_DECIDER) == 0
     act(core, "MOVE", 0, R.M_STRAIGHT)
     assert sh(core, 0, 0, R.SH_SHIELD + R.ARC_FRONT) == front - 2
     assert ms(core, 0, R.MS_STATUS) == R.MI_NONE and ms(core, 1, R.MS_STATUS) == R.MI_INTACT

@@ -136,7 +136,7 @@ def test_random_play_renders_without_changing_state(core):
         g = core.state.g[0]
         imp = int(g[R.G_IMPULSE])
         assert ("power phase" if imp == 6 else f"impulse {'ABCDEF'[imp]}") in text
-        assert f"P{int(g[R.G_CURRENT])}" in text
+        assert f"P{int(g[R.G_DECIDER])}" in text
         sample_legal(core.mask, streams, act)
         core.step(act)
     final = trender.strip_ansi(trender.render(core, 0, "ansi"))
@@ -146,7 +146,7 @@ def test_random_play_renders_without_changing_state(core):
 def test_firing_stage_shows_arcs_of_the_firing_ship(core):
     _reach(core, (R.ST_FIRE_TARGET,))
     g, sh, cfg = core.state.g[0], core.state.sh[0], core.cfg
-    p, k, gi = int(g[R.G_CURRENT]), int(g[R.G_SHIP]), int(g[R.G_GROUP])
+    p, k, gi = int(g[R.G_DECIDER]), int(g[R.G_SHIP]), int(g[R.G_GROUP])
     cell, facing = int(sh[p, k, R.SH_CELL]), int(sh[p, k, R.SH_FACING])
     before = _snap(core)
     plain = _plain(core, p)

@@ -38,14 +38,14 @@ def test_retreat_phase_after_the_power_phase():
     drive_long(core, lambda c: stage(c) == R.ST_RETREAT)
     # initiative player 1 first: neither its frigate (3 boxes) nor its CA is wound up in
     # round 2, so player 0 decides: its scout (2 boxes) may jump, its CA (6) not yet
-    assert g(core, R.G_CURRENT) == 0
+    assert g(core, R.G_DECIDER) == 0
     assert legal(core, "RETREAT", 0) and not legal(core, "RETREAT", 1)
     assert game.REASONS[R.R_NO_FTL] in core.why_illegal(0, A(core, "RETREAT", 1))
     act(core, "RETREAT", 0)
     assert sh(core, 0, 0, R.SH_STATUS) == R.SS_RETREATED and g(core, R.G_SP1) == 0
     # nothing left to jump: the next round begins
     assert g(core, R.G_ROUND) == 3 and g(core, R.G_IMPULSE) == 0 and stage(core) in (R.ST_AP, R.ST_MOVE)
-    assert g(core, R.G_CURRENT) == 1
+    assert g(core, R.G_DECIDER) == 1
 
 
 def test_retreat_is_optional():

@@ -51,19 +51,19 @@ def test_initiative_change_in_impulse_c():
                    ship("terran_ca", "Napoleon", (12, 2), "E", speed=4)],
                   [ship("talon_ca", "Justice", (8, 12), "W", speed=2)], impulse="C", initiative=1)
     core = core_for(sc)
-    assert g(core, R.G_CURRENT) == 1 and stage(core) == R.ST_AP
+    assert g(core, R.G_DECIDER) == 1 and stage(core) == R.ST_AP
     act(core, "AP", 0, R.U_DEFEND)       # its only AP: the AP step ends by itself
     act(core, "MOVE", 0, R.M_STRAIGHT)   # moved: no afterburner left to decide, the turn goes on
-    assert g(core, R.G_CURRENT) == 0 and stage(core) == R.ST_AP
+    assert g(core, R.G_DECIDER) == 0 and stage(core) == R.ST_AP
     act(core, "AP", 0, R.U_CHANGE)
     act(core, "AP", 1, R.U_CHANGE)
     act(core, "MOVE", 0, R.M_STRAIGHT)
     act(core, "MOVE", 1, R.M_STRAIGHT)
     # 2 change markers against 1 defend marker: the Terran player decides
-    assert stage(core) == R.ST_INIT and g(core, R.G_CURRENT) == 0
+    assert stage(core) == R.ST_INIT and g(core, R.G_DECIDER) == 0
     act(core, "INIT", 0)                  # take it
     assert g(core, R.G_INIT) == 0 and g(core, R.G_IMPULSE) == 3
-    assert g(core, R.G_CURRENT) == 0     # the Terran player's turn comes first in D
+    assert g(core, R.G_DECIDER) == 0     # the Terran player's turn comes first in D
     assert all(sh(core, p, k, R.SH_INIT_MARK) == 0 for p in range(2) for k in range(2))
 
 
@@ -76,7 +76,7 @@ def test_initiative_defended_when_defend_markers_match():
     act(core, "MOVE", 0, R.M_STRAIGHT)
     act(core, "AP", 0, R.U_CHANGE)
     act(core, "MOVE", 0, R.M_STRAIGHT)
-    assert g(core, R.G_IMPULSE) == 3 and g(core, R.G_INIT) == 1 and g(core, R.G_CURRENT) == 1
+    assert g(core, R.G_IMPULSE) == 3 and g(core, R.G_INIT) == 1 and g(core, R.G_DECIDER) == 1
 
 
 def test_initiative_can_be_given_away():
@@ -88,7 +88,7 @@ def test_initiative_can_be_given_away():
     act(core, "MOVE", 0, R.M_STRAIGHT)
     act(core, "DONE")                     # Patton passes its AP
     act(core, "MOVE", 0, R.M_STRAIGHT)
-    assert stage(core) == R.ST_INIT and g(core, R.G_CURRENT) == 1
+    assert stage(core) == R.ST_INIT and g(core, R.G_DECIDER) == 1
     act(core, "INIT", 1)                  # the Talon player gives the initiative away
     assert g(core, R.G_INIT) == 0
 
@@ -102,7 +102,7 @@ def test_terran_ca_speed_change():
     # Talon 5.4.3 example: a Terran CA at speed 3 may go to 4 or 2; at 4 its curve is 2-4-2
     core = core_for(ca_duel(impulse="F", initiative=0))
     to_power_phase(core)
-    assert g(core, R.G_CURRENT) == 0 and g(core, R.G_SHIP) == 0
+    assert g(core, R.G_DECIDER) == 0 and g(core, R.G_SHIP) == 0
     assert [legal(core, "SPEED", d) for d in range(3)] == [True, True, True]
     act(core, "SPEED", 2)                 # one faster
     assert sh(core, 0, 0, R.SH_CURVE) == 1
@@ -221,7 +221,7 @@ def test_reinforcement_absorbs_first_and_expires_next_round():
     assert sh(core, 0, 0, R.SH_REINF) == 0 and sh(core, 0, 0, R.SH_SHIELD) == 5
     core2 = core_for(ca_duel(impulse="D", initiative=0))
     act(core2, "AP", 0, R.U_REINF + 3)
-    drive(core2, lambda c: g(c, R.G_ROUND) == 2 and g(c, R.G_IMPULSE) == 2 and g(c, R.G_CURRENT) == 1)
+    drive(core2, lambda c: g(c, R.G_ROUND) == 2 and g(c, R.G_IMPULSE) == 2 and g(c, R.G_DECIDER) == 1)
     assert sh(core2, 0, 0, R.SH_REINF + 3) == 4         # still there in round 2 impulse C
     drive(core2, lambda c: g(c, R.G_ROUND) == 2 and g(c, R.G_IMPULSE) == 3)
     assert sh(core2, 0, 0, R.SH_REINF + 3) == 0         # gone at the start of round 2 impulse D
@@ -240,13 +240,13 @@ def test_turn_marker_and_power_through_a_turn():
     act(core, "MOVE", 0, R.M_TURN_LEFT)
     assert sh(core, 0, 0, R.SH_FACING) == 1 and sh(core, 0, 0, R.SH_CELL) == core.cfg.grid.cell(7, 4)
     assert sh(core, 0, 0, R.SH_TURN_LEFT) == 2
-    drive(core, lambda c: g(c, R.G_IMPULSE) == 2 and g(c, R.G_CURRENT) == 0)   # impulse C: AP and move
+    drive(core, lambda c: g(c, R.G_IMPULSE) == 2 and g(c, R.G_DECIDER) == 0)   # impulse C: AP and move
     act(core, "AP", 0, R.U_TURN)
     assert sh(core, 0, 0, R.SH_TURN_LEFT) == 1
     assert not legal(core, "MOVE", 0, R.M_TURN_RIGHT)
     act(core, "MOVE", 0, R.M_STRAIGHT)
     assert sh(core, 0, 0, R.SH_TURN_LEFT) == 0
-    drive(core, lambda c: g(c, R.G_IMPULSE) == 3 and g(c, R.G_CURRENT) == 0 and stage(c) == R.ST_MOVE)
+    drive(core, lambda c: g(c, R.G_IMPULSE) == 3 and g(c, R.G_DECIDER) == 0 and stage(c) == R.ST_MOVE)
     assert legal(core, "MOVE", 0, R.M_TURN_RIGHT)
 
 
@@ -277,7 +277,7 @@ def test_collision_with_own_ship():
     p0 = [ship("terran_ca", "Patton", (8, 4), "E", speed=4), ship("terran_ca", "Napoleon", (8, 5), "E", speed=3)]
     core = core_for(ca_duel(p0, p1=[ship("talon_ca", "Justice", (8, 12), "W")], impulse="A", initiative=0))
     act(core, "MOVE", 0, R.M_STRAIGHT)
-    assert stage(core) == R.ST_COLLIDE and g(core, R.G_CURRENT) == 0
+    assert stage(core) == R.ST_COLLIDE and g(core, R.G_DECIDER) == 0
     act(core, "COLLIDE", 0)
     assert sh(core, 0, 0, R.SH_SHIELD + R.ARC_FRONT) == 3     # Patton's bow hit the Napoleon
     assert sh(core, 0, 1, R.SH_SHIELD + R.ARC_REAR) == 1      # the Patton came from astern
@@ -338,10 +338,10 @@ def test_initiative_markers_leave_with_a_destroyed_ship():
           ship("terran_ca", "Napoleon", (8, 7), "E", speed=3)]
     core = core_for(scenario(p0, [ship("talon_ca", "Justice", (8, 3), "E", speed=2)],
                              impulse="C", initiative=0))
-    assert stage(core) == R.ST_AP and g(core, R.G_CURRENT) == 0
+    assert stage(core) == R.ST_AP and g(core, R.G_DECIDER) == 0
     act(core, "AP", 0, R.U_DEFEND)        # the Patton's only AP
     act(core, "MOVE", 0, R.M_STRAIGHT)    # to (8, 5)
-    while g(core, R.G_CURRENT) == 0:      # the Terran player does not fire
+    while g(core, R.G_DECIDER) == 0:      # the Terran player does not fire
         act(core, "DONE")
     glob = game.split_obs(core.cfg, core.observe(0, 1)[0])["globals"]
     assert (glob[R.O_CHANGE_MINE], glob[R.O_CHANGE_THEIRS], glob[R.O_DEFEND]) == (0, 0, 1)
@@ -365,7 +365,7 @@ def test_initiative_markers_leave_with_a_destroyed_ship():
     while stage(core) != R.ST_INIT and g(core, R.G_IMPULSE) == 2:
         act(core, "DONE")
     # 1 change marker against no defend marker: the Talon player decides (4.2)
-    assert stage(core) == R.ST_INIT and g(core, R.G_CURRENT) == 1 and g(core, R.G_IMPULSE) == 2
+    assert stage(core) == R.ST_INIT and g(core, R.G_DECIDER) == 1 and g(core, R.G_IMPULSE) == 2
     act(core, "INIT", 0)
     assert g(core, R.G_INIT) == 1 and g(core, R.G_IMPULSE) == 3
 
@@ -390,7 +390,7 @@ def test_afterburner_moves_once_per_impulse():
     # Talon 10.2.2: in an impulse without movement an afterburner moves the ship one hex
     p1 = [ship("talon_ca", "Justice", (8, 10), "W")]
     core = core_for(ca_duel(p1=p1, impulse="A", initiative=1))
-    assert stage(core) == R.ST_MOVE and g(core, R.G_CURRENT) == 1
+    assert stage(core) == R.ST_MOVE and g(core, R.G_DECIDER) == 1
     act(core, "MOVE", 0, R.M_STRAIGHT)
     assert sh(core, 1, 0, R.SH_AB_LEFT) == 1 and sh(core, 1, 0, R.SH_CELL) == core.cfg.grid.cell(8, 9)
     assert not legal(core, "MOVE", 0, R.M_STRAIGHT)
@@ -434,7 +434,7 @@ def test_disruptor_fire_empties_the_bar_and_hits_the_facing_shield():
     # the damage goes to the target's arc that contains the firer (step 6).
     core = fire_duel([ship("terran_ca", "Patton", (8, 6), "W")], [ship("talon_ca", "Justice", (8, 4), "E")],
                      [4, 1])
-    assert g(core, R.G_CURRENT) == 1 and stage(core) == R.ST_FIRE_SHIP
+    assert g(core, R.G_DECIDER) == 1 and stage(core) == R.ST_FIRE_SHIP
     act(core, "FIRE_SHIP", 0)
     act(core, "GROUP", 0)
     assert sh(core, 1, 0, R.SH_RED) == 0 and sh(core, 1, 0, R.SH_YEL) == 0
@@ -502,7 +502,7 @@ def test_targets_must_be_in_arc_and_range():
                      [], initiative=0)
     view, cfg = core.state.view, core.cfg.struct
     assert R.target_reason(view, cfg, 0, 0, 0, 0, 0) == R.R_OUT_OF_ARC     # the Justice is astern
-    assert g(core, R.G_CURRENT) == 1      # so the Terran turn had nothing to decide
+    assert g(core, R.G_DECIDER) == 1      # so the Terran turn had nothing to decide
     core = fire_duel([ship("terran_ca", "Patton", (8, 4), "E")], [ship("talon_ca", "Justice", (8, 9), "E")],
                      [], initiative=0)
     # range 5: beyond every Terran CA weapon
@@ -593,7 +593,7 @@ def test_explosion_order_chosen_by_owner():
     act(core, "FIRE_SHIP", 0)
     act(core, "GROUP", 0)
     act(core, "TARGET", 0)                # Patton destroyed; its explosion kills Napoleon and Guderian
-    assert stage(core) == R.ST_EXPLODE and g(core, R.G_CURRENT) == 0
+    assert stage(core) == R.ST_EXPLODE and g(core, R.G_DECIDER) == 0
     assert legal(core, "EXPLODE", 1) and legal(core, "EXPLODE", 2) and not legal(core, "EXPLODE", 3)
     act(core, "EXPLODE", 2)
     assert [sh(core, 0, k, R.SH_STATUS) for k in range(4)] == [R.SS_DESTROYED] * 3 + [R.SS_ACTIVE]
@@ -608,7 +608,7 @@ def test_battery_charged_with_ap_and_used_without():
     assert sh(core, 0, 0, R.SH_BATTERY) == 0
     act(core, "AP", 0, R.U_BATTERY)
     assert sh(core, 0, 0, R.SH_BATTERY) == 1
-    drive(core, lambda c: g(c, R.G_IMPULSE) == 4 and g(c, R.G_CURRENT) == 0)
+    drive(core, lambda c: g(c, R.G_IMPULSE) == 4 and g(c, R.G_DECIDER) == 0)
     assert stage(core) == R.ST_AP and not legal(core, "AP", 0, R.U_BATTERY)
     act(core, "AP", 0, R.U_REINF + 0)
     assert sh(core, 0, 0, R.SH_BATTERY) == 0

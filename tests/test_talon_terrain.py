@@ -79,9 +79,9 @@ def test_blocked_target_is_not_offered():
     p0 = [ship("terran_ca", "Patton", (8, 2), "E")]
     p1 = [ship("talon_ca", "Justice", (8, 5), "W")]
     core = core_for(scenario(p0, p1, [tile("planet", (8, 3))], impulse="E", initiative=0))
-    assert not (stage(core) == R.ST_FIRE_SHIP and g(core, R.G_CURRENT) == 0)
+    assert not (stage(core) == R.ST_FIRE_SHIP and g(core, R.G_DECIDER) == 0)
     core = core_for(scenario(p0, p1, [tile("planet", (6, 3))], impulse="E", initiative=0))
-    assert stage(core) == R.ST_FIRE_SHIP and g(core, R.G_CURRENT) == 0 and legal(core, "FIRE_SHIP", 0)
+    assert stage(core) == R.ST_FIRE_SHIP and g(core, R.G_DECIDER) == 0 and legal(core, "FIRE_SHIP", 0)
 
 
 # -- 17.3 asteroids -------------------------------------------------------------------------
@@ -231,7 +231,7 @@ def test_black_hole_destroys_blocks_and_disturbs_aim():
                           [tile("black_hole", (4, 5))]))
     core = core_for(sc)
     act(core, "MOVE", 0, R.M_STRAIGHT)                     # (4, 4), next to the hole
-    drive_long(core, lambda c: g(c, R.G_IMPULSE) == 2 and stage(c) == R.ST_MOVE and g(c, R.G_CURRENT) == 0)
+    drive_long(core, lambda c: g(c, R.G_IMPULSE) == 2 and stage(c) == R.ST_MOVE and g(c, R.G_DECIDER) == 0)
     act(core, "MOVE", 0, R.M_STRAIGHT)                     # into the black hole
     assert sh(core, 0, 0, R.SH_STATUS) == R.SS_DESTROYED and g(core, R.G_SP1) == 115
 
@@ -263,7 +263,7 @@ def test_pull_along_a_hexside_is_chosen_by_the_owner():
                   impulse="F", initiative=0)
     core = core_for(sc)
     drive_long(core, lambda c: stage(c) == R.ST_PULL)
-    assert g(core, R.G_CURRENT) == 0 and {rc(core, g(core, R.G_PULL_A)), rc(core, g(core, R.G_PULL_B))} == {b1, b2}
+    assert g(core, R.G_DECIDER) == 0 and {rc(core, g(core, R.G_PULL_A)), rc(core, g(core, R.G_PULL_B))} == {b1, b2}
     want = rc(core, g(core, R.G_PULL_B))
     act(core, "PULL", 1)
     assert rc(core, sh(core, 0, 0, R.SH_CELL)) == want

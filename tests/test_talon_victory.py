@@ -38,7 +38,7 @@ def destroy_hornet(core):
     """Talon 16.3 example set-up of test_talon_docking: the Cougar docks, then the Justice's shot
     (die 5) destroys the Hornet on its last hull box."""
     act(core, "DOCK", 1, R.M_STRAIGHT)
-    drive(core, lambda c: stage(c) == R.ST_FIRE_SHIP and g(c, R.G_CURRENT) == 1)
+    drive(core, lambda c: stage(c) == R.ST_FIRE_SHIP and g(c, R.G_DECIDER) == 1)
     act(core, "FIRE_SHIP", 0)
     act(core, "GROUP", 0)
     act(core, "TARGET", 0)
@@ -139,7 +139,7 @@ def test_docked_ship_shows_aboard_its_carrier():
     assert row[R.F_STATUS] == R.OBS_DOCKED
     assert (row[R.F_ROW], row[R.F_COL]) == (hornet // 16, hornet % 16) == (8, 5)
     assert victory_part(core, 1)["ships"][1, 1, R.F_STATUS] == R.OBS_DOCKED
-    drive(core, lambda c: stage(c) == R.ST_FIRE_SHIP and g(c, R.G_CURRENT) == 1)
+    drive(core, lambda c: stage(c) == R.ST_FIRE_SHIP and g(c, R.G_DECIDER) == 1)
     act(core, "FIRE_SHIP", 0)
     act(core, "GROUP", 0)
     act(core, "TARGET", 0)

@@ -9,7 +9,7 @@ steers for.
 from __future__ import annotations
 
 from ..core.kernel import kernel
-from .layout import (ACT, CI_PLANETOID, CRUISER, FIGHTER, FIXED, FX_HITS, FX_OWNER, G_ACTIVE, G_CURRENT, G_PHASE,
+from .layout import (ACT, CI_PLANETOID, CRUISER, FIGHTER, FIXED, FX_HITS, FX_OWNER, G_ACTIVE, G_DECIDER, G_PHASE,
                      G_TURN, K_A_COLONISE, K_A_END_ACT, K_A_FACE, K_A_FIXED, K_A_LAUNCH, K_A_MOVE, K_A_PIECE,
                      K_A_REPAIR, K_A_TARGET, K_RELATIONS, N_OBS_CH, ON_MAP, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS,
                      PL_CELL, TRANSPORT)
@@ -227,7 +227,7 @@ def write_action_table(s, cfg, b, me, obs):
             _where_row(s, cfg, b, me, obs, w, a, launch_position(cfg, me, kind, ramp)[0], F_LAUNCH)
             _put(obs, w, a, AF_KIND, kind + 1)
     # what the active piece may do (phase act)
-    if s.g[b, G_PHASE] != ACT or s.g[b, G_CURRENT] != me:
+    if s.g[b, G_PHASE] != ACT or s.g[b, G_DECIDER] != me:
         return
     i = s.g[b, G_ACTIVE]
     kind = cfg.slot_kind[i]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.kernel import kernel
-from .layout import (CRUISER, EXIT_FACE, EXIT_HEX, G_CURRENT, G_PHASE, K_A_COLONISE, K_A_END_ACT, K_A_END_TURN,
+from .layout import (CRUISER, EXIT_FACE, EXIT_HEX, G_DECIDER, G_PHASE, K_A_COLONISE, K_A_END_ACT, K_A_END_TURN,
                      K_A_FACE, K_A_FIXED, K_A_HEX, K_A_HYPER, K_A_LAUNCH, K_A_MOVE, K_A_PIECE, K_A_REPAIR, K_A_TARGET,
                      OK, SETUP, config_view, state_view)
 from .board import _occupancy
@@ -48,7 +48,7 @@ def _apply(s, cfg, b, a):
     piece or found a fixed base; a destruction rebuilds it in destroy_cascade,
     and the other actions (shots that destroy nothing, selection, repair, end
     of activation or of the move) leave every input of it unchanged."""
-    p = s.g[b, G_CURRENT]
+    p = s.g[b, G_DECIDER]
     ph = s.g[b, G_PHASE]
     moved = False
     if a < cfg.k[K_A_TARGET]:

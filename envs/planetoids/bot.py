@@ -23,7 +23,7 @@ from ..core.loops import specialise_loops
 from ..core.sampling import first_legal
 from . import rules as _rules
 from .rules import (ACT, BASE, CI_PLANETOID, CRUISER, EXIT_FACE, EXIT_HEX, FIGHTER, FIXED, FX_OWNER,
-                    G_ACTIVE, G_CURRENT, G_DONE, G_LAUNCHED, G_PHASE, K_A_COLONISE, K_A_END_ACT, K_A_END_TURN,
+                    G_ACTIVE, G_DECIDER, G_DONE, G_LAUNCHED, G_PHASE, K_A_COLONISE, K_A_END_ACT, K_A_END_TURN,
                     K_A_FACE, K_A_FIXED, K_A_HEX, K_A_LAUNCH, K_A_MOVE, K_A_PIECE, K_A_REPAIR,
                     K_A_TARGET, ON_MAP, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS, PL_CELL, SELECT,
                     SETUP, TRANSPORT, colour_now, fire_range, gain_toward, hunt_target, open_planetoid, step_game, to_hit)
@@ -87,7 +87,7 @@ def _step_towards(s, cfg, b, p, i, goal, mask):
 
 @kernel(cache=True)
 def scripted_action(s, cfg, b, mask):
-    p = s.g[b, G_CURRENT]
+    p = s.g[b, G_DECIDER]
     ph = s.g[b, G_PHASE]
     if ph == SETUP or ph == EXIT_HEX or ph == EXIT_FACE:
         a = first_legal(mask, cfg.k[K_A_HEX], cfg.k[K_A_MOVE])
@@ -137,7 +137,7 @@ def scripted_action(s, cfg, b, mask):
 
 
 # The learner-versus-opponent loops, written once in envs/core/loops.py
-LOOPS = specialise_loops("planetoids", step_game, scripted_action, G_DONE, G_CURRENT, sources=(_rules, sys.modules[__name__]),
+LOOPS = specialise_loops("planetoids", step_game, scripted_action, G_DONE, G_DECIDER, sources=(_rules, sys.modules[__name__]),
                          policies=POLICIES)
 play_turns, play_games, policy_actions, play = LOOPS.play_turns, LOOPS.play_games, LOOPS.policy_actions, LOOPS.play
 policy_action = LOOPS.policy_action   # one game's built-in policy (serve.session calls it directly)

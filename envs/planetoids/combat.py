@@ -9,7 +9,7 @@ import numpy as np
 from ..core.kernel import kernel
 from ..core.rng import roll_die
 from .layout import (ACT, BASE, C_BLOCKED, C_DEAD, C_OCC, C_SHOT, DESTROYED, FIGHTER, FIXED, FX_HITS, FX_OWNER, FX_SHOT,
-                     G_ACTIVE, G_CURRENT, G_LAST_DIE, G_NO_FIRE, G_PHASE, G_SHOTS, G_SPACE_SHOTS, KP_SHOTS,
+                     G_ACTIVE, G_DECIDER, G_LAST_DIE, G_NO_FIRE, G_PHASE, G_SHOTS, G_SPACE_SHOTS, KP_SHOTS,
                      K_BASE_SPACE_EACH_HEX, MAX_HITS, OK, ON_MAP, PC_DAMAGE, PC_FACING, PC_POS, PC_SHOT, PC_STATUS,
                      PL_CELL, R_ALREADY_SHOT, R_BASE_ONE_SPACE_SHOT, R_BLOCKED_HEX, R_FIGHTER_FIXED_RANGE,
                      R_HEX_NOT_EMPTY, R_IMPASSABLE, R_NOT_TARGETABLE, R_NO_FIRE_HYPER, R_NO_SHOTS, R_OUT_OF_RANGE,
@@ -127,7 +127,7 @@ def piece_target_reason(s, cfg, b, p, kind, a0, a1, a2, j, colour):
 
 @kernel(cache=True, forceinline=True)
 def fire_at_piece(s, cfg, b, j):
-    p = s.g[b, G_CURRENT]
+    p = s.g[b, G_DECIDER]
     q = 1 - p
     i = s.g[b, G_ACTIVE]
     kind = cfg.slot_kind[i]
@@ -170,7 +170,7 @@ def fixed_target_reason(s, cfg, b, p, kind, a0, a1, a2, f, colour):
 
 @kernel(cache=True, forceinline=True)
 def fire_at_fixed(s, cfg, b, f):
-    p = s.g[b, G_CURRENT]
+    p = s.g[b, G_DECIDER]
     i = s.g[b, G_ACTIVE]
     thr = to_hit(cfg, cfg.slot_kind[i], FIXED,
                  fire_range(s, cfg, b, p, i, 0, FIGHTER, cfg.planetoids[f, PL_CELL], 0, colour_now(s, cfg, b)))
@@ -207,7 +207,7 @@ def fire_hex_reason(s, cfg, b, p, cell):
 
 @kernel(cache=True, forceinline=True)
 def fire_at_hex(s, cfg, b, cell):
-    p = s.g[b, G_CURRENT]
+    p = s.g[b, G_DECIDER]
     i = s.g[b, G_ACTIVE]
     kind = cfg.slot_kind[i]
     thr = to_hit(cfg, kind, kind, fire_range(s, cfg, b, p, i, 0, FIGHTER, cell, 0, colour_now(s, cfg, b)))
@@ -221,7 +221,7 @@ def fire_at_hex(s, cfg, b, cell):
 def resolve_shot(s, cfg, b, threshold):
     """One d6 against the table threshold, worsened by 1 per damage the firer has
     taken (Seed 004 "Combattimento")."""
-    p = s.g[b, G_CURRENT]
+    p = s.g[b, G_DECIDER]
     i = s.g[b, G_ACTIVE]
     die = roll_die(s.rng, s.dice_script, s.dice, b, 6)
     s.g[b, G_LAST_DIE] = die

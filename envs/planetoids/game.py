@@ -19,7 +19,7 @@ from ..core.structs import WargymStruct
 from numba.experimental import structref
 from . import bot, rules  # noqa: F401  (game.bot: the compiled opponents, used by the wrappers)
 from .rules import BASE, CRUISER, FIGHTER, TRANSPORT
-from .rules import (C_BLOCKED, FX_HITS, FX_OWNER, G_CURRENT, G_DONE, G_TURN,
+from .rules import (C_BLOCKED, FX_HITS, FX_OWNER, G_DECIDER, G_DONE, G_TURN,
                     G_SETUP_COUNT, PC_DAMAGE, PC_FACING, PC_POS, PC_STATUS)
 from .validate import validate_state  # noqa: F401  (a state from outside, checked before any kernel sees it)
 
@@ -461,7 +461,7 @@ def split_obs(cfg, obs: np.ndarray) -> dict:
 
 
 def current(state) -> np.ndarray:
-    return state.g[:, G_CURRENT]
+    return state.g[:, G_DECIDER]
 
 
 def done(state) -> np.ndarray:

@@ -21,7 +21,7 @@ SPACE, ASTEROID, PLANET = 0, 1, 2
 
 # -- packed layouts (named columns of the state and config arrays) ----------
 # per-game scalars: s.g[b, G_*]
-(G_TURN, G_CURRENT, G_PHASE, G_SETUP_COUNT, G_ACTIVE, G_STEPS, G_SHOTS, G_MOVE_DONE, G_NO_FIRE, G_LAUNCHED,
+(G_TURN, G_DECIDER, G_PHASE, G_SETUP_COUNT, G_ACTIVE, G_STEPS, G_SHOTS, G_MOVE_DONE, G_NO_FIRE, G_LAUNCHED,
  G_LAUNCH_COUNT, G_EXIT_CELL, G_DECISIONS, G_DONE, G_LAST_DIE, G_COLONISED, G_SPACE_SHOTS) = range(17)
 N_G = 17  # G_SPACE_SHOTS: shots into space by the active piece this activation
 # per piece: s.pc[b, player, slot, PC_*]

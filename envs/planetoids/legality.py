@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..core.kernel import kernel
 from .layout import (ACT, BASE, CI_VALID, CRUISER, C_BLOCKED, C_OCC, C_SHOT, EXIT_FACE, EXIT_HEX, FIGHTER, G_ACTIVE,
-                     G_CURRENT, G_DONE, G_EXIT_CELL, G_PHASE, HYPER, K_A_COLONISE, K_A_END_ACT, K_A_END_TURN, K_A_FACE,
+                     G_DECIDER, G_DONE, G_EXIT_CELL, G_PHASE, HYPER, K_A_COLONISE, K_A_END_ACT, K_A_END_TURN, K_A_FACE,
                      K_A_FIXED, K_A_HEX, K_A_HYPER, K_A_LAUNCH, K_A_MOVE, K_A_PIECE, K_A_REPAIR, K_A_TARGET,
                      K_SHIP_LENGTH, N_C, OK, PC_FACING, PC_POS, PC_STATUS, R_CORRIDOR, R_GAME_OVER, R_OFF_MAP,
                      R_WRONG_PHASE, SELECT, SETUP, TRANSPORT, config_view, state_view)
@@ -33,7 +33,7 @@ from .colonisation import colonise_reason
 def _reason(s, cfg, b, a):
     if s.g[b, G_DONE]:
         return R_GAME_OVER
-    p = s.g[b, G_CURRENT]
+    p = s.g[b, G_DECIDER]
     ph = s.g[b, G_PHASE]
     if a < cfg.k[K_A_TARGET]:
         return select_reason(s, cfg, b, p, a - cfg.k[K_A_PIECE])
@@ -108,7 +108,7 @@ def _mask_rare(s, cfg, b, mask):
     """Phases SETUP and EXIT_HEX (a hex: setup_reason, exit_cell_ok) and
     EXIT_FACE (a facing: exit_reason), each action as action_reason checks it."""
     ph = s.g[b, G_PHASE]
-    p = s.g[b, G_CURRENT]
+    p = s.g[b, G_DECIDER]
     i = s.g[b, G_ACTIVE]
     k = cfg.k
     if ph == SETUP:
@@ -129,7 +129,7 @@ def _mask_select(s, cfg, b, mask):
     search done once per kind instead of once per ship), launch (launch_reason),
     end the turn."""
     pc, slot_kind, k = s.pc, cfg.slot_kind, cfg.k
-    p = s.g[b, G_CURRENT]
+    p = s.g[b, G_DECIDER]
     a_piece = k[K_A_PIECE]
     exit_known = 0  # bit per kind: exit search done ...
     exit_found = 0  # ... and found an exit
@@ -162,7 +162,7 @@ def _mask_act(s, cfg, b, mask):
     fixed_target_reason and the shots into space), moves (move_reason), pivots (pivot_reason),
     hyperspace (hyper_reason), colonising, repair, end of activation."""
     k = cfg.k
-    p = s.g[b, G_CURRENT]
+    p = s.g[b, G_DECIDER]
     i = s.g[b, G_ACTIVE]
     colour = colour_now(s, cfg, b)
     if fire_common_reason(s, cfg, b) == OK:

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..core.kernel import kernel
 from ..core.structs import scratch_i32
-from .layout import (BASE, CRUISER, C_BLOCKED, EXIT_FACE, FX_HITS, FX_OWNER, G_ACTIVE, G_CURRENT, G_EXIT_CELL,
+from .layout import (BASE, CRUISER, C_BLOCKED, EXIT_FACE, FX_HITS, FX_OWNER, G_ACTIVE, G_DECIDER, G_EXIT_CELL,
                      G_LAUNCHED, G_LAUNCH_COUNT, G_PHASE, G_SHOTS, G_STEPS, G_TURN, HYPER, K_RELATIONS, K_SHIP_LENGTH,
                      N_C, N_OBS_CH, N_STATIC_OBS, ON_MAP, PC_ACTIVATED, PC_DAMAGE, PC_FACING, PC_POS, PC_REPAIRED,
                      PC_STATUS, PL_CELL, RESERVE, TRANSPORT, config_view, state_view)
@@ -194,7 +194,7 @@ def _obs(s, cfg, b, me, obs, key):
     for j in range(key[KEY_N_ACTIVE]):
         obs[25, key[KEY_ACTIVE + j]] = 0
     n_active = 0
-    active = g[b, G_ACTIVE] if g[b, G_CURRENT] == me else -1
+    active = g[b, G_ACTIVE] if g[b, G_DECIDER] == me else -1
     if active >= 0 and pc[b, me, active, PC_STATUS] == ON_MAP:
         kind = slot_kind[active]
         pos = pc[b, me, active, PC_POS]
@@ -212,7 +212,7 @@ def _obs(s, cfg, b, me, obs, key):
             key[KEY_ACTIVE + n_active] = c
             n_active += 1
         obs[25, pos] = 2
-    if g[b, G_PHASE] == EXIT_FACE and g[b, G_CURRENT] == me:
+    if g[b, G_PHASE] == EXIT_FACE and g[b, G_DECIDER] == me:
         obs[25, g[b, G_EXIT_CELL]] = 3
         key[KEY_ACTIVE + n_active] = g[b, G_EXIT_CELL]
         n_active += 1

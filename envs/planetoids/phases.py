@@ -4,7 +4,7 @@ that acts, and launching a piece of the reserve from a ramp, each condition besi
 from __future__ import annotations
 
 from ..core.kernel import kernel
-from .layout import (ACT, BASE, CI_HOME_DIST, CRUISER, EXIT_HEX, FIGHTER, G_CURRENT, G_LAUNCHED, G_LAUNCH_COUNT,
+from .layout import (ACT, BASE, CI_HOME_DIST, CRUISER, EXIT_HEX, FIGHTER, G_DECIDER, G_LAUNCHED, G_LAUNCH_COUNT,
                      G_NO_FIRE, G_PHASE, G_SETUP_COUNT, HYPER, K_SHIP_LENGTH, OK, ON_MAP, PC_ACTIVATED, PC_FACING,
                      PC_POS, PC_REPAIRED, PC_STATUS, RESERVE, R_ALREADY_ACTIVATED, R_LAUNCH_LIMIT, R_NOT_NEAR_HOME,
                      R_NO_EXIT, R_NO_RESERVE, R_PIECE_UNAVAILABLE, R_PLACEMENT, R_UNDER_REPAIR, R_WRONG_PHASE, SELECT,
@@ -37,7 +37,7 @@ def place_base(s, cfg, b, p, cell):
     if s.g[b, G_SETUP_COUNT] >= 4:
         begin_colour_turn(s, cfg, b)
     else:
-        s.g[b, G_CURRENT] = 1 - p
+        s.g[b, G_DECIDER] = 1 - p
 
 
 @kernel(cache=True, forceinline=True)

@@ -26,7 +26,7 @@ import numpy as np
 from ..core.hexgrid import DIRECTION_NAMES
 from ..core.render import font as _font, mix as _mix
 from . import rules
-from .rules import (C_BLOCKED, FX_HITS, FX_OWNER, G_ACTIVE, G_CURRENT, G_EXIT_CELL, G_LAST_DIE, G_LAUNCH_COUNT,
+from .rules import (C_BLOCKED, FX_HITS, FX_OWNER, G_ACTIVE, G_DECIDER, G_EXIT_CELL, G_LAST_DIE, G_LAUNCH_COUNT,
                     G_LAUNCHED, G_PHASE, G_SETUP_COUNT, G_SHOTS, G_STEPS, G_TURN, PC_ACTIVATED, PC_DAMAGE,
                     PC_FACING, PC_POS, PC_STATUS)
 
@@ -69,7 +69,7 @@ def snapshot(core, b: int) -> types.SimpleNamespace:
     v.over = int(g[G_PHASE]) == rules.OVER or turn >= n_turns
     v.colour = int(cfg.colour_seq[t])
     v.next_colour = int(cfg.colour_seq[t + 1]) if t + 1 < n_turns and not v.over else -1
-    v.current = int(g[G_CURRENT])
+    v.current = int(g[G_DECIDER])
     v.phase = int(g[G_PHASE])
     v.phase_name = rules.PHASE_NAMES[v.phase] if 0 <= v.phase < len(rules.PHASE_NAMES) else str(v.phase)
     v.active = int(g[G_ACTIVE])

@@ -21,7 +21,7 @@ import numpy as np
 from ..core.kernel import kernel
 from ..core.ranges import specialise_ranges
 from ..core.rng import draw_int, seed_stream
-from .layout import (C_BLOCKED, FX_HITS, FX_OWNER, G_ACTIVE, G_CURRENT, G_DECISIONS, G_DONE, G_EXIT_CELL, G_LAST_DIE,
+from .layout import (C_BLOCKED, FX_HITS, FX_OWNER, G_ACTIVE, G_DECIDER, G_DECISIONS, G_DONE, G_EXIT_CELL, G_LAST_DIE,
                      G_LAUNCHED, G_LAUNCH_COUNT, G_PHASE, G_SETUP_COUNT, G_TURN, K_FIXED_SETUP, K_MAX_DECISIONS,
                      K_REWARD_SCORE, OK, ON_MAP, PC_ACTIVATED, PC_DAMAGE, PC_FACING, PC_POS, PC_REPAIRED,
                      PC_REPAIR_PROGRESS, PC_STATUS, RESERVE, R_NO_SUCH_ACTION, SETUP, config_view, outputs_view,
@@ -57,7 +57,7 @@ from .observation import *  # noqa: F401,F403
 @kernel(inline="always")  # into reset_range (through reset_one)
 def write_outputs(s, cfg, b, obs, mask, key):
     """The buffers of game ``b`` after a reset; ``key`` is its row of obs_key."""
-    _obs(state_view(s), config_view(cfg), b, s.g[b, G_CURRENT], obs, key)
+    _obs(state_view(s), config_view(cfg), b, s.g[b, G_DECIDER], obs, key)
     write_mask(s, cfg, b, mask)
 
 
@@ -69,7 +69,7 @@ def reset_game(s0, cfg0, b, seed):
     s.dice[b, :] = 0
     s.dice_script[b, :] = 0
     s.g[b, G_TURN] = 0
-    s.g[b, G_CURRENT] = 0
+    s.g[b, G_DECIDER] = 0
     s.g[b, G_PHASE] = SETUP
     s.g[b, G_SETUP_COUNT] = 0
     s.pc[b, :, :, PC_STATUS] = RESERVE
@@ -106,7 +106,7 @@ def reset_game(s0, cfg0, b, seed):
 def reset_one(s, cfg, b, seed, out):
     reset_game(s, cfg, b, seed)
     write_outputs(s, cfg, b, out.obs[b], out.mask[b], out.obs_key[b])
-    out.player[b] = s.g[b, G_CURRENT]
+    out.player[b] = s.g[b, G_DECIDER]
 
 
 @kernel(inline="always")  # Numba IR: no compiled copy of its own (see core/ranges.py)
@@ -142,9 +142,9 @@ def _step_one(s0, cfg0, s, cfg, o, b, a, auto_reset):
         for p in range(2):
             write_obs(s0, cfg0, b, p, o.final_obs[b, p])
         reset_game(s0, cfg0, b, next_seed(s, b))
-    _obs(s, cfg, b, s.g[b, G_CURRENT], o.obs[b], o.obs_key[b])
+    _obs(s, cfg, b, s.g[b, G_DECIDER], o.obs[b], o.obs_key[b])
     _mask(s, cfg, b, o.mask[b])
-    o.player[b] = s.g[b, G_CURRENT]
+    o.player[b] = s.g[b, G_DECIDER]
 
 
 @kernel(cache=True, forceinline=False)
@@ -168,5 +168,5 @@ def observe_game(s, cfg, b, p, obs, mask):
     build_occupancy(s, cfg, b)
     write_obs(s, cfg, b, p, obs)
     mask[:] = 0
-    if p == s.g[b, G_CURRENT] and not s.g[b, G_DONE]:
+    if p == s.g[b, G_DECIDER] and not s.g[b, G_DONE]:
         write_mask(s, cfg, b, mask)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.kernel import kernel
-from .layout import (C_BLOCKED, C_SHOT, FX_HITS, FX_OWNER, FX_SHOT, G_ACTIVE, G_COLONISED, G_CURRENT, G_DONE,
+from .layout import (C_BLOCKED, C_SHOT, FX_HITS, FX_OWNER, FX_SHOT, G_ACTIVE, G_COLONISED, G_DECIDER, G_DONE,
                      G_LAUNCHED, G_LAUNCH_COUNT, G_MOVE_DONE, G_NO_FIRE, G_PHASE, G_SHOTS, G_SPACE_SHOTS, G_STEPS,
                      G_TURN, ON_MAP, OVER, PC_ACTIVATED, PC_FACING, PC_POS, PC_REPAIRED, PC_SHOT, PC_STATUS, SELECT,
                      TRANSPORT)
@@ -35,7 +35,7 @@ def begin_colour_turn(s, cfg, b):
 @kernel(cache=True, forceinline=True)
 def begin_move(s, cfg, b, p):
     """Start of player p's move inside the current colour turn."""
-    s.g[b, G_CURRENT] = p
+    s.g[b, G_DECIDER] = p
     s.g[b, G_PHASE] = SELECT
     s.g[b, G_ACTIVE] = -1
     s.g[b, G_LAUNCHED] = -1
@@ -56,7 +56,7 @@ def begin_activation(s, cfg, b, i):
     """Seed 004 "Movimento": piece i of the player to move acts (moves, turns, fires) now."""
     s.g[b, G_ACTIVE] = i
     clear_activation(s, b)
-    s.pc[b, s.g[b, G_CURRENT], i, PC_ACTIVATED] = True
+    s.pc[b, s.g[b, G_DECIDER], i, PC_ACTIVATED] = True
 
 
 @kernel(cache=True, forceinline=True)
@@ -83,7 +83,7 @@ def end_activation(s, b):
 
 @kernel(cache=True, forceinline=True)
 def end_move(s, cfg, b):
-    p = s.g[b, G_CURRENT]
+    p = s.g[b, G_DECIDER]
     if p == 0:
         begin_move(s, cfg, b, 1)
         return

@@ -19,7 +19,7 @@ def validate_state(cfg, state) -> None:
     check_dice(state)
     g = state.g
     G.check(g, {
-        R.G_TURN: (0, len(cfg.colour_seq)), R.G_CURRENT: (0, 1), R.G_PHASE: (R.SETUP, R.OVER),
+        R.G_TURN: (0, len(cfg.colour_seq)), R.G_DECIDER: (0, 1), R.G_PHASE: (R.SETUP, R.OVER),
         R.G_SETUP_COUNT: (0, 4), R.G_ACTIVE: (-1, n_pieces - 1), R.G_STEPS: (0, int(cfg.kinds[:, R.KP_MAX_STEPS].max())),
         R.G_SHOTS: (0, 127), R.G_MOVE_DONE: (0, 1), R.G_NO_FIRE: (0, 1), R.G_LAUNCHED: (-1, R.FIGHTER),
         R.G_LAUNCH_COUNT: (0, 3), R.G_EXIT_CELL: (-1, n_cells - 1), R.G_DECISIONS: (0, INT32_MAX),
@@ -55,7 +55,7 @@ def _check_active_piece(g, pc, n_cells: int, cfg) -> None:
             continue
         if active < 0:
             raise ValueError(f"g[G_ACTIVE] is -1 in phase {R.PHASE_NAMES[phase]}")
-        st = int(pc[b, g[b, R.G_CURRENT], active, R.PC_STATUS])
+        st = int(pc[b, g[b, R.G_DECIDER], active, R.PC_STATUS])
         if st != (R.ON_MAP if phase == R.ACT else R.HYPER):
             raise ValueError(f"g[G_ACTIVE] names a piece {'not on the map' if phase == R.ACT else 'not in hyperspace'} "
                              f"in phase {R.PHASE_NAMES[phase]}")

@@ -30,7 +30,7 @@ from .movement import move_heading
 from .ships import neighbour
 from .relations import expected_damage
 from .layout import VK_DESTROY, VK_ESCAPE
-from .rules import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, G_CURRENT, G_DONE, G_GROUP, G_IMPULSE, G_SHIP, G_STAGE,
+from .rules import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, G_DECIDER, G_DONE, G_GROUP, G_IMPULSE, G_SHIP, G_STAGE,
                     GR_ARCS, GR_COUNT, GR_RED, GR_WEAPON, GR_YELLOW, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
                     K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_SPEED, K_A_TARGET, N_MOVES, N_USES, SH_AB_LEFT, SH_C_SHIELDS, SH_CELL,
                     SH_CLASS, SH_FACING, SH_GROUP_DEAD, SH_HULL_HITS, SH_MOVED, SH_RED, SH_REINF, SH_SHIELD, SH_STATUS,
@@ -547,7 +547,7 @@ def _launch_hex_action(s, cfg, b, p):
 
 @kernel(cache=True)
 def scripted_action(s, cfg, b, mask):
-    p = s.g[b, G_CURRENT]
+    p = s.g[b, G_DECIDER]
     st = s.g[b, G_STAGE]
     a = -1
     if cfg.k[K_MISSILES]:                                # --- Talon 13 missiles ---
@@ -602,7 +602,7 @@ def scripted_action(s, cfg, b, mask):
 
 
 # The learner-versus-opponent loops, written once in envs/core/loops.py
-LOOPS = specialise_loops("talon", step_game, scripted_action, G_DONE, G_CURRENT, sources=(*_rules.CHAPTERS, _rules, sys.modules[__name__]),
+LOOPS = specialise_loops("talon", step_game, scripted_action, G_DONE, G_DECIDER, sources=(*_rules.CHAPTERS, _rules, sys.modules[__name__]),
                          policies=POLICIES)
 play_turns, play_games, policy_actions, play = LOOPS.play_turns, LOOPS.play_games, LOOPS.policy_actions, LOOPS.play
 policy_action = LOOPS.policy_action   # one game's built-in policy (serve.session calls it directly)

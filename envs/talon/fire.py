@@ -10,7 +10,7 @@ from ..core.rng import roll_die
 from ..core.structs import borrow
 from .layout import (CL_EXPLOSION, CL_N_GROUPS, CL_N_HULL, CL_POINTS, CR_BREACH, CR_HELM, CR_HULL_FTL, CR_PLOSS,
                      CR_POWER, CR_SECONDARY, CR_SHIELDS, CR_TURN, CR_WEAPON, GR_ARCS, GR_RED, GR_WEAPON, GR_YELLOW,
-                     G_CURRENT, G_PENDING_TURN, G_SERIAL, G_SHIP, G_SP0, G_TILES, G_WLEFT, K_REPAIRABLE, OK, R_FIRED, R_NOT_CHARGED,
+                     G_DECIDER, G_PENDING_TURN, G_SERIAL, G_SHIP, G_SP0, G_TILES, G_WLEFT, K_REPAIRABLE, OK, R_FIRED, R_NOT_CHARGED,
                      R_NOT_ENEMY, R_NOT_PENDING, R_NO_GROUP, R_NO_SHIP, R_NO_TARGET, R_NO_WEAPON_LEFT, R_OUT_OF_ARC,
                      R_OUT_OF_RANGE, R_UNPLAYABLE_WEAPON, SH_CELL, SH_CLASS, SH_C_FTL, SH_C_HELM, SH_C_PLOSS, SH_C_POWER,
                      SH_C_POWER_AT, SH_C_SHIELDS, SH_C_TURN, SH_C_TURN_AT, SH_FACING, SH_FIRED, SH_GROUP_DEAD,
@@ -247,14 +247,14 @@ def resolve_explosions(s, cfg, b):
     while True:
         n0, k0 = pending_count(sh, b, first)
         if n0 > 1:
-            g[b, G_CURRENT] = first
+            g[b, G_DECIDER] = first
             return True
         if n0 == 1:
             explode(s, cfg, b, first, k0)
             continue
         n1, k1 = pending_count(sh, b, other(first))
         if n1 > 1:
-            g[b, G_CURRENT] = other(first)
+            g[b, G_DECIDER] = other(first)
             return True
         if n1 == 1:
             explode(s, cfg, b, other(first), k1)

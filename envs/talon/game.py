@@ -701,7 +701,7 @@ def split_obs(cfg, obs: np.ndarray) -> dict:
 
 
 def current(state) -> np.ndarray:
-    return state.g[:, R.G_CURRENT]
+    return state.g[:, R.G_DECIDER]
 
 
 def done(state) -> np.ndarray:

@@ -19,7 +19,7 @@ from ..core.structs import view
 
 # -- per-game scalars g[b, G_*] ------------------------------------------------
 G_DONE = 0          # game over
-G_CURRENT = 1       # player to decide
+G_DECIDER = 1       # player to decide
 G_ROUND = 2         # 1-based round number (Talon 3.1)
 G_IMPULSE = 3       # 0..5 = impulses A..F, 6 = power phase
 G_INIT = 4          # player holding the initiative (Talon 4.1)

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..core.kernel import kernel
 from ..core.structs import borrow
-from .layout import (G_CURRENT, G_DONE, G_GROUP, G_SHIP, G_STAGE, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
+from .layout import (G_DECIDER, G_DONE, G_GROUP, G_SHIP, G_STAGE, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE, K_A_EXPLODE,
                      K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_PULL, K_A_RETREAT, K_A_SPEED, K_A_TARGET,
                      K_A_UNREINF, K_N_ACTIONS, N_MOVES, N_USES, OK, R_GAME_OVER, R_MUST_MOVE, R_NOT_PENDING,
                      R_NO_SUCH_ACTION, R_STAGE, SH_AP_SPENT, SH_REINF, ST_AP, ST_COLLIDE,
@@ -83,7 +83,7 @@ def action_reason(s_, cfg_, b, a):
         return R_GAME_OVER
     if a < 0 or a >= k_[K_N_ACTIONS]:
         return R_NO_SUCH_ACTION
-    p = g[b, G_CURRENT]
+    p = g[b, G_DECIDER]
     st = g[b, G_STAGE]
     if k_[K_MISSILES]:                                   # --- Talon 13 missiles ---
         r = missile_action_reason(s, cfg, b, p, st, a)
@@ -157,7 +157,7 @@ def stage_has_choice(s_, cfg_, b):
     g = s.g
     sh = s.sh
     S = sh.shape[2]
-    p = g[b, G_CURRENT]
+    p = g[b, G_DECIDER]
     st = g[b, G_STAGE]
     if cfg.k[K_MISSILES] and missile_stage_choice(s, cfg, b, p, st):    # --- Talon 13 missiles ---
         return True
@@ -203,7 +203,7 @@ def stage_has_choice(s_, cfg_, b):
 @kernel(cache=True)
 def stage_has_choice_ref(s, cfg, b):
     """Reference statement of stage_has_choice through the per-action reasons (tests)."""
-    p = s.g[b, G_CURRENT]
+    p = s.g[b, G_DECIDER]
     st = s.g[b, G_STAGE]
     sh = s.sh
     S = sh.shape[2]
@@ -306,7 +306,7 @@ def write_mask(s_, cfg_, b, mask):
     if g[b, G_DONE]:
         return
     st = g[b, G_STAGE]
-    p = g[b, G_CURRENT]
+    p = g[b, G_DECIDER]
     if st == ST_AP:
         a_ap = k_[K_A_AP]
         a_un = k_[K_A_UNREINF]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..core.kernel import kernel
 from ..core.structs import borrow
-from .layout import (CL_BATTERY, CL_N_GROUPS, CL_N_HULL, CL_POINTS, GR_RED, GR_YELLOW, G_COLL_MOVER, G_CURRENT,
+from .layout import (CL_BATTERY, CL_N_GROUPS, CL_N_HULL, CL_POINTS, GR_RED, GR_YELLOW, G_COLL_MOVER, G_DECIDER,
                      G_GROUP, G_IMPULSE, G_PULL_A, G_PULL_B, G_INIT, G_MOVE_PLAYER, G_ROUND, G_ROUNDS, G_SHIP, G_SP0, G_STAGE, G_TURN,
                      G_TILES, G_WLEFT, K_COLS, K_OBS_PLANES, K_ROWS, K_TERRAIN, SH_AB_LEFT, SH_AP_SPENT, SH_BATTERY, SH_CELL, SH_CLASS, SH_CURVE,
                      SH_C_FTL, SH_C_HELM, SH_C_PLOSS, SH_C_POWER, SH_C_SHIELDS, SH_C_TURN, SH_FACING, SH_FIRED,
@@ -203,7 +203,7 @@ def write_obs_ref(s, cfg, b, v, obs):
     act_k = -1
     if (st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER or st == ST_PULL or st == ST_PUSH
             or st == ST_LAUNCH):
-        act_p = g[b, G_CURRENT]
+        act_p = g[b, G_DECIDER]
         act_k = g[b, G_SHIP]
     elif st == ST_COLLIDE:
         act_p = g[b, G_MOVE_PLAYER]
@@ -318,7 +318,7 @@ def write_obs_ref(s, cfg, b, v, obs):
     obs[o + O_CHANGE_MINE] = ch_m
     obs[o + O_CHANGE_THEIRS] = ch_t
     obs[o + O_DEFEND] = de
-    obs[o + O_DECIDER] = g[b, G_CURRENT] == v
+    obs[o + O_DECIDER] = g[b, G_DECIDER] == v
     if cfg.k[K_RELATIONS]:                               # option relations (talon_v1)
         write_relations(s, cfg, b, v, obs, o + N_GLOBAL, cfg.k[K_N_ACTIONS])
     if cfg.k[K_MISSILES]:                                # --- Talon 13 missiles ---
@@ -386,7 +386,7 @@ def write_obs(s, cfg, b, v, obs):
     act_k = -1
     if (st == ST_FIRE_GROUP or st == ST_FIRE_TARGET or st == ST_POWER or st == ST_PULL or st == ST_PUSH
             or st == ST_LAUNCH):
-        act_p = g[b, G_CURRENT]
+        act_p = g[b, G_DECIDER]
         act_k = g[b, G_SHIP]
     elif st == ST_COLLIDE:
         act_p = g[b, G_MOVE_PLAYER]
@@ -501,7 +501,7 @@ def write_obs(s, cfg, b, v, obs):
     obs[o + O_CHANGE_MINE] = ch_m
     obs[o + O_CHANGE_THEIRS] = ch_t
     obs[o + O_DEFEND] = de
-    obs[o + O_DECIDER] = g[b, G_CURRENT] == v
+    obs[o + O_DECIDER] = g[b, G_DECIDER] == v
     if k_[K_RELATIONS]:                                  # option relations (talon_v1)
         write_relations(s, cfg, b, v, obs, o + N_GLOBAL, k_[K_N_ACTIONS])
     if k_[K_MISSILES]:                                   # --- Talon 13 missiles ---
@@ -542,4 +542,4 @@ def write_missile_planes(s, cfg, b, v, obs):
     if g[b, G_STAGE] == ST_RETARGET:
         obs[o + PM_RETARGETED * n + ms[b, g[b, G_MISSILE], MS_CELL]] = 1
     elif g[b, G_STAGE] == ST_LAUNCH:
-        obs[o + PM_RETARGETED * n + sh[b, 1 - g[b, G_CURRENT], g[b, G_LAUNCH_TARGET], SH_CELL]] = 1
+        obs[o + PM_RETARGETED * n + sh[b, 1 - g[b, G_DECIDER], g[b, G_LAUNCH_TARGET], SH_CELL]] = 1

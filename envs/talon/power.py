@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..core.kernel import kernel
 from ..core.structs import borrow
-from .layout import (CL_BATTERY, CL_N_CURVES, CL_N_GROUPS, GR_COUNT, GR_RED, GR_YELLOW, G_CURRENT, G_IMPULSE, G_INIT,
+from .layout import (CL_BATTERY, CL_N_CURVES, CL_N_GROUPS, GR_COUNT, GR_RED, GR_YELLOW, G_DECIDER, G_IMPULSE, G_INIT,
                      G_PENDING_TURN, G_PP_TURN, G_SHIP, G_STAGE, K_EDITION, OK, R_AP_SPENT, R_ARC_DESTROYED,
                      R_BAR_FULL, R_BATTERY_AP, R_BATTERY_CHARGED, R_INIT_MARKED, R_NEGATIVE_POWER, R_NO_AP,
                      R_NO_BATTERY, R_NO_GROUP, R_NO_REINF, R_NO_SHIP, R_NO_SUCH_ACTION, R_NO_SUCH_SPEED,
@@ -212,7 +212,7 @@ def next_power_ship(s, cfg, b):
     S = sh.shape[2]
     while g[b, G_PP_TURN] < 2:
         p = g[b, G_INIT] if g[b, G_PP_TURN] == 0 else other(g[b, G_INIT])
-        g[b, G_CURRENT] = p
+        g[b, G_DECIDER] = p
         k = g[b, G_SHIP]
         while k < S:
             if active(sh, b, p, k):

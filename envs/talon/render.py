@@ -181,7 +181,7 @@ def snapshot(core, b: int) -> types.SimpleNamespace:
     v.impulse_letter = G.IMPULSE_LETTERS[v.impulse] if 0 <= v.impulse <= 5 else "P"
     v.chart = [[n for n in range(1, 7) if cfg.chart[i, n]] for i in range(6)]
     v.init = int(g[R.G_INIT])
-    v.current = int(g[R.G_CURRENT])
+    v.current = int(g[R.G_DECIDER])
     v.stage = int(g[R.G_STAGE])
     v.over = bool(g[R.G_DONE]) or v.stage == R.ST_OVER
     v.stage_name = G.STAGE_NAMES.get(v.stage, f"stage {v.stage}")

@@ -10,7 +10,7 @@ The rules live in modules that follow the rulebook's chapters (RULES.md "Code la
 ``observation``.
 
 Every decision the rules leave to a player is one step: the player whose
-decision it is is ``g[b, G_CURRENT]``.  Everything without a choice (dice,
+decision it is is ``g[b, G_DECIDER]``.  Everything without a choice (dice,
 expiry of reinforcements, repairs, charging, explosions of a single ship) is
 resolved while advancing to the next decision (``sequence.advance``).
 
@@ -25,7 +25,7 @@ from ..core.kernel import kernel
 from ..core.ranges import specialise_ranges
 from ..core.rng import draw_int
 from ..core.structs import borrow
-from .layout import (G_CURRENT, G_DECISIONS, G_DONE, G_FLEET0, G_FLEET1, G_SP0, G_SP1, G_WINNER, K_MAX_DECISIONS,
+from .layout import (G_DECIDER, G_DECISIONS, G_DONE, G_FLEET0, G_FLEET1, G_SP0, G_SP1, G_WINNER, K_MAX_DECISIONS,
                      K_REWARD_POINTS, OK)
 from .legality import action_reason, write_mask
 from .sequence import apply_action
@@ -60,7 +60,7 @@ CHAPTERS = (layout, ships, bases, terrain, fire, power, retreat, fighters, victo
 
 @kernel(inline="always")  # into reset_range (through reset_one)
 def write_outputs(s, cfg, b, obs, mask):
-    write_obs(s, cfg, b, s.g[b, G_CURRENT], obs)
+    write_obs(s, cfg, b, s.g[b, G_DECIDER], obs)
     write_mask(s, cfg, b, mask)
 
 
@@ -71,7 +71,7 @@ def write_outputs(s, cfg, b, obs, mask):
 def reset_one(s, cfg, b, seed, out):
     reset_game(s, cfg, b, seed)
     write_outputs(s, cfg, b, out.obs[b], out.mask[b])
-    out.player[b] = s.g[b, G_CURRENT]
+    out.player[b] = s.g[b, G_DECIDER]
 
 
 @kernel(cache=True)
@@ -124,7 +124,7 @@ def step_game(s, cfg, b, a, out, auto_reset):
             write_obs(s, cfg, b, p, o_final_obs[b, p])
         reset_game(s, cfg, b, np.uint64(draw_int(s.rng, b, 2**62)))
     # write_outputs with its calls spelled out (one call level less per step)
-    p = g[b, G_CURRENT]
+    p = g[b, G_DECIDER]
     write_obs(s, cfg, b, p, o_obs[b])
     write_mask(s, cfg, b, o_mask[b])
     o_player[b] = p
@@ -138,5 +138,5 @@ step_range, reset_range = specialise_ranges("talon", step_game, reset_one, sourc
 def observe_game(s, cfg, b, p, obs, mask):
     write_obs(s, cfg, b, p, obs)
     mask[:] = 0
-    if p == s.g[b, G_CURRENT] and not s.g[b, G_DONE]:
+    if p == s.g[b, G_DECIDER] and not s.g[b, G_DONE]:
         write_mask(s, cfg, b, mask)

@@ -8,7 +8,7 @@ import numpy as np
 from ..core.kernel import kernel
 from ..core.structs import borrow
 from .layout import (END_DONE, END_PULL, END_RETREAT0, END_RETREAT1, END_SUPPLY, GR_COUNT, G_COLL_QUEUE,
-                     G_COLL_RESUME, G_CURRENT, G_DONE, G_END_STEP, G_GROUP, G_IMPULSE, G_INIT, G_MOVE_PLAYER,
+                     G_COLL_RESUME, G_DECIDER, G_DONE, G_END_STEP, G_GROUP, G_IMPULSE, G_INIT, G_MOVE_PLAYER,
                      G_PENDING_TURN, G_PULL_A, G_PULL_B, G_PULL_NEXT, G_RESUME, G_ROUND, G_ROUNDS, G_SERIAL, G_SHIP,
                      G_SP0, G_SP1, G_STAGE, G_TILES, G_TURN, G_WINNER, G_WLEFT, K_A_AP, K_A_COLLIDE, K_A_DONE,
                      K_A_EXPLODE, K_A_FIRE_SHIP, K_A_GROUP, K_A_INIT, K_A_MOVE, K_A_PULL, K_A_RETREAT, K_A_SPEED,
@@ -94,7 +94,7 @@ def begin_turn(s, cfg, b):
                 if sh[b, p, k, SH_REINF + a] == letter:
                     sh[b, p, k, SH_REINF + a] = 0
     g[b, G_STAGE] = ST_AP
-    g[b, G_CURRENT] = p
+    g[b, G_DECIDER] = p
     g[b, G_PENDING_TURN] = p
 
 
@@ -157,7 +157,7 @@ def initiative_check(s, cfg, b):
         chooser = 1
     else:
         chooser = other(holder)
-    g[b, G_CURRENT] = chooser
+    g[b, G_DECIDER] = chooser
     g[b, G_STAGE] = ST_INIT
     return True
 
@@ -265,7 +265,7 @@ def round_end_step(s, cfg, b):
                     g[b, G_PULL_A] = ha
                     g[b, G_PULL_B] = hb
                     g[b, G_STAGE] = ST_PULL
-                    g[b, G_CURRENT] = p
+                    g[b, G_DECIDER] = p
                     return 1
                 pull_ship(s, cfg, b, p, k, ha)
                 return 0
@@ -279,7 +279,7 @@ def round_end_step(s, cfg, b):
         if cfg.k[K_RETREAT]:
             p = g[b, G_INIT] if step == END_RETREAT0 else other(g[b, G_INIT])
             g[b, G_STAGE] = ST_RETREAT
-            g[b, G_CURRENT] = p
+            g[b, G_DECIDER] = p
             return 0            # advance asks whether the player has a ship that may jump
         g[b, G_END_STEP] = step + 1
         return 0
@@ -304,7 +304,7 @@ def advance(s, cfg, b):
             if check_end(s, cfg, b):
                 return
         if st == ST_COLLIDE:
-            g[b, G_CURRENT] = g[b, G_MOVE_PLAYER]
+            g[b, G_DECIDER] = g[b, G_MOVE_PLAYER]
             return
         if st == ST_EXPLODE:
             # an explosion order was chosen: continue exploding, then resume
@@ -313,14 +313,14 @@ def advance(s, cfg, b):
             if check_end(s, cfg, b):
                 return
             g[b, G_STAGE] = g[b, G_RESUME]
-            g[b, G_CURRENT] = g[b, G_PENDING_TURN]
+            g[b, G_DECIDER] = g[b, G_PENDING_TURN]
             continue
         if st == ST_INIT:
             return
         if (st == ST_MOVE or st == ST_ROUND_END or st == ST_FIRE_TARGET) and g[b, G_COLL_QUEUE] != 0:
             if next_collision(s, b):
                 g[b, G_STAGE] = ST_COLLIDE
-                g[b, G_CURRENT] = g[b, G_MOVE_PLAYER]
+                g[b, G_DECIDER] = g[b, G_MOVE_PLAYER]
                 return
         if st == ST_POWER:
             if next_power_ship(s, cfg, b):
@@ -358,7 +358,7 @@ def advance(s, cfg, b):
             g[b, G_STAGE] = ST_ROUND_END
             continue
         p = turn_player(s, b)
-        g[b, G_CURRENT] = p
+        g[b, G_DECIDER] = p
         if st == ST_MOVE and borrow(cfg.k)[K_BASES]:
             rotate_bases(s, cfg, b, p)      # Talon 14 bases turn instead of moving (once: marked moved)
         if stage_has_choice(s, cfg, b):
@@ -410,7 +410,7 @@ def apply_action(s, cfg, b, a):
     sh = borrow(s.sh)
     grp = borrow(cfg.grp)
     g = borrow(s.g)
-    p = g[b, G_CURRENT]
+    p = g[b, G_DECIDER]
     st = g[b, G_STAGE]
     if k_[K_MISSILES] and apply_missile_action(s, cfg, b, p, st, a):    # --- Talon 13 missiles ---
         advance(s, cfg, b)

@@ -32,7 +32,7 @@ def _check_scalars(g, S: int, n_cells: int, n_tiles: int, n_missiles: int, cfg) 
     ship, cell = (-1, S - 1), (-1, n_cells - 1)
     stage = (0, R.ST_LAUNCH)
     G.check(g, {
-        R.G_DONE: (0, 1), R.G_CURRENT: (0, 1), R.G_ROUND: (0, 101), R.G_IMPULSE: (0, 6), R.G_INIT: (0, 1),
+        R.G_DONE: (0, 1), R.G_DECIDER: (0, 1), R.G_ROUND: (0, 101), R.G_IMPULSE: (0, 6), R.G_INIT: (0, 1),
         R.G_TURN: (0, 1), R.G_STAGE: (R.ST_AP, R.ST_LAUNCH), R.G_SHIP: ship, R.G_GROUP: (-1, 2),
         R.G_WLEFT: (0, INT16_MAX), R.G_RESUME: stage, R.G_SERIAL: (0, INT32_MAX), R.G_COLL_MOVER: ship,
         R.G_COLL_OTHER: ship, R.G_COLL_ORIGIN: cell, R.G_COLL_ARC: (-1, 3), R.G_COLL_QUEUE: (0, (1 << S) - 1),

@@ -41,7 +41,7 @@ from .layout import (AK_AID, AK_CHARGE, AK_FIRE0, AK_FIRE1, AK_GENIO, AK_HIDE, A
                      TK_SUPPRESSION, TK_CHARGE, TK_DUEL, BK_WOUNDS, ROLLER_NONE, ST_FACING, G_FACE_MOVE)
 from .relations import facing_toward_goal, mover, off_goal, stand_off, wanted_stand
 from .rules import step_game
-from .layout import config_view, state_view
+from .layout import G_DONE, config_view, state_view
 
 RANDOM, SCRIPTED = loops.RANDOM, loops.SCRIPTED
 POLICIES = {"random": RANDOM, "scripted": SCRIPTED}
@@ -316,7 +316,7 @@ def scripted_action(s0, cfg0, b, mask):
     return first_legal(mask, 0, mask.shape[0])
 
 
-LOOPS = specialise_loops("union_wars", step_game, scripted_action, 4, 2,   # G_DONE, G_DECIDER
+LOOPS = specialise_loops("union_wars", step_game, scripted_action, G_DONE, G_DECIDER,
                          sources=(_rules, _actions, _bank, _battle, _general, _melee, _movement, _psychology, _reactions,
                                   _shooting, _sight, _relations, sys.modules[__name__]),
                          policies=POLICIES)

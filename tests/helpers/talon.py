@@ -60,7 +60,7 @@ def drive(core, until, limit=500):
         st = stage(core)
         mask = core.mask[0]
         if st == R.ST_MOVE:
-            p = g(core, R.G_CURRENT)
+            p = g(core, R.G_DECIDER)
             for k in range(core.state.sh.shape[2]):
                 a = A(core, "MOVE", k, R.M_STRAIGHT)
                 if mask[a] and sh(core, p, k, R.SH_STATUS) == R.SS_ACTIVE and R.must_move(
@@ -180,7 +180,7 @@ def check_invariants(core, b):
     assert [int(g[R.G_SP0]), int(g[R.G_SP1])] == sp
     if not g[R.G_DONE]:
         assert core.mask[b].any()
-        assert g[R.G_CURRENT] in (0, 1) and core.current_player[b] == g[R.G_CURRENT]
+        assert g[R.G_DECIDER] in (0, 1) and core.current_player[b] == g[R.G_DECIDER]
 
 
 def check_terrain(core, b):
@@ -294,7 +294,7 @@ def obs_equals_reference(options):
         core.step(actions)
         s = core.state.view
         for b in range(batch):
-            cur = int(core.state.g[b, R.G_CURRENT])
+            cur = int(core.state.g[b, R.G_DECIDER])
             ref[:] = 0
             R.write_obs_ref(s, cfg, b, cur, ref)
             assert_same_obs(core.cfg, core._kobs[b], ref, f"step {step} game {b} (step output)")
@@ -332,13 +332,13 @@ def stage_has_choice_equals_reference(options):
         S = st.sh.shape[2]
         for stage in (R.ST_AP, R.ST_MOVE, R.ST_FIRE_SHIP, R.ST_FIRE_GROUP, R.ST_FIRE_TARGET):
             g[R.G_STAGE] = stage
-            g[R.G_CURRENT] = rng.integers(2)
+            g[R.G_DECIDER] = rng.integers(2)
             g[R.G_SHIP] = rng.integers(S)
             g[R.G_GROUP] = rng.integers(3)
             g[R.G_WLEFT] = rng.integers(3)
             fast = bool(R.stage_has_choice(st.view, core._k, b))
             ref = bool(R.stage_has_choice_ref(st.view, core._k, b))
             assert fast == ref, (step, b, stage, dict(zip(("current", "ship", "group", "wleft"),
-                                                          g[[R.G_CURRENT, R.G_SHIP, R.G_GROUP, R.G_WLEFT]])))
+                                                          g[[R.G_DECIDER, R.G_SHIP, R.G_GROUP, R.G_WLEFT]])))
             answers.add((stage, fast))
     assert len(answers) == 10     # every stage was seen both with and without a choice
