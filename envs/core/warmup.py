@@ -12,7 +12,6 @@ The stages are the same as ``benchmarks/cold_start.py`` times, one game at a tim
 """
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 import time
@@ -30,8 +29,8 @@ COLD_CPU_SECONDS = {"union_wars": 305, "talon": 140, "battle_force": 128, "plane
 
 def _aec(game_key: str, steps: int = 300) -> None:
     """The PettingZoo env: reset, then random legal moves (a whole game where it is short)."""
-    from ...registration import current_module
-    env = importlib.import_module(f"wargym.envs.{current_module(game_key)}").env()
+    from ...registration import current_module, env_module
+    env = env_module(current_module(game_key)).env()
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     for _ in range(steps):
@@ -150,7 +149,8 @@ def announce_compiles(say) -> None:
 
 def exercise(game_key: str, report=None) -> dict:
     """Call every kernel a user meets first; seconds per stage (``report(stage, seconds)`` as each ends)."""
-    game = importlib.import_module(f"wargym.envs.{game_key}.game")
+    from ...registration import load_game
+    game = load_game(game_key)
     seconds = {}
     for stage in STAGES:
         t0 = time.perf_counter()
