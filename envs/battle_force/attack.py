@@ -13,7 +13,7 @@ from .layout import (CC_TYPE, CD_LOC, CD_WHO, CL_HAND, CL_RES, G_ATK_SHIP, G_ATT
                      R_ONCE, R_RANGE, R_SHIP_STATE, R_TARGET, SC_RACE, SH_DIS, SH_EM, SH_LINE, SH_LOC, SH_OWNER, SH_WW,
                      SL_FLEET, ST_ATK_CARDS, T_CEASE, T_MUTINY, T_OVERLOAD, T_PBF, T_PF, T_PRIME)
 from .players import enemies
-from .ships import cloaked, in_fleet, symbols, uses_formation, webbed
+from .ships import cloaked, in_fleet, own_ship, symbols, uses_formation, webbed
 from .cards import is_phaser
 from .weapons import attack_card_reason, attack_limits_reason, ship_fires
 from .attack_table import any_link_for, is_multiplier
@@ -22,7 +22,7 @@ from .attack_table import any_link_for, is_multiplier
 @kernel(cache=True, forceinline=True)
 def attacker_state_reason(s, cfg, b, p, i):
     """Can ship i of player p lead an attack this turn (SFBF 4.1, Sequenza di Attacco 4.1)?"""
-    if not in_fleet(s, b, i) or s.sh[b, i, SH_OWNER] != p:
+    if not own_ship(s, b, p, i):
         return R_NOT_YOURS
     if uses_formation(cfg) and s.sh[b, i, SH_LINE] == L_RESERVE:
         return R_SHIP_STATE      # reserve ships do not attack
@@ -105,7 +105,7 @@ def own_fleet_ships(s, b, p, out):
     n = 0
     for i in range(sh.shape[1]):
         out[n] = i
-        n += (sh[b, i, SH_LOC] == SL_FLEET) & (sh[b, i, SH_OWNER] == p)
+        n += own_ship(s, b, p, i)
     return n
 
 

@@ -72,6 +72,7 @@ from ..core.loops import specialise_loops
 from ..core.rng import draw_int
 from ..core.sampling import first_legal, last_legal
 from . import rules as _rules
+from .ships import own_ship
 from .rules import (CC_TYPE, CC_VALUE, CD_LOC, CD_WHO, CL_HAND, CX_CLOAK, G_CANCELS, G_DECIDER, G_DONE, G_RETURN,
                     G_SEL, G_STAGE, K_A_CARD, K_A_KIND, K_A_LINE, K_A_NAMED, K_A_NUM, K_A_RACE, K_A_SHIP, K_ADVANCED,
                     K_FORMATION, K_FTR, K_NC, K_NS, K_WPN, L_MAIN, L_RESERVE, L_SCREEN, N_ACTIVATE, N_CDC,
@@ -371,7 +372,7 @@ def _line_setup_action(s, cfg, b, p, mask):
     n = 0
     left = 0
     for i in range(cfg.k[K_NS]):
-        if s.sh[b, i, SH_LOC] == SL_FLEET and s.sh[b, i, SH_OWNER] == p:
+        if own_ship(s, b, p, i):
             n += 1
             if s.sh[b, i, SH_LINE] < 0:
                 left += 1
@@ -397,7 +398,7 @@ def _fireable_by_fleet(s, cfg, b, p, t):
     cnt = np.zeros(N_WEAPONS, dtype=np.int32)
     cnt[t] = 1
     for i in range(cfg.k[K_NS]):
-        if s.sh[b, i, SH_LOC] != SL_FLEET or s.sh[b, i, SH_OWNER] != p:
+        if not own_ship(s, b, p, i):
             continue
         for k in range(N_KIND):
             avail[k] = cfg.ship[i, SC_N + k]

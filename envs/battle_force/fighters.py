@@ -13,7 +13,7 @@ from .layout import (AK_FIGHTERS, AK_PF, CC_DEF, CC_FTRS, CC_TYPE, CD_LOC, CL_AT
                      R_STAGE, R_TARGET, SH_LINE, SH_OWNER, SH_SHOTS, SH_WEB, ST_ATTACK, ST_CARRIER, ST_PF_FIRE,
                      ST_TARGET, T_LGUNNER, T_PBF, T_SCATTER)
 from .players import enemies, next_clockwise, set_stage
-from .ships import in_fleet, uses_formation
+from .ships import own_ship, uses_formation
 from .attack_table import any_link_for, defence_fire_total, defender_can_fire, pf_fire_total
 from .attack import any_target, carrier_reason
 from .resolution import attack_end
@@ -24,7 +24,7 @@ from .defence import open_windows
 def fire_ship_ok(s, cfg, b, p, m, i):
     """May ship i fire pending weapon card m at fighters (F3) or at a PF Flotilla?"""
     t = cfg.card[m, CC_TYPE]
-    if not in_fleet(s, b, i) or s.sh[b, i, SH_OWNER] != p:
+    if not own_ship(s, b, p, i):
         return False
     kind = s.g[b, G_ATK_KIND]
     if kind == AK_PF:

@@ -10,7 +10,7 @@ from .layout import (G_FORM_KIND, G_FORM_MOVES, G_MOVED, G_POS, G_SEL, G_STAGE, 
                      R_NOT_YOURS, R_ONCE, R_RESERVE_FULL, R_SHIP_STATE, R_STAGE, SC_CLOAK, SC_WEB, SH_CLOAK, SH_DOWN,
                      SH_LINE, SH_LOC, SH_OWNER, SH_WEB, SH_WW, SL_FLEET, ST_FORMATION, ST_FORM_DEST)
 from .players import set_stage
-from .ships import damage_of, in_fleet, uses_formation
+from .ships import damage_of, own_ship, uses_formation
 
 
 @kernel(cache=True, forceinline=True)
@@ -46,7 +46,7 @@ def forced_advance(s, cfg, b, p):
         return
     if count_line(s, b, p, L_SCREEN) == 0 and count_line(s, b, p, L_MAIN) > 0:
         for i in range(cfg.k[K_NS]):
-            if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == p and s.sh[b, i, SH_LINE] == L_MAIN:
+            if own_ship(s, b, p, i) and s.sh[b, i, SH_LINE] == L_MAIN:
                 set_line(s, cfg, b, i, L_SCREEN)
 
 
@@ -55,7 +55,7 @@ def device_reason(s, cfg, b, p, i):
     """May ship i switch on its cloak (Romulan, Orion) or web (Tholian)?  Advanced game only."""
     if not cfg.k[K_ADVANCED]:
         return R_NOT_ADVANCED
-    if not in_fleet(s, b, i) or s.sh[b, i, SH_OWNER] != p:
+    if not own_ship(s, b, p, i):
         return R_NOT_YOURS
     if not (cfg.ship[i, SC_CLOAK] or cfg.ship[i, SC_WEB]):
         return R_SHIP_STATE
@@ -85,7 +85,7 @@ def fleet_lines(s, b, p):
     reserve = 0
     free_reserve = 0
     for i in range(sh.shape[1]):
-        if sh[b, i, SH_LOC] == SL_FLEET and sh[b, i, SH_OWNER] == p:
+        if own_ship(s, b, p, i):
             line = sh[b, i, SH_LINE]
             if line == L_SCREEN:
                 screen += 1
@@ -103,7 +103,7 @@ def move_reason_ship(s, cfg, b, p, i, line):
     """The conditions of a formation change that concern ship i alone (checked first: cheap)."""
     if not uses_formation(cfg):
         return R_NOT_ADVANCED
-    if not in_fleet(s, b, i) or s.sh[b, i, SH_OWNER] != p:
+    if not own_ship(s, b, p, i):
         return R_NOT_YOURS
     if s.sh[b, i, SH_LINE] == line:
         return R_LINE_MOVE
@@ -165,7 +165,7 @@ def formation_done_reason(s, cfg, b, p):
 def formation_ship_reason(s, cfg, b, p, i, lines):
     """Ship action in the formation phase: move ship i (then choose the line), or switch its
     cloak or web; ``lines`` are p's ``fleet_lines``."""
-    if not in_fleet(s, b, i) or s.sh[b, i, SH_OWNER] != p:
+    if not own_ship(s, b, p, i):
         return R_NOT_YOURS
     for line in range(LINES):
         if move_reason_ship(s, cfg, b, p, i, line) == OK and move_reason_lines(s, b, i, line, lines) == OK:

@@ -21,7 +21,7 @@ from .layout import (AK_MUTINY, AK_SHIP, CC_TYPE, CD_LOC, CD_WHO, CL_ATK, CL_DEF
                      ST_LINE_SETUP, ST_LINK, ST_MUTINY_ATK, ST_MUTINY_DEF, ST_OVER, ST_PBF_MORE, ST_PF_FIRE, ST_PICK,
                      ST_PLACE, ST_PT_MODE, ST_RACE, ST_REACT, ST_REDRAW, ST_REPAIR, ST_REPAIR_SHIP, ST_RES_SETUP,
                      ST_SHIP_FOR, ST_SQUADRONS, ST_TARGET, ST_UNMARK, T_DC, T_LENG, T_PBF, T_PRIME, T_REINF)
-from .ships import damage_of, fleet_size, in_fleet, symbols
+from .ships import damage_of, fleet_size, own_ship, symbols
 from .cards import order_card_ok
 from .weapons import has_attack_card
 from .attack_table import link_ok
@@ -102,7 +102,7 @@ def ship_reason(s, cfg, b, p, i):
     if st == ST_CLOAK_SETUP:
         return device_reason(s, cfg, b, p, i)
     if st == ST_REPAIR_SHIP:
-        if not in_fleet(s, b, i) or s.sh[b, i, SH_OWNER] != p:
+        if not own_ship(s, b, p, i):
             return R_NOT_YOURS
         return OK if damage_of(s, b, i) > 0 else R_NO_DAMAGE
     if st == ST_FORMATION:
@@ -310,7 +310,9 @@ def scan_legal(s, cfg, b, mask):
         ships = scratch_i32(MAX_SHIPS)
         if st == ST_FORMATION or st == ST_ATTACK or st == ST_REPAIR_SHIP or st == ST_CARRIER \
                 or st == ST_CLOAK_SETUP or st == ST_SHIP_FOR:
-            ns = own_fleet_ships(s, b, p, ships)   # these stages' rules only allow p's own ships
+            # these stages' reasons refuse any ship but p's own (ships.own_ship, the one predicate they
+            # ask): only those are asked; the mask oracle test checks the list against action_reason
+            ns = own_fleet_ships(s, b, p, ships)
         elif st == ST_TARGET:
             ns = fleet_ships(s, b, ships)          # and this one only ships in play
         else:

@@ -15,7 +15,7 @@ from .layout import (AK_NONE, CD_LOC, CD_WHO, CL_HAND, CL_RES, CL_SHIP, G_ACTIVE
                      ST_ATTACK, ST_DISCARD, ST_DISC_DEST, ST_DISC_ORDER, ST_DRAW, ST_FORMATION, ST_KEEP, ST_REDRAW,
                      ST_REPAIR, ST_UNMARK)
 from .players import ally_of, automaton, first_player, player_in_place, set_stage, shuffle_order
-from .ships import damage_of, fleet_size, in_fleet
+from .ships import damage_of, fleet_size, own_ship
 from .cards import clear_ship_cards, draw_to_hand, hand_limit, set_card, to_discard
 from .victory import finish, game_should_end
 from .solitaire import auto_prepare_attack
@@ -66,7 +66,7 @@ def enter_repair(s, cfg, b):
 @kernel(cache=True, forceinline=True)
 def own_damaged(s, cfg, b, p):
     for i in range(cfg.k[K_NS]):
-        if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == p and damage_of(s, b, i) > 0:
+        if own_ship(s, b, p, i) and damage_of(s, b, i) > 0:
             return True
     return False
 
@@ -77,7 +77,7 @@ def next_cdc_ship(s, cfg, b):
     included (SFBF Sequenza di gioco 2 (X)); the owner picks which marker when it matters."""
     p = s.g[b, G_ACTIVE]
     for i in range(s.g[b, G_CDC_NEXT], cfg.k[K_NS]):
-        if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == p and damage_of(s, b, i) > 0:
+        if own_ship(s, b, p, i) and damage_of(s, b, i) > 0:
             s.g[b, G_CDC_NEXT] = i + 1
             s.g[b, G_REP_SHIP] = i
             s.g[b, G_REP_LEFT] = 1
@@ -121,7 +121,7 @@ def enter_formation(s, cfg, b, kind):
     if kind == 1 and cfg.k[K_ADVANCED]:
         # SFBF Sequenza di gioco 3 (X): the active player removes its web markers
         for i in range(cfg.k[K_NS]):
-            if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == p:
+            if own_ship(s, b, p, i):
                 s.sh[b, i, SH_WEB] = 0
     set_stage(s, b, ST_FORMATION, p)
 
@@ -147,14 +147,14 @@ def enter_discard(s, cfg, b):
                 n += 1
         if n >= 2:
             for i in range(cfg.k[K_NS]):
-                if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == p:
+                if own_ship(s, b, p, i):
                     for col in (SH_EM, SH_WW, SH_DIS):
                         s.sh[b, i, col] = 0
             s.g[b, G_ORDER_KIND] = ORD_SHIPS
             set_stage(s, b, ST_DISC_ORDER, p)
             return
     for i in range(cfg.k[K_NS]):
-        if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == p and (s.sh[b, i, SH_EM] or s.sh[b, i, SH_WW]
+        if own_ship(s, b, p, i) and (s.sh[b, i, SH_EM] or s.sh[b, i, SH_WW]
                                                                 or s.sh[b, i, SH_DIS]):
             clear_ship_cards(s, cfg, b, i)
     set_stage(s, b, ST_DISCARD, p)

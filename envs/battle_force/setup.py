@@ -15,7 +15,7 @@ from .layout import (G_PICK_PHASE, G_ROUND, G_SDECK_N, G_SEL, G_SETUP_LEFT, G_SE
                      SH_LINE, SH_LOC, SH_OWNER, SL_DECK, SL_OUT, SL_POOL, ST_CLOAK_SETUP, ST_LINE_SETUP, ST_PICK,
                      ST_RACE, ST_RES_SETUP)
 from .players import automaton, first_player, player_in_place, set_stage
-from .ships import fleet_size, in_fleet, uses_formation
+from .ships import fleet_size, own_ship, uses_formation
 from .cards import shuffle_stack
 from .formation import count_line, place_ship
 from .victory import finish, game_should_end
@@ -47,7 +47,7 @@ def pick_need(s, cfg, b, p):
 def fleet_vp(s, cfg, b, p):
     v = 0
     for i in range(cfg.k[K_NS]):
-        if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == p:
+        if own_ship(s, b, p, i):
             v += cfg.ship[i, SC_VP]
     return v
 
@@ -190,7 +190,7 @@ def after_reserve_pick(s, cfg, b):
 @kernel(cache=True)
 def next_unplaced(s, cfg, b, p):
     for i in range(cfg.k[K_NS]):
-        if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == p and s.sh[b, i, SH_LINE] < 0:
+        if own_ship(s, b, p, i) and s.sh[b, i, SH_LINE] < 0:
             return i
     return -1
 
@@ -233,7 +233,7 @@ def setup_line_reason(s, cfg, b, p, line):
     cr = count_line(s, b, p, L_RESERVE)
     left = 0
     for i in range(cfg.k[K_NS]):
-        if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == p and s.sh[b, i, SH_LINE] < 0:
+        if own_ship(s, b, p, i) and s.sh[b, i, SH_LINE] < 0:
             left += 1
     if line == L_SCREEN:
         cs += 1

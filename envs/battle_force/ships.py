@@ -19,6 +19,13 @@ def in_fleet(s, b, i):
 
 
 @kernel(cache=True, inline="always")
+def own_ship(s, b, p, i):
+    """Ship i is in play in player p's fleet: the ships whose actions p decides (formation, attack,
+    carrier, cloak and web, repair, fire at fighters and PF Flotillas) and whose cards p links."""
+    return s.sh[b, i, SH_LOC] == SL_FLEET and s.sh[b, i, SH_OWNER] == p
+
+
+@kernel(cache=True, inline="always")
 def in_battle_line(s, b, i):
     """In play and not in the reserve squadron (SFBF Regole sulla Formazione)."""
     return s.sh[b, i, SH_LOC] == SL_FLEET and s.sh[b, i, SH_LINE] != L_RESERVE
@@ -60,8 +67,6 @@ def webbed(s, b, i):
 @kernel(cache=True, forceinline=True)
 def fleet_size(s, b, p):
     n = 0
-    sh = s.sh
-    for i in range(sh.shape[1]):
-        if sh[b, i, SH_LOC] == SL_FLEET and sh[b, i, SH_OWNER] == p:
-            n += 1
+    for i in range(s.sh.shape[1]):
+        n += own_ship(s, b, p, i)
     return n

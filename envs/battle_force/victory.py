@@ -8,7 +8,7 @@ from .layout import (CC_TYPE, CC_VALUE, G_DONE, G_DUEL, G_ENDED, G_SETUP_P, G_ST
                      K_TIE, L_RESERVE, N_WEAPONS, PL_FINAL, PL_OUT, PL_PASSED, PL_RANK, PL_SCORE, PL_TEAM, PL_TIE,
                      PL_WIN, SC_VP, SH_LINE, SH_OWNER, ST_DUEL_PICK, ST_OVER, TIE_DRAW, TIE_DUEL)
 from .players import first_player, set_stage
-from .ships import fleet_size, in_fleet, uses_formation
+from .ships import fleet_size, own_ship, uses_formation
 from .cards import gather_all_cards, pop_deck, to_discard
 
 
@@ -45,7 +45,7 @@ def final_score(s, cfg, b, p):
     v = s.pl[b, p, PL_SCORE]
     if cfg.k[K_SURVIVORS]:
         for i in range(cfg.k[K_NS]):
-            if in_fleet(s, b, i) and s.sh[b, i, SH_OWNER] == p:
+            if own_ship(s, b, p, i):
                 if not (uses_formation(cfg) and s.sh[b, i, SH_LINE] == L_RESERVE):
                     v += cfg.ship[i, SC_VP]
     return v
