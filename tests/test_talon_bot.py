@@ -32,7 +32,9 @@ def test_scripted_actions_are_always_legal():
             done = core.state.g[:, R.G_DONE].astype(bool)
             if done.all():
                 break
-            bot.policy_actions(states, cfgs, core.mask, bot.SCRIPTED, scripted)
+            # the bot itself, not the dispatch (which would cover a slip with a random move)
+            for b in np.flatnonzero(~done):
+                scripted[b] = bot.LOOPS.scripted_action(core.state.view, core.cfg.struct, b, core.mask[b])
             bot.policy_actions(states, cfgs, core.mask, bot.RANDOM, randoms)
             cur = core.current_player.astype(np.int64)
             use_scripted = seat_policy[np.arange(n), cur] == bot.SCRIPTED
