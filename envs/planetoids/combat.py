@@ -14,7 +14,7 @@ from .layout import (ACT, BASE, C_BLOCKED, C_DEAD, C_OCC, C_SHOT, DESTROYED, FIG
                      PL_CELL, R_ALREADY_SHOT, R_BASE_ONE_SPACE_SHOT, R_BLOCKED_HEX, R_FIGHTER_FIXED_RANGE,
                      R_HEX_NOT_EMPTY, R_IMPASSABLE, R_NOT_TARGETABLE, R_NO_FIRE_HYPER, R_NO_SHOTS, R_OUT_OF_RANGE,
                      R_WRONG_PHASE)
-from .board import _occupancy, colour_now, fp_cell, fp_size, open_space
+from .board import _occupancy, colour_now, fp_cell, fp_size
 
 
 @kernel(cache=True, inline="always")
@@ -181,26 +181,57 @@ def fire_at_fixed(s, cfg, b, f):
             destroy_cascade(s, cfg, b, np.int64(-1), np.int64(-1), f)
 
 
+# The conditions of a shot into a hex, one bit each when it fails (space_hex_failures)
+SF_IMPASSABLE, SF_NOT_EMPTY, SF_BLOCKED, SF_SHOT, SF_RANGE = 1, 2, 4, 8, 16
+
+
+@kernel(cache=True, inline="always")
+def space_reach(s, cfg, b, kind):
+    """The ranges at which a shot into space by a piece of ``kind`` can hit, bit r for range r: "as hard
+    as firing at oneself" (to_hit against its own kind); none once a base has spent its one shot into
+    space (space_shot_spent)."""
+    reach = 0
+    if not space_shot_spent(s, cfg, b, kind):
+        for r in range(1, cfg.hit_table.shape[2]):   # 11 columns (game._hit_table): bit 63 stays 0
+            if to_hit(cfg, kind, kind, r) > 0:
+                reach |= 1 << r
+    return reach
+
+
+@kernel(cache=True, inline="always")
+def space_hex_failures(open_, occ0, occ1, blocked, shot, is_base, reach, rng):
+    """Seed 004 "Combattimento": the conditions of a shot into empty space at one hex, stated once, a bit
+    (SF_*) for each that fails: the hex is open space (open_hex, from open_space), no piece of either side
+    on it, not yet blocked, not already shot at by a base (option base_space_shots="each_hex"), in reach
+    (bit ``rng`` of space_reach).  Branch-free, so that the mask's loop over every hex vectorises."""
+    d = max(0, min(rng, 63))
+    return (SF_IMPASSABLE * (open_ == 0) | SF_NOT_EMPTY * ((occ0 > 0) | (occ1 > 0)) | SF_BLOCKED * (blocked >= 0)
+            | SF_SHOT * ((shot != 0) & is_base) | SF_RANGE * (((reach >> d) & 1) == 0))
+
+
 @kernel(cache=True, forceinline=True)
 def fire_hex_reason(s, cfg, b, p, cell):
     """Seed 004 "Combattimento": a shot into empty space, as hard as firing at oneself."""
     r = fire_common_reason(s, cfg, b)
     if r != OK:
         return r
-    i = s.g[b, G_ACTIVE]
-    kind = cfg.slot_kind[i]
+    kind, a0, a1, a2 = firer_footprint(s, cfg, b, p)
     if space_shot_spent(s, cfg, b, kind):
         return R_BASE_ONE_SPACE_SHOT
     colour = colour_now(s, cfg, b)
-    if not open_space(cfg, colour, cell):
+    c = s.cells[b, cell]
+    fails = space_hex_failures(cfg.open_hex[colour, cell], c[C_OCC], c[C_OCC + 1], c[C_BLOCKED], c[C_SHOT],
+                               kind == BASE, space_reach(s, cfg, b, kind),
+                               range_from(cfg, a0, a1, a2, 0, FIGHTER, cell, 0, colour))
+    if fails & SF_IMPASSABLE:
         return R_IMPASSABLE
-    if s.cells[b, cell, C_OCC + 0] > 0 or s.cells[b, cell, C_OCC + 1] > 0:
+    if fails & SF_NOT_EMPTY:
         return R_HEX_NOT_EMPTY
-    if s.cells[b, cell, C_BLOCKED] >= 0:
+    if fails & SF_BLOCKED:
         return R_BLOCKED_HEX
-    if kind == BASE and s.cells[b, cell, C_SHOT]:
-        return R_ALREADY_SHOT  # option base_space_shots="each_hex": once at each hex
-    if to_hit(cfg, kind, kind, fire_range(s, cfg, b, p, i, 0, FIGHTER, cell, 0, colour)) == 0:
+    if fails & SF_SHOT:
+        return R_ALREADY_SHOT
+    if fails & SF_RANGE:
         return R_OUT_OF_RANGE
     return OK
 

@@ -3,8 +3,8 @@ from the chapter modules, and the mask asks the same conditions of every candida
 
 The mask asks the conditions that do not depend on the candidate once (fire_common_reason, the way out of
 hyperspace per kind), then each candidate's.  What the map alone decides of a hex is read from the tables
-that fill_map_tables makes from map_reason and open_space.  One family is written out: the shots into space,
-tested for every hex of the map in one branch-free loop (_mask_space_shots).  The mask-oracle test checks at
+that fill_map_tables makes from map_reason and open_space.  The shots into space ask space_hex_failures of
+every hex of the map in one branch-free loop (_mask_space_shots).  The mask-oracle test checks at
 every step of random play that mask[a] == (action_reason(a) == OK) for every action a, and that both agree
 with an independent statement of the rules in plain Python.
 """
@@ -14,11 +14,11 @@ from ..core.kernel import kernel
 from .layout import (ACT, BASE, CI_VALID, CRUISER, C_BLOCKED, C_OCC, C_SHOT, EXIT_FACE, EXIT_HEX, FIGHTER, G_ACTIVE,
                      G_DECIDER, G_DONE, G_EXIT_CELL, G_PHASE, HYPER, K_A_COLONISE, K_A_END_ACT, K_A_END_TURN, K_A_FACE,
                      K_A_FIXED, K_A_HEX, K_A_HYPER, K_A_LAUNCH, K_A_MOVE, K_A_PIECE, K_A_REPAIR, K_A_TARGET,
-                     K_SHIP_LENGTH, N_C, OK, PC_FACING, PC_POS, PC_STATUS, R_CORRIDOR, R_GAME_OVER, R_OFF_MAP,
-                     R_WRONG_PHASE, SELECT, SETUP, TRANSPORT, config_view, state_view)
+                     N_C, OK, PC_STATUS, R_CORRIDOR, R_GAME_OVER, R_OFF_MAP,
+                     R_WRONG_PHASE, SELECT, SETUP, config_view, state_view)
 from .board import colour_now
-from .combat import (fire_common_reason, fire_fixed_reason, fire_hex_reason, fire_piece_reason, fixed_target_reason,
-                     footprint3, piece_target_reason, space_shot_spent)
+from .combat import (fire_common_reason, fire_fixed_reason, fire_hex_reason, fire_piece_reason, firer_footprint,
+                     fixed_target_reason, piece_target_reason, space_hex_failures, space_reach)
 from .hyperspace import (any_exit, exit_cell_ok, exit_hexes, exit_reason, hyper_dir_reason, hyper_piece_reason,
                          hyper_reason)
 from .phases import (launch_limit_reached, launch_place_reason, launch_reason, piece_ready_reason, reserve_slot,
@@ -75,8 +75,8 @@ def _reason(s, cfg, b, a):
 # phase in turn, with the conditions that do not depend on the candidate asked
 # once (fire_common_reason, the way out of hyperspace per kind).  What the map
 # alone decides of a hex is read from the tables that fill_map_tables makes from
-# map_reason and open_space.  One family is written out: the shots into space,
-# tested for every hex of the map in one branch-free loop (_mask_space_shots).
+# map_reason and open_space.  The shots into space ask space_hex_failures of
+# every hex of the map in one branch-free loop (_mask_space_shots).
 # The mask-oracle test checks at every step of random play that mask[a] ==
 # (action_reason(a) == OK) for every action a, and that both agree with an
 # independent statement of the rules in plain Python.
@@ -166,15 +166,14 @@ def _mask_act(s, cfg, b, mask):
     i = s.g[b, G_ACTIVE]
     colour = colour_now(s, cfg, b)
     if fire_common_reason(s, cfg, b) == OK:
-        kind = cfg.slot_kind[i]
-        a0, a1, a2 = footprint3(cfg, p, kind, s.pc[b, p, i, PC_POS], s.pc[b, p, i, PC_FACING])
+        kind, a0, a1, a2 = firer_footprint(s, cfg, b, p)
         for j in range(cfg.slot_kind.shape[0]):
             if piece_target_reason(s, cfg, b, p, kind, a0, a1, a2, j, colour) == OK:
                 mask[k[K_A_TARGET] + j] = 1
         for f in range(cfg.planetoids.shape[0]):
             if fixed_target_reason(s, cfg, b, p, kind, a0, a1, a2, f, colour) == OK:
                 mask[k[K_A_FIXED] + f] = 1
-        _mask_space_shots(s, cfg, b, mask, p, i, colour)
+        _mask_space_shots(s, cfg, b, mask, p, colour)
     # the conditions on the piece once, then each direction's
     if move_piece_reason(s, cfg, b, i) == OK:
         for d in range(6):
@@ -196,48 +195,21 @@ def _mask_act(s, cfg, b, mask):
 
 
 @kernel(cache=True, forceinline=True)
-def _mask_space_shots(s, cfg, b, mask, p, i, colour):
-    """fire_hex_reason for every hex at once (after fire_common_reason), the one family of the
-    mask written out: a shot into space may go at any of the map's hexes, and this loop over all
-    of them was the hottest of a step.  The mask-oracle test checks it against fire_hex_reason."""
-    pc, fd, nbr, bfd, k = s.pc, cfg.fire_dist, cfg.nbr, cfg.base_fp_dirs, cfg.k
-    cb = s.cells[b].reshape(-1)  # flat: hex c's column C_x at N_C * c + C_x
-    kind = cfg.slot_kind[i]
+def _mask_space_shots(s, cfg, b, mask, p, colour):
+    """fire_hex_reason for every hex at once (after fire_common_reason): space_hex_failures asked of
+    each of the map's hexes in one loop over flat arrays, without branches, so that it vectorises (a
+    shot into space may go at any hex, and this loop was the hottest of a step)."""
+    kind, a0, a1, a2 = firer_footprint(s, cfg, b, p)
+    reach = space_reach(s, cfg, b, kind)
     is_base = kind == BASE
-    hit_table = cfg.hit_table
-    max_rng = hit_table.shape[2]
-    # the active piece's hexes f0, f1, f2 (fp_cell; unused slots repeat the bow/anchor)
-    pos = pc[b, p, i, PC_POS]
-    f0 = f1 = f2 = pos
-    if pos >= 0 and kind == BASE:
-        if bfd.shape[1] > 0:
-            f1 = nbr[pos, bfd[p, 0]]
-        if bfd.shape[1] > 1:
-            f2 = nbr[pos, bfd[p, 1]]
-    elif pos >= 0 and (kind == CRUISER or kind == TRANSPORT) and cfg.k[K_SHIP_LENGTH] == 2:
-        f1 = nbr[pos, (pc[b, p, i, PC_FACING] + 3) % 6]
-    # shots into space (fire_hex_reason): none once a base has fired its
-    # one shot into space (space_shot_spent); else an open hex in reach
-    # (hit at range d when bit d of ``hits`` is set; fire_dist is 0..999 and
-    # the table has 11 columns) that is empty, not blocked and (for a base
-    # under base_space_shots="each_hex") not yet shot at.  The loop is
-    # branch-free over flat arrays so that it vectorises.
-    hits = 0
-    if not space_shot_spent(s, cfg, b, kind):
-        for r in range(1, max_rng):
-            if hit_table[kind, kind, r] > 0:
-                hits |= 1 << r
-    open_hex = cfg.open_hex
-    not_base = not is_base
-    a_hex = k[K_A_HEX]
-    n_hex = open_hex.shape[1]
-    # 1-D rows and a slice of the mask, indexed from 0: no negative-index
-    # wrap-around to compute, so the loop vectorises
-    mh = mask[a_hex:a_hex + n_hex]
-    r0, r1, r2, oh = fd[colour, f0], fd[colour, f1], fd[colour, f2], open_hex[colour]
+    cb = s.cells[b].reshape(-1)  # flat: hex c's column C_x at N_C * c + C_x
+    fd = cfg.fire_dist
+    a_hex = cfg.k[K_A_HEX]
+    oh = cfg.open_hex[colour]
+    # 1-D rows and a slice of the mask, indexed from 0: no negative-index wrap-around to compute
+    mh = mask[a_hex:a_hex + oh.shape[0]]
+    r0, r1, r2 = fd[colour, a0], fd[colour, a1], fd[colour, a2]   # range_from for a one-hex target
     for c in range(mh.shape[0]):
-        d = max(0, min(r0[c], r1[c], r2[c], 63))
         x = N_C * c
-        mh[c] = ((oh[c] != 0) & (((hits >> d) & 1) != 0)
-                 & (cb[x + C_OCC] <= 0) & (cb[x + C_OCC + 1] <= 0) & (cb[x + C_BLOCKED] < 0)
-                 & ((cb[x + C_SHOT] == 0) | not_base))
+        mh[c] = space_hex_failures(oh[c], cb[x + C_OCC], cb[x + C_OCC + 1], cb[x + C_BLOCKED], cb[x + C_SHOT],
+                                   is_base, reach, min(r0[c], r1[c], r2[c])) == 0
