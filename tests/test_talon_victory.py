@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from wargym.envs.core.vec import VecGame
-from wargym.envs.talon import game
+from wargym.envs.talon import bot, game
 from wargym.envs.talon import rules as R
 from helpers.talon import (act, drive, fuzz_stages, g, mask_equals_reference, obs_equals_reference,
                            scripted_vs_random, sh, ship, stage)
@@ -205,3 +205,44 @@ def test_scripted_captain_beats_random_in_starbase_assault():
     # the Terran side holds if the base survives; the Talon side must destroy it: the captain plays both
     wins, draws, losses, _, _ = scripted_vs_random(n=20, seed=7, options={"scenario": "starbase_assault"})
     assert wins >= 14 and losses <= 3, (wins, draws, losses)
+
+
+def _hull_share_lost(core, p):
+    """Python statement of reward="damage"'s term: points × share of hull marked, ships not destroyed."""
+    lost = 0.0
+    for k in range(core.state.sh.shape[2]):
+        status = sh(core, p, k, R.SH_STATUS)
+        if status in (R.SS_EMPTY, R.SS_DESTROYED):
+            continue
+        c = sh(core, p, k, R.SH_CLASS)
+        lost += core.cfg.cls[c, R.CL_POINTS] * sh(core, p, k, R.SH_HULL_HITS) / max(1, core.cfg.cls[c, R.CL_N_HULL])
+    return lost
+
+
+def test_dense_rewards_pay_destroyed_points_and_hull_damage():
+    # Talon "End of the game and rewards" (RULES.md): reward="points" pays the change of the destroyed-points
+    # balance, reward="damage" that plus the points' share of hull marked on ships not destroyed (8.4, 8.6.1);
+    # both scaled by the mean fleet, zero-sum, nothing added at the end. The same game, the scripted captain in
+    # both seats, under both options.
+    cores = {r: VecGame(game, 1, {"reward": r}) for r in ("points", "damage")}
+    for core in cores.values():
+        core.reset(11)
+    pts, dmg = cores["points"], cores["damage"]
+    scale = max(1.0, 0.5 * (g(pts, R.G_FLEET0) + g(pts, R.G_FLEET1)))
+    hull_changes = 0
+    for _ in range(3000):
+        if g(pts, R.G_DONE):
+            break
+        sp_before = g(pts, R.G_SP0) - g(pts, R.G_SP1)
+        hull_before = _hull_share_lost(dmg, 1) - _hull_share_lost(dmg, 0)
+        a = int(bot.LOOPS.scripted_action(pts.state.view, pts.cfg.struct, 0, pts.mask[0]))
+        for core in cores.values():
+            core.step_one(0, a)
+        sp_change = (g(pts, R.G_SP0) - g(pts, R.G_SP1)) - sp_before
+        hull_change = (_hull_share_lost(dmg, 1) - _hull_share_lost(dmg, 0)) - hull_before
+        hull_changes += hull_change != 0
+        assert pts.rewards[0, 0] == pytest.approx(sp_change / scale, abs=1e-6)
+        assert dmg.rewards[0, 0] == pytest.approx((sp_change + hull_change) / scale, abs=1e-6)
+        assert dmg.rewards[0, 1] == -dmg.rewards[0, 0]
+    assert g(pts, R.G_DONE) and g(dmg, R.G_DONE)
+    assert hull_changes > 0 and g(pts, R.G_SP0) + g(pts, R.G_SP1) > 0   # the game dealt damage and destroyed

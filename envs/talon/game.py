@@ -55,7 +55,8 @@ DEFAULT_OPTIONS = {
     "map_rows": 18,              # 12-row map plus the 6-row half map (RULES.md 'Map')
     "map_cols": 16,
     "max_ships": 8,              # ship slots per player
-    "reward": "win",             # "win": +1/-1/0 at the end; "points": change of the ship-point balance each step
+    "reward": "win",             # "win": +1/-1/0 at the end; "points": change of the ship-point balance each step;
+                                 # "damage": "points" plus the share of hull boxes marked on ships still in the game
     "max_decisions": 0,          # truncate after this many decisions (0 = never)
     "ships_file": None,          # path of a ships.json to use instead of data/ships.json
     "terrain": "auto",           # terrain rules 17-19 and observation planes: "auto" (if the scenario has terrain), True, False
@@ -99,8 +100,9 @@ _CHOICES = {
     "arc_boundary": ("front_rear", "sides"),
     "torpedo_range1": ("cannot_fire", "as_range_2"),
     "repairable": ("until_repaired", "all_markers"),
-    "reward": ("win", "points"),
+    "reward": ("win", "points", "damage"),
 }
+REWARDS = {"win": R.REWARD_WIN, "points": R.REWARD_POINTS, "damage": R.REWARD_DAMAGE}
 
 REASONS = reason_texts(R, {
     "OK": "legal",
@@ -557,7 +559,7 @@ def build_config(opts: dict):
     k[R.K_EDITION] = opts["edition"]
     k[R.K_ROUNDS] = opts["rounds"]
     k[R.K_REPAIRABLE] = repairable
-    k[R.K_REWARD_POINTS] = opts["reward"] == "points"
+    k[R.K_REWARD] = REWARDS[opts["reward"]]
     k[R.K_MAX_DECISIONS] = opts["max_decisions"]
     k[R.K_SCENARIO] = opts["scenario"] == "fleet"
     k[R.K_BUDGET] = opts["budget"]

@@ -145,6 +145,10 @@ SH_WAVE = 42        # 4 columns: wave cannon damage on each shield arc, due at t
 SH_DOCKED = 46      # docked (retreated): slot + 1 of the friendly carrier or base it is aboard, 0 none (16.3)
 N_SH = 47
 
+REWARD_WIN = 0      # option reward="win"
+REWARD_POINTS = 1   # option reward="points"
+REWARD_DAMAGE = 2   # option reward="damage"
+
 SS_EMPTY = 0
 SS_ACTIVE = 1
 SS_DESTROYED = 2
@@ -242,7 +246,7 @@ K_A_DONE = 14
 K_EDITION = 15       # 2 = 2nd edition (default), 1 = 1st-edition reinforcement rules
 K_ROUNDS = 16
 K_REPAIRABLE = 17    # bitmask over CR_* of markers that can be repaired
-K_REWARD_POINTS = 18 # 1: dense reward from ship points, 0: +1/-1/0 at the end
+K_REWARD = 18        # REWARD_* above: +1/-1/0 at the end, or a dense reward each step
 K_MAX_DECISIONS = 19
 K_SCENARIO = 20      # 0: fixed template, 1: fleets drawn to a point budget
 K_BUDGET = 21

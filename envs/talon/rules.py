@@ -25,8 +25,9 @@ from ..core.kernel import kernel
 from ..core.ranges import specialise_ranges
 from ..core.rng import draw_int
 from ..core.structs import borrow
-from .layout import (G_DECIDER, G_DECISIONS, G_DONE, G_FLEET0, G_FLEET1, G_SP0, G_SP1, G_WINNER, K_MAX_DECISIONS,
-                     K_REWARD_POINTS, OK)
+from .layout import (CL_N_HULL, CL_POINTS, G_DECIDER, G_DECISIONS, G_DONE, G_FLEET0, G_FLEET1, G_SP0, G_SP1,
+                     G_WINNER, K_MAX_DECISIONS, K_REWARD, OK, REWARD_DAMAGE, REWARD_WIN, SH_CLASS, SH_HULL_HITS,
+                     SH_STATUS, SS_DESTROYED, SS_EMPTY)
 from .legality import action_reason, write_mask
 from .sequence import apply_action
 from .deploy import reset_game
@@ -82,6 +83,33 @@ def final_reward(s, b, p):
     return 1.0 if w == p else -1.0
 
 
+@kernel(cache=True, forceinline=True)
+def hull_share_lost(s, cfg, b, p):
+    """Option reward="damage": the ship points of player p's ships not destroyed, each weighted by the
+    share of its hull boxes marked (8.4): a destroyed ship's points are in the other player's G_SP
+    (8.6.1), a retreated one keeps its damage."""
+    sh = s.sh
+    lost = 0.0
+    for k in range(sh.shape[2]):
+        st = sh[b, p, k, SH_STATUS]
+        if st == SS_EMPTY or st == SS_DESTROYED:
+            continue
+        c = sh[b, p, k, SH_CLASS]
+        lost += cfg.cls[c, CL_POINTS] * sh[b, p, k, SH_HULL_HITS] / max(1, cfg.cls[c, CL_N_HULL])
+    return lost
+
+
+@kernel(cache=True, forceinline=True)
+def reward_balance(s, cfg, b):
+    """What a dense reward measures, player 0's lead: the ship points destroyed (reward="points"), plus
+    under reward="damage" the points' share of the hull marked on ships still in the game."""
+    g = s.g
+    lead = float(g[b, G_SP0] - g[b, G_SP1])
+    if cfg.k[K_REWARD] == REWARD_DAMAGE:
+        lead += hull_share_lost(s, cfg, b, 1) - hull_share_lost(s, cfg, b, 0)
+    return lead
+
+
 # Inlined (Numba IR) into the step's one compiled entry point, step_range (core/ranges.py), and into
 # the loops (core/loops.py): a compiled step_game of its own would compile the whole step once more.
 @kernel(inline="always")
@@ -103,18 +131,19 @@ def step_game(s, cfg, b, a, out, auto_reset):
     if code != OK:
         return
     g = borrow(s.g)
-    before = g[b, G_SP0] - g[b, G_SP1]
+    dense = k_[K_REWARD] != REWARD_WIN
+    before = reward_balance(s, cfg, b) if dense else 0.0
     apply_action(s, cfg, b, a)
     g[b, G_DECISIONS] += 1
-    if k_[K_REWARD_POINTS]:
-        # option reward="points": change of the ship-point balance, scaled by the mean fleet
+    if dense:
+        # options reward="points" and "damage": change of the balance, scaled by the mean fleet
         scale = max(1.0, 0.5 * (g[b, G_FLEET0] + g[b, G_FLEET1]))
-        d = ((g[b, G_SP0] - g[b, G_SP1]) - before) / scale
+        d = (reward_balance(s, cfg, b) - before) / scale
         o_rewards[b, 0] = d
         o_rewards[b, 1] = -d
     if g[b, G_DONE]:
         o_term[b] = True
-        if not k_[K_REWARD_POINTS]:
+        if not dense:
             o_rewards[b, 0] = final_reward(s, b, 0)
             o_rewards[b, 1] = final_reward(s, b, 1)
     elif k_[K_MAX_DECISIONS] > 0 and g[b, G_DECISIONS] >= k_[K_MAX_DECISIONS]:
