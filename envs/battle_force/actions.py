@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..core.kernel import kernel
 from .layout import (AK_MUTINY, AK_PBF, AK_PF, AK_SHIP, AUTO, CC_TYPE, CC_VALUE, CD_LOC, CD_SHIP, CL_ATK, CL_DEF,
-                     CL_HAND, CL_RES, G_ATK_KIND, G_ATK_SHIP, G_ATTACKS, G_CDC_NEXT, G_DECIDER, G_DEFENDER, G_DMG_LEFT,
+                     CL_HAND, CL_RES, G_ACTIVE, G_ATK_KIND, G_ATK_SHIP, G_ATTACKS, G_CDC_NEXT, G_DECIDER, G_DEFENDER, G_DMG_LEFT,
                      G_DMG_SHIP, G_DONE, G_FIRST_ATTACKER, G_FORM_KIND, G_FORM_MOVES, G_HELPER, G_MOVED,
                      G_NO_MORE_ATTACKS, G_PENDING, G_PF_FIRER, G_PF_SHOTS, G_PICK_PHASE, G_PT_ADD, G_PT_SUB, G_REPAIRED,
                      G_REP_LEFT, G_REP_SHIP, G_RETURN, G_SDECK_N, G_SEL, G_SQUADRONS, G_STAGE, G_TARGET, G_TRUNC,
@@ -29,11 +29,12 @@ from .solitaire import auto_action
 from .sequence import (after_unmark, continue_draw, discard_chosen, draw_from_deck, draw_from_discard, end_turn,
                        enter_attack, enter_discard, enter_formation, finish_redraw, keep_drawn, redraw_discard,
                        start_cdc, start_formation2, start_redraw, start_repair, to_ally, to_reserve)
-from .resolution import attack_end, order_next
+from .resolution import attack_end, begin_damage, order_next
 from .defence import (after_pending, apply_link, apply_prime, choose_target, open_windows, play_defence, play_to_table,
                       start_link, start_prime, window_pass)
 from .fighters import end_fighter_defence, next_pf_firer, start_fighters
-from .special_cards import next_cease_keeper, resolve_mutiny, start_ceasefire
+from .mutiny import resolve_mutiny
+from .ceasefire import next_cease_keeper, start_ceasefire
 from .duel import begin_duel
 from .setup import advance_pick, after_cloak_setup, after_race_pick, after_reserve_pick, next_line_setup
 from .legality import scan_legal
@@ -223,7 +224,11 @@ def apply_named(s, cfg, b, p, n):
         elif st == ST_MUTINY_ATK:
             set_stage(s, b, ST_MUTINY_DEF, s.g[b, G_DEFENDER])
         elif st == ST_MUTINY_DEF:
-            resolve_mutiny(s, cfg, b)
+            damage = resolve_mutiny(s, cfg, b)
+            if damage > 0:
+                begin_damage(s, cfg, b, s.g[b, G_TARGET], damage, s.g[b, G_ACTIVE], False)
+            else:
+                attack_end(s, cfg, b)
         elif st == ST_REDRAW:
             finish_redraw(s, cfg, b, p)
         elif st == ST_CEASE_KEEP:

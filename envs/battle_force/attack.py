@@ -8,15 +8,16 @@ from __future__ import annotations
 from ..core.kernel import kernel
 from ..core.structs import local_i32, scratch_i32
 from .layout import (CC_TYPE, CD_LOC, CD_WHO, CL_HAND, CL_RES, G_ATK_SHIP, G_ATTACKS, G_FIRST_ATTACKER, G_TARGET,
-                     K_FIGHTERS, K_FTR, K_NC, K_NS, L_MAIN, L_RESERVE, MAX_SHIPS, N_WEAPONS, OK, RACE_KLINGON, R_ALLY,
+                     K_FIGHTERS, K_FTR, K_NC, K_NS, L_MAIN, L_RESERVE, MAX_SHIPS, N_WEAPONS, OK, R_ALLY,
                      R_CARD_USE, R_CLOAKED, R_LINK, R_NEED_WEAPON, R_NOT_FIRST_ATTACK, R_NOT_YOURS, R_NO_FIGHTERS,
-                     R_ONCE, R_RANGE, R_SHIP_STATE, R_TARGET, SC_RACE, SH_DIS, SH_EM, SH_LINE, SH_LOC, SH_OWNER, SH_WW,
+                     R_ONCE, R_RANGE, R_SHIP_STATE, R_TARGET, SH_DIS, SH_EM, SH_LINE, SH_LOC, SH_OWNER, SH_WW,
                      SL_FLEET, ST_ATK_CARDS, T_CEASE, T_MUTINY, T_OVERLOAD, T_PBF, T_PF, T_PRIME)
 from .players import enemies
 from .ships import cloaked, in_fleet, own_ship, symbols, uses_formation, webbed
 from .cards import is_phaser
 from .weapons import attack_card_reason, attack_limits_reason, ship_fires
 from .attack_table import any_link_for, is_multiplier
+from .mutiny import mutiny_target_ok
 
 
 @kernel(cache=True, forceinline=True)
@@ -187,17 +188,6 @@ def attack_phase_card_reason(s, cfg, b, p, c):
                 return OK
         return R_TARGET
     return R_CARD_USE
-
-
-@kernel(cache=True, forceinline=True)
-def mutiny_target_ok(s, cfg, b, p, i):
-    """SFBF Ammutinamento Klingon: an enemy Klingon ship, not in the reserve."""
-    if not in_fleet(s, b, i) or cfg.ship[i, SC_RACE] != RACE_KLINGON:
-        return False
-    q = s.sh[b, i, SH_OWNER]
-    if not enemies(s, cfg, b, p, q):
-        return False
-    return not (uses_formation(cfg) and s.sh[b, i, SH_LINE] == L_RESERVE)
 
 
 @kernel(cache=True)

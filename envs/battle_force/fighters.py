@@ -10,7 +10,7 @@ from .layout import (AK_FIGHTERS, AK_PF, CC_DEF, CC_FTRS, CC_TYPE, CD_LOC, CL_AT
                      G_ATK_KIND, G_DEFENDER, G_DEF_FIRE, G_DIE1, G_DIE2, G_HELPER, G_PF_FIRER, G_PF_SHOTS, G_ROLL,
                      G_SQUADRONS, G_STAGE, G_TARGET, K_ADVANCED, K_FIGHTERS, K_NC, K_NS, K_P, K_PBF_MODE, L_MAIN,
                      L_RESERVE, L_SCREEN, N_WEAPONS, OK, R_CARD_USE, R_DEF_SYMBOL, R_LINK, R_NO_FIGHTERS, R_NO_WEAPON,
-                     R_STAGE, R_TARGET, SH_LINE, SH_OWNER, SH_SHOTS, SH_WEB, ST_ATTACK, ST_CARRIER, ST_PF_FIRE,
+                     R_STAGE, R_TARGET, SH_LINE, SH_SHOTS, SH_WEB, ST_ATTACK, ST_CARRIER, ST_PF_FIRE,
                      ST_TARGET, T_LGUNNER, T_PBF, T_SCATTER)
 from .players import enemies, next_clockwise, set_stage
 from .ships import own_ship, uses_formation

@@ -15,7 +15,7 @@ from .layout import (AK_MUTINY, AK_SHIP, CC_TYPE, CD_LOC, CD_WHO, CL_ATK, CL_DEF
                      N_TO_ALLY, N_TO_DISCARD, N_TO_RESERVE, N_WEAPONS, OK, PL_HAND, PL_RES, PT_MODE_ADD, PT_MODE_CANCEL,
                      PT_MODE_CANCEL_WW, R_CARD_USE, R_DECK_EMPTY, R_KIND, R_LINK, R_NEED_WEAPON, R_NOT_IN_HAND,
                      R_NOT_KLINGON, R_NOT_YOURS, R_NO_ACTION, R_NO_DAMAGE, R_NO_WEAPON, R_ONCE, R_ORDER, R_OVER,
-                     R_RESERVE_FULL, R_SQUADRONS, R_STAGE, R_TARGET, SC_N, SEL_POINTS, SH_COV, SH_OWNER, ST_ATK_CARDS,
+                     R_RESERVE_FULL, R_SQUADRONS, R_STAGE, R_TARGET, SC_N, SEL_POINTS, SH_COV, ST_ATK_CARDS,
                      ST_ATTACK, ST_CARRIER, ST_CEASE_KEEP, ST_CLOAK_SETUP, ST_DEFENCE, ST_DISCARD, ST_DISC_DEST,
                      ST_DISC_ORDER, ST_DRAW, ST_DUEL_PICK, ST_FORMATION, ST_FORM_DEST, ST_FTR_DEF, ST_KEEP,
                      ST_LINE_SETUP, ST_LINK, ST_MUTINY_ATK, ST_MUTINY_DEF, ST_OVER, ST_PBF_MORE, ST_PF_FIRE, ST_PICK,
@@ -27,8 +27,9 @@ from .weapons import has_attack_card
 from .attack_table import link_ok
 from .formation import (activation_reason, deactivate_reason, device_reason, fleet_lines, formation_done_reason,
                         formation_ship_reason, move_reason, move_reason_lines, move_reason_ship)
+from .mutiny import mutiny_target_ok
 from .attack import (any_target, atk_cards_reason, attack_phase_card_reason, attack_targets, carrier_reason,
-                     fleet_ships, hand_weapon_types, held_cards, mutiny_target_ok, own_fleet_ships, ship_attack_reason,
+                     fleet_ships, hand_weapon_types, held_cards, own_fleet_ships, ship_attack_reason,
                      ship_attack_reason_given, target_reason)
 from .sequence import (cdc_reason, draw_deck_reason, draw_discard_reason, formation2_reason, keep_reason, own_damaged,
                        redraw_done_reason, redraw_reason, to_ally_reason, to_discard_reason, to_reserve_reason)

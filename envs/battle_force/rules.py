@@ -49,18 +49,19 @@ from .sequence import *  # noqa: F401,F403
 from .resolution import *  # noqa: F401,F403
 from .defence import *  # noqa: F401,F403
 from .fighters import *  # noqa: F401,F403
-from .special_cards import *  # noqa: F401,F403
+from .mutiny import *  # noqa: F401,F403
+from .ceasefire import *  # noqa: F401,F403
 from .duel import *  # noqa: F401,F403
 from .setup import *  # noqa: F401,F403
 from .legality import *  # noqa: F401,F403
 from .actions import *  # noqa: F401,F403
 from .observation import *  # noqa: F401,F403
 from . import (actions, attack, attack_table, cards, defence, duel, fighters, formation, layout, legality, observation,
-               players, resolution, sequence, setup, ships, solitaire, special_cards, victory, weapons)
+               players, resolution, sequence, setup, ships, solitaire, ceasefire, mutiny, victory, weapons)
 
 # the chapter modules, each importing only those before it (RULES.md, "Where the rules are"; tests/test_layout.py)
-CHAPTERS = (layout, players, ships, cards, weapons, attack_table, formation, attack, victory, solitaire, sequence,
-            resolution, defence, fighters, special_cards, duel, setup, legality, actions, observation)
+CHAPTERS = (layout, players, ships, cards, weapons, attack_table, formation, mutiny, attack, victory, solitaire,
+            sequence, resolution, defence, fighters, ceasefire, duel, setup, legality, actions, observation)
 
 
 @kernel(cache=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..core.kernel import kernel
 from .layout import (CC_TYPE, CC_VALUE, G_DONE, G_DUEL, G_ENDED, G_SETUP_P, G_STAGE, K_ALLIES, K_NS, K_P, K_SURVIVORS,
                      K_TIE, L_RESERVE, N_WEAPONS, PL_FINAL, PL_OUT, PL_PASSED, PL_RANK, PL_SCORE, PL_TEAM, PL_TIE,
-                     PL_WIN, SC_VP, SH_LINE, SH_OWNER, ST_DUEL_PICK, ST_OVER, TIE_DRAW, TIE_DUEL)
+                     PL_WIN, SC_VP, SH_LINE, ST_DUEL_PICK, ST_OVER, TIE_DRAW, TIE_DUEL)
 from .players import first_player, set_stage
 from .ships import fleet_size, own_ship, uses_formation
 from .cards import gather_all_cards, pop_deck, to_discard

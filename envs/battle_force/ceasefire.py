@@ -1,45 +1,19 @@
-"""Special cards played instead of an attack (SFBF Ammutinamento Klingon, Tregua Organiana): the
-mutiny's die and the ceasefire's new hands.
+"""SFBF Tregua Organiana, a card played instead of an attack: every hand discarded, the cards
+reshuffled, new hands, all damage removed.  (Its condition, the first attack of a turn, is the attack
+phase's: attack.attack_phase_card_reason.)
 """
 from __future__ import annotations
 
 from ..core.kernel import kernel
-from ..core.rng import roll_die
-from .layout import (AK_NONE, G_ACTIVE, G_ATK_KIND, G_CEASE_LEFT, G_DIE1, G_ENDED, G_END_AT_TURN_END, G_PT_ADD,
-                     G_PT_SUB, G_ROLL, G_SETUP_P, G_SHUFFLES, G_TARGET, K_ADVANCED, K_CEASE_REPAIR, K_END_ELIM,
-                     K_END_SHUFFLES, K_NS, K_P, L_RESERVE, L_SCREEN, N_KIND, PL_OUT, SH_CLOAK, SH_COV, SH_LINE,
+from .layout import (AK_NONE, G_ACTIVE, G_ATK_KIND, G_CEASE_LEFT, G_END_AT_TURN_END,
+                     G_SETUP_P, G_SHUFFLES, K_ADVANCED, K_CEASE_REPAIR,
+                     K_END_SHUFFLES, K_NS, K_P, L_RESERVE, N_KIND, PL_OUT, SH_CLOAK, SH_COV, SH_LINE,
                      SH_OWNER, SH_WEB, ST_CEASE_KEEP)
 from .players import automaton, next_clockwise, set_stage
-from .ships import fleet_size, in_fleet, uses_formation
+from .ships import fleet_size, in_fleet
 from .cards import clear_ship_cards, draw_to_hand, gather_all_cards
-from .formation import forced_advance, place_ship, set_line
+from .formation import set_line
 from .sequence import end_turn
-from .resolution import attack_end, begin_damage
-
-
-@kernel(cache=True)
-def resolve_mutiny(s, cfg, b):
-    """SFBF Ammutinamento Klingon: 1-3 that much damage, 4-6 the ship is captured."""
-    d = roll_die(s.rng, s.dice_script, s.dice, b, 6)
-    s.g[b, G_DIE1] = d
-    r = d + s.g[b, G_PT_ADD] - s.g[b, G_PT_SUB]
-    s.g[b, G_ROLL] = r
-    t = s.g[b, G_TARGET]
-    p = s.g[b, G_ACTIVE]
-    if r >= 4:
-        owner = s.sh[b, t, SH_OWNER]
-        clear_ship_cards(s, cfg, b, t)
-        s.sh[b, t, SH_CLOAK] = 0
-        s.sh[b, t, SH_WEB] = 0
-        place_ship(s, cfg, b, t, p, L_RESERVE if uses_formation(cfg) else L_SCREEN)
-        forced_advance(s, cfg, b, owner)
-        if cfg.k[K_END_ELIM] and fleet_size(s, b, owner) == 0:
-            s.g[b, G_ENDED] = 1
-        attack_end(s, cfg, b)
-    elif r >= 1:
-        begin_damage(s, cfg, b, t, r, p, False)
-    else:
-        attack_end(s, cfg, b)
 
 
 @kernel(cache=True)
