@@ -36,10 +36,12 @@ class Policy:
         """Where it comes from, for the report."""
         if self.is_builtin:
             return "built-in"
+        kind = ("Monte Carlo tree search, the scripted bot its prior and rollouts" if self.name.startswith("mcts")
+                else "Monte Carlo policy improvement of the scripted bot")
         if self.search_ms is not None:
-            return f"Monte Carlo policy improvement of the scripted bot, {self.search_ms:g} ms a decision"
+            return f"{kind}, {self.search_ms:g} ms a decision"
         if self.search is not None:
-            return f"Monte Carlo policy improvement of the scripted bot, {self.search} simulations a decision"
+            return f"{kind}, {self.search} simulations a decision"
         return str(self.path)
 
     @property
@@ -51,8 +53,8 @@ def parse_policy(spec: str, game) -> Policy:
     """``"NAME"``: a built-in policy of the game; ``"NAME=PATH"``: a MaskablePPO checkpoint (.zip)
     or an RLlib checkpoint folder (``wargym-train --backend rllib``);
     ``"baseline:NAME"``: a checkpoint shipped with wargym (``wargym.baselines``);
-    ``"search"``, ``"search:SIMULATIONS"`` or ``"search:MILLISECONDSms"``: the search bot
-    (envs/core/search.py, default 64 simulations)."""
+    ``"search"``, ``"search:SIMULATIONS"`` or ``"search:MILLISECONDSms"``: the flat search bot, and
+    ``"mcts"`` with the same budgets the tree search bot (envs/core/search.py, default 64 simulations)."""
     if is_search_spec(spec):
         simulations, milliseconds = parse_search_budget(spec, game)
         return Policy(spec.strip(), search=simulations, search_ms=milliseconds)
@@ -82,7 +84,7 @@ def parse_policy(spec: str, game) -> Policy:
 
 def parse_search_budget(spec: str, game) -> tuple[int, float | None]:
     """``search``, ``search:N`` (N simulations a decision) or ``search:Nms`` (N milliseconds a
-    decision): (simulations, milliseconds or None), by ``core.search.parse_budget``.  Refused for
+    decision), or the same of ``mcts``: (simulations, milliseconds or None), by ``core.search.parse_budget``.  Refused for
     a game whose hidden cards the search could only read (hidden information and no ``determinise``)."""
     from ..envs.core.search import parse_budget, searchable
     if not searchable(game):

@@ -1,7 +1,8 @@
-"""Strength and cost of the search bot (envs/core/search.py) against each game's scripted bot.
+"""Strength and cost of the search bots (envs/core/search.py) against each game's scripted bot.
 
     python -m wargym.benchmarks.search_strength --games 200 --budgets 8 32 128
     python -m wargym.benchmarks.search_strength --game talon --games 50 --budgets 32 --json out.json
+    python -m wargym.benchmarks.search_strength --bot mcts --game union_wars --budgets 16 64
 
 For each game and each budget (simulations a decision; Battle Force's hidden cards are sampled,
 never read):
@@ -28,11 +29,11 @@ import time
 import numpy as np
 
 
-def latency_ms(game, options, budget, positions, seed=0):
+def latency_ms(game, options, budget, positions, seed=0, bot="search"):
     """Median and p90 ms of searching one game's move, over positions after random play."""
-    from ..envs.core.search import FlatSearch
+    from ..envs.core.search import searcher_for
     from ..envs.core.vec import VecGame
-    search = FlatSearch(game, options, budget, seed=seed)
+    search = searcher_for(f"{bot}:{budget}", game, options, seed=seed)
     core = VecGame(game, 1, options, auto_reset=True)
     core.reset(seed)
     rng = np.random.default_rng(seed)
@@ -50,14 +51,14 @@ def latency_ms(game, options, budget, positions, seed=0):
     return float(np.median(times)), float(np.percentile(times, 90))
 
 
-def strength(game_key, game, options, budget, games, seed=0):
+def strength(game_key, game, options, budget, games, seed=0, bot="search"):
     """(wins, draws, losses) of the search bot against the scripted bot in every other seat, its own
     seat rotated (alternated with two players): a win is a sole first place, a draw a shared one."""
     from ..arena.matches import arena_options, play_lineup
     from ..arena.policies import parse_policy
     options = arena_options(game_key, options)
     players = int(options.get("players", 2))
-    search, scripted = parse_policy(f"search:{budget}", game), parse_policy("scripted", game)
+    search, scripted = parse_policy(f"{bot}:{budget}", game), parse_policy("scripted", game)
     counts = np.zeros(3, dtype=np.int64)
     for seat in range(players):
         n = games // players + (seat < games % players)
@@ -83,6 +84,8 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--players", type=int, help="Battle Force: players per game (the search bot in one seat, "
                                                 "the scripted bot in the others; a win is a sole first place)")
+    p.add_argument("--bot", choices=["search", "mcts"], default="search",
+                   help="search: the flat search (FlatSearch); mcts: the tree search (TreeSearch)")
     p.add_argument("--json", help="also write the rows here")
     args = p.parse_args(argv)
     keys = args.game or [k for k in GAME_KEYS if searchable(load_game(k))]
@@ -93,18 +96,18 @@ def main(argv=None) -> int:
         options = {"players": args.players} if args.players else {}
         for budget in args.budgets:
             start = time.perf_counter()
-            w, d, l = strength(key, game, options, budget, args.games, args.seed)
+            w, d, l = strength(key, game, options, budget, args.games, args.seed, args.bot)
             seconds = time.perf_counter() - start
             n = w + d + l
             score = (w + d / 2) / n
             lo, hi = wilson_interval(w, n)
-            p50, p90 = latency_ms(game, options, budget, args.positions, args.seed)
-            row = {"game": key, **options, "simulations": budget, "games": n, "wins": w, "draws": d, "losses": l,
+            p50, p90 = latency_ms(game, options, budget, args.positions, args.seed, args.bot)
+            row = {"game": key, **options, "bot": args.bot, "simulations": budget, "games": n, "wins": w, "draws": d, "losses": l,
                    "win_rate": w / n, "win_ci95": [lo, hi], "elo_vs_scripted": elo_difference(score) if 0 < score < 1 else None,
                    "arena_seconds": seconds, "move_ms_p50": p50, "move_ms_p90": p90,
                    "load": os.getloadavg()[0]}
             rows.append(row)
-            print(f"{key:12s} {budget:5d} sims: {w}-{d}-{l} ({100 * w / n:.1f} % wins, 95 % {100 * lo:.0f}-{100 * hi:.0f}; "
+            print(f"{key:12s} {args.bot} {budget:5d} sims: {w}-{d}-{l} ({100 * w / n:.1f} % wins, 95 % {100 * lo:.0f}-{100 * hi:.0f}; "
                   f"Elo {row['elo_vs_scripted'] or float('nan'):+.0f}) in {seconds:.0f} s; one move {p50:.1f} ms (p90 {p90:.1f}); "
                   f"load {row['load']:.2f}", flush=True)
     if args.json:

@@ -1,7 +1,7 @@
-"""The search bot (envs/core/search.py): flat Monte Carlo search with sequential halving over the
-compiled core, for every game of the registry (Battle Force's hidden cards sampled, never read);
-what it must never do (read hidden cards, change the game it searches) and what it must do (find
-a win in one)."""
+"""The search bots (envs/core/search.py): flat Monte Carlo search with sequential halving and open-loop
+Monte Carlo tree search over the compiled core, for every game of the registry (Battle Force's hidden
+cards sampled, never read); what they must never do (read hidden cards, change the game they search)
+and what they must do (find a win in one)."""
 from __future__ import annotations
 
 import types
@@ -9,9 +9,12 @@ import types
 import numpy as np
 import pytest
 
-from wargym.envs.core.search import FlatSearch, has_hidden_information, searchable
+from wargym.envs.core.search import (FlatSearch, TreeSearch, has_hidden_information, is_search_spec, searchable,
+                                     searcher_for)
 from wargym.envs.core.vec import VecGame
 from wargym.registration import GAME_KEYS, load_game
+
+SEARCHES = [FlatSearch, TreeSearch]
 
 
 def positions(game, n=6, steps=11, seed=3):
@@ -43,7 +46,8 @@ HANDS = [{"players": [{"hand": ["photon:6", "phaser1:4"], "ships": ["Federation"
          for theirs in ("ecm", "phaser1:3")]
 
 
-def test_search_gives_the_same_answer_whatever_the_opponent_holds():
+@pytest.mark.parametrize("Search", SEARCHES)
+def test_search_gives_the_same_answer_whatever_the_opponent_holds(Search):
     # Battle Force (SFBF Preparazione): two positions that differ only in player 1's hidden hand (and
     # so in the deck) are one information set of player 0's; its search reads neither hand, only samples
     game = load_game("battle_force")
@@ -54,27 +58,28 @@ def test_search_gives_the_same_answer_whatever_the_opponent_holds():
     obs = [core.observe(b, 0) for b in range(2)]
     assert np.array_equal(obs[0][0], obs[1][0]) and np.array_equal(obs[0][1], obs[1][1])  # what player 0 sees
     for seed in (5, 6):
-        chosen = [FlatSearch(game, {"game": "basic"}, 32, seed=seed).choose(core, [b])[0] for b in range(2)]
+        chosen = [Search(game, {"game": "basic"}, 32, seed=seed).choose(core, [b])[0] for b in range(2)]
         assert chosen[0] == chosen[1] and core.mask[0, chosen[0]]
 
 
+@pytest.mark.parametrize("Search", SEARCHES)
 @pytest.mark.parametrize("key", GAME_KEYS)
-def test_search_plays_legal_moves_reproducibly_and_leaves_the_game_alone(key):
+def test_search_plays_legal_moves_reproducibly_and_leaves_the_game_alone(key, Search):
     game = load_game(key)
     core = positions(game)
     rows = np.flatnonzero(~(core.terminated | core.truncated))
     before = core.clone_state()
     obs, mask = core.obs.copy(), core.mask.copy()
-    chosen = FlatSearch(game, {}, 16, seed=5).choose(core, rows)
+    chosen = Search(game, {}, 16, seed=5).choose(core, rows)
     assert all(mask[r, a] for r, a in zip(rows, chosen))
-    again = FlatSearch(game, {}, 16, seed=5).choose(core, rows)
+    again = Search(game, {}, 16, seed=5).choose(core, rows)
     assert chosen.tolist() == again.tolist()
     for name, array in before.arrays.items():
         assert np.array_equal(array, core.state.arrays[name]), name
     assert np.array_equal(obs, core.obs) and np.array_equal(mask, core.mask)
     # one position searched alone gets the answer it gets in the batch (its own simulations differ,
     # so only legality is shared): the batch is no other search
-    alone = FlatSearch(game, {}, 16, seed=5).choose(core, rows[:1])
+    alone = Search(game, {}, 16, seed=5).choose(core, rows[:1])
     assert mask[rows[0], alone[0]]
 
 
@@ -89,7 +94,8 @@ def test_search_unknown_rollout_policy_is_refused():
         FlatSearch(load_game("planetoids"), {}, 8, rollout="nobody")
 
 
-def test_search_lands_to_escape_a_win_in_one():
+@pytest.mark.parametrize("Search", SEARCHES)
+def test_search_lands_to_escape_a_win_in_one(Search):
     # Talon 16.1: with the scenario's escape condition, landing the Patton on the planet wins at once
     # (tests/test_talon_victory.py); every other move of the Patton leaves the Justice to fight
     from helpers.talon import A, ship
@@ -106,7 +112,7 @@ def test_search_lands_to_escape_a_win_in_one():
         core.step_one(0, A(core, "DONE"))
     land = A(core, "DOCK", 0, R.M_STRAIGHT)
     assert core.mask[0].sum() > 1 and core.mask[0, land]
-    assert FlatSearch(game, options, 64, seed=1).choose(core)[0] == land
+    assert Search(game, options, 64, seed=1).choose(core)[0] == land
 
 
 @pytest.mark.parametrize("key", ["talon", "planetoids"])
@@ -152,22 +158,24 @@ def test_search_budget_in_milliseconds_runs_doubling_passes_while_the_next_fits(
             FlatSearch(game, {}, 4, milliseconds=bad)
 
 
-def test_search_gives_up_once_its_answer_is_no_longer_wanted():
+@pytest.mark.parametrize("Search", SEARCHES)
+def test_search_gives_up_once_its_answer_is_no_longer_wanted(Search):
     # the server's time limit (serve/session.py): past give_up_at the search stops with TimeoutError
     # (the fallback move is played), rather than keeping the cores from the thoughts still awaited
     import time
     game = load_game("planetoids")
     core = positions(game)
     rows = np.flatnonzero(~(core.terminated | core.truncated))
-    search = FlatSearch(game, {}, 8, seed=1)
+    search = Search(game, {}, 8, seed=1)
     with pytest.raises(TimeoutError):
         search.search(core.clone_state(rows), core.mask[rows], core.current_player[rows], give_up_at=time.monotonic() - 1)
     later = search.search(core.clone_state(rows), core.mask[rows], core.current_player[rows], seed=1,
                           give_up_at=time.monotonic() + 3600)
-    assert later.tolist() == FlatSearch(game, {}, 8, seed=1).choose(core, rows).tolist()
+    assert later.tolist() == Search(game, {}, 8, seed=1).choose(core, rows).tolist()
 
 
-def test_search_rollouts_that_never_end_are_cut_at_the_rollout_limit(monkeypatch):
+@pytest.mark.parametrize("Search", SEARCHES)
+def test_search_rollouts_that_never_end_are_cut_at_the_rollout_limit(monkeypatch, Search):
     # a game the rollout policy never ends (two Battle Force heuristic bots passing forever, each holding
     # no card it can play, as a sampled hand may leave them) must not hang the search: a rollout stops
     # after ROLLOUT_LIMIT decisions and is worth its lead (here the limit is 5, so every rollout is cut)
@@ -176,8 +184,66 @@ def test_search_rollouts_that_never_end_are_cut_at_the_rollout_limit(monkeypatch
     game = load_game("talon")
     core = positions(game)
     rows = np.flatnonzero(~(core.terminated | core.truncated))
-    search = FlatSearch(game, {}, 8, seed=2)
+    search = Search(game, {}, 8, seed=2)
     chosen = search.choose(core, rows)
     assert all(core.mask[r, a] for r, a in zip(rows, chosen))
     sim = search._cores[min(search._cores)]
     assert sim.state.truncated.any() and (sim.state.g[:, S.decisions_column(game)] <= S.MAX_DECISIONS).all()
+
+
+def test_tree_search_budget_in_milliseconds_runs_waves_while_the_next_fits(monkeypatch):
+    # milliseconds=50 on a clock that moves 10 ms a reading (the start at 0): a wave reads it when it begins
+    # and when it ends, "taking" 10 ms, and a next one runs while now + that would not pass 50 ms: the
+    # first ends at 20 ms (next expected at 30), the second at 40 (50: still in time), the third at 60
+    import wargym.envs.core.search as S
+    game = load_game("planetoids")
+    core = positions(game)
+    rows = np.flatnonzero(~(core.terminated | core.truncated))
+    clock = iter(np.arange(0.0, 100.0, 0.010))
+    monkeypatch.setattr(S, "time", types.SimpleNamespace(perf_counter=lambda: float(next(clock))))
+    search = TreeSearch(game, {}, 4, seed=1, milliseconds=50, wave=4)
+    waves = []
+    real = search._wave
+    monkeypatch.setattr(search, "_wave", lambda *a: (waves.append(a[-1]), real(*a)))
+    chosen = search.choose(core, rows)
+    assert waves == [4, 4, 4]
+    assert all(core.mask[r, a] for r, a in zip(rows, chosen))
+
+
+def test_tree_search_visits_add_up_to_its_budget_and_forced_moves_cost_nothing(monkeypatch):
+    # every simulation passes through the root once: the root's visits are the budget (rounded up to
+    # whole waves of every position); a position with one legal move is answered without a simulation
+    game = load_game("union_wars")
+    core = positions(game, n=8)
+    rows = np.flatnonzero(~(core.terminated | core.truncated))
+    search = TreeSearch(game, {}, 12, seed=3, wave=4)
+    trees = []
+    real = search._wave
+    monkeypatch.setattr(search, "_wave", lambda *a: (trees.append(a[3]), real(*a)))
+    chosen = search.choose(core, rows)
+    roots = trees[0]
+    for r, tree in zip(rows, roots):
+        legal = np.flatnonzero(core.mask[r])
+        if len(legal) == 1:
+            assert tree.visits == 0 and chosen[list(rows).index(r)] == legal[0]
+        else:
+            assert tree.visits == 12 and tree.n.sum() == 12 and tree.n[~core.mask[r]].sum() == 0
+    assert len(trees) == 3
+
+
+@pytest.mark.parametrize("bad", [{"exploration": -1}, {"exploration": True}, {"prior": 1.5}, {"wave": 0},
+                                 {"wave": 2.0}])
+def test_tree_search_parameters_are_checked(bad):
+    with pytest.raises(ValueError, match=next(iter(bad))):
+        TreeSearch(load_game("planetoids"), {}, 8, **bad)
+
+
+def test_search_specs_name_the_flat_and_the_tree_search():
+    game = load_game("planetoids")
+    assert is_search_spec("mcts") and is_search_spec("mcts:32") and is_search_spec("search:5ms")
+    assert not is_search_spec("scripted") and not is_search_spec("mctsx")
+    assert type(searcher_for("mcts:32", game)) is TreeSearch and searcher_for("mcts:32", game).simulations == 32
+    assert type(searcher_for("search", game)) is FlatSearch
+    assert searcher_for("mcts:20ms", game).milliseconds == 20
+    with pytest.raises(ValueError, match="budget"):
+        searcher_for("mcts:0", game)

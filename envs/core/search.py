@@ -41,8 +41,19 @@ everything.
 Budgets: ``simulations`` a decision (reproducible under a seed), or ``milliseconds`` a call
 (passes of sequential halving with twice the simulations each, while the next fits in time).
 
-What this is not (yet): a tree.  Below the root every move is the rollout policy's (issue 31 asks
-for UCT/PUCT on top of the same batched simulations).
+``TreeSearch`` grows a tree over the same batched simulations: open-loop Monte Carlo tree search
+(UCT with a prior, as in PUCT: Silver et al. 2017; open loop: a node is the sequence of moves from
+the root, not a state, so that chance and sampled hidden cards need no chance nodes: each simulation
+plays its own dice and its own sample down the tree; Perez Liebana et al. 2015).  Every node keeps,
+per move, how often it was chosen and the sum of the values the simulations through it brought the
+player who chose it; a simulation descends by ``q + c * prior * sqrt(visits) / (1 + n)`` among the
+moves legal in *its* copy of the game, the prior being the rollout policy's move (``prior`` of the
+mass, the rest shared evenly), steps into the first node it has not visited, and plays the rollout
+policy from there.  A wave of simulations, some for every position searched, descends together:
+each level is one call of the compiled step over all of them and one of the compiled policy for
+the priors, the rollouts one ``play_games``; within a wave a move chosen counts as a loss until its
+simulation returns (a virtual loss), so that the simulations of one position spread.  The move
+played is the root's most visited.
 """
 from __future__ import annotations
 
@@ -62,19 +73,22 @@ DEFAULT_SIMULATIONS = 64   # the search bot's budget where none is given (arena 
 ROLLOUT_LIMIT = 20_000
 FIRST_PASS = 4             # with a budget in milliseconds: the simulations of the first pass
 MAX_SIMULATIONS = 1 << 16
-SEARCH = "search"          # the search bot's name where a policy is named (arena, opponents, teachers)
+SEARCH = "search"          # the flat search bot's name where a policy is named (arena, opponents, teachers)
+MCTS = "mcts"              # the tree search bot's name
+SEARCH_NAMES = (SEARCH, MCTS)
 MAX_SPEC_SIMULATIONS, MAX_SPEC_MILLISECONDS = 4096, 60_000
 
 
 def is_search_spec(spec) -> bool:
-    """``spec`` names the search bot: ``search``, ``search:N`` or ``search:Nms``."""
-    return isinstance(spec, str) and spec.split(":")[0].strip() == SEARCH
+    """``spec`` names a search bot: ``search`` (flat) or ``mcts`` (tree), alone, ``:N`` or ``:Nms``."""
+    return isinstance(spec, str) and spec.split(":")[0].strip() in SEARCH_NAMES
 
 
 def parse_budget(spec: str) -> tuple[int, float | None]:
     """The budget a search spec names: ``search`` (DEFAULT_SIMULATIONS a decision), ``search:N``
     (N simulations, 1..4096) or ``search:Nms`` (N milliseconds, 1..60000, passes from FIRST_PASS
-    simulations): (simulations, milliseconds or None).  Anything else raises ValueError."""
+    simulations), the same for ``mcts``: (simulations, milliseconds or None).  Anything else raises
+    ValueError."""
     budget = spec.partition(":")[2].strip()
     if not budget:
         return DEFAULT_SIMULATIONS, None
@@ -89,7 +103,8 @@ def parse_budget(spec: str) -> tuple[int, float | None]:
 def searcher_for(spec: str, game, options: dict | None = None, seed: int = 0) -> "FlatSearch":
     """The search bot a spec names, for ``game`` with ``options`` (refused where it cannot play)."""
     simulations, milliseconds = parse_budget(spec)
-    return FlatSearch(game, options, simulations, seed=seed, milliseconds=milliseconds)
+    kind = TreeSearch if spec.split(":")[0].strip() == MCTS else FlatSearch
+    return kind(game, options, simulations, seed=seed, milliseconds=milliseconds)
 
 
 def has_hidden_information(game) -> bool:
@@ -319,3 +334,157 @@ class FlatSearch:
         pick = best[np.argmax(total[best] / n[best])]
         i = int(np.flatnonzero(tried == pick)[0])
         return int(others[pick]) if lower[i] > 0 else int(own)
+
+
+class _Node:
+    """A node of the open-loop tree (a sequence of moves from the root): per move, how often it was
+    chosen (``n``) and the sum of the values its simulations brought the player who chose it (``w``);
+    its children by move; how many simulations passed through it or ended in it (``visits``)."""
+    __slots__ = ("visits", "n", "w", "children")
+
+    def __init__(self, num_actions: int):
+        self.visits = 0
+        self.n = np.zeros(num_actions)
+        self.w = np.zeros(num_actions)
+        self.children: dict[int, _Node] = {}
+
+
+class TreeSearch(FlatSearch):
+    """Open-loop Monte Carlo tree search with the rollout policy as the prior (see the module's text).
+
+    ``simulations``: simulations a decision (a forced move costs none); ``wave``: how many of them,
+    for each position, descend together (default: about the square root of the budget).
+    ``exploration``: the constant ``c`` of the descent's rule; ``prior``: the share of the prior mass
+    on the rollout policy's move (the rest shared evenly among the other legal moves).
+    ``rollout``, ``seed``, ``depth``, ``milliseconds``: as for ``FlatSearch`` (with a budget in time,
+    waves of ``simulations`` while the next is expected to end in time; the first always runs)."""
+
+    def __init__(self, game, options: dict | None = None, simulations: int = DEFAULT_SIMULATIONS,
+                 rollout: str = "scripted", seed: int = 0, depth: int | None = None,
+                 milliseconds: float | None = None, exploration: float = 1.0, prior: float = 0.5,
+                 wave: int | None = None):
+        super().__init__(game, options, simulations, rollout=rollout, seed=seed, depth=depth,
+                         milliseconds=milliseconds)
+        for name, value, low, high in (("exploration", exploration, 0.0, 100.0), ("prior", prior, 0.0, 1.0)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+                raise ValueError(f"{name} must be a number in [{low}, {high}], got {value!r}")
+        if wave is not None and (isinstance(wave, bool) or not isinstance(wave, (int, np.integer))
+                                 or not 1 <= wave <= MAX_SIMULATIONS):
+            raise ValueError(f"wave must be None or an int in 1..65536, got {wave!r}")
+        self.exploration = float(exploration)
+        self.prior = float(prior)
+        self.wave = int(wave) if wave is not None else max(1, math.isqrt(self.simulations))
+
+    def search(self, roots, masks: np.ndarray, players: np.ndarray, seed: int | None = None,
+               give_up_at: float | None = None) -> np.ndarray:
+        """As ``FlatSearch.search``: the move of the player to move in each of ``roots``."""
+        start = time.perf_counter()
+        self._give_up_at = give_up_at
+        self._check_time()
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        masks = np.asarray(masks).astype(bool).reshape(roots.batch_size, -1)
+        players = np.asarray(players, dtype=np.int64).reshape(roots.batch_size)
+        if not masks.any(axis=1).all():
+            raise ValueError("a game to search is over (no legal action)")
+        trees = [_Node(masks.shape[1]) for _ in range(roots.batch_size)]
+        searched = np.flatnonzero(masks.sum(axis=1) > 1)          # a forced move costs nothing
+        done = 0
+        while len(searched):
+            began = time.perf_counter()
+            k = min(self.wave, self.simulations - done) if self.milliseconds is None else self.wave
+            self._wave(roots, masks, players, trees, searched, k)
+            done += k
+            if self.milliseconds is None:
+                if done >= self.simulations:
+                    break
+            else:
+                now = time.perf_counter()
+                if done >= MAX_SIMULATIONS or now + (now - began) > start + self.milliseconds / 1000:
+                    break
+        return np.array([self._most_visited(trees[r], masks[r]) for r in range(len(trees))], dtype=np.int64)
+
+    @staticmethod
+    def _most_visited(tree: _Node, mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1 or not tree.visits:
+            return int(legal[0]) if len(legal) == 1 else int(legal[np.argmax(tree.n[legal])])
+        n = tree.n[legal]
+        mean = tree.w[legal] / np.maximum(n, 1)
+        best = legal[n == n.max()]           # the most visited; among them the best mean
+        return int(best[np.argmax(mean[n == n.max()])])
+
+    def _select(self, node: _Node, legal: np.ndarray, bot_move: int) -> int:
+        """The move a simulation descends by: ``q + c * prior * sqrt(visits) / (1 + n)`` over the
+        moves legal in its copy (an untried move's q is 0, a draw's worth)."""
+        n = node.n[legal]
+        q = np.where(n > 0, node.w[legal] / np.maximum(n, 1), 0.0)
+        if len(legal) > 1:
+            p = np.full(len(legal), (1.0 - self.prior) / (len(legal) - 1))
+            p[legal == bot_move] = self.prior
+        else:
+            p = np.ones(1)
+        score = q + self.exploration * p * math.sqrt(node.visits + 1) / (1.0 + n)
+        return int(legal[np.argmax(score)])
+
+    def _wave(self, roots, masks, players, trees, searched: np.ndarray, k: int) -> None:
+        """``k`` simulations of every position ``searched``, descending together level by level."""
+        self._check_time()
+        root_of = np.repeat(searched, k)
+        n = len(root_of)
+        core = self._core(n)
+        rows = np.arange(n)
+        st = core.state
+        st.assign(rows, roots.select(root_of))
+        dice = self.rng.integers(0, 1 << 63, (n, 3), dtype=np.uint64)
+        st.rng[rows], st.policy_rng[rows] = dice[:, 0], dice[:, 1]
+        st.dice[rows] = 0
+        if self._determinise is not None:
+            self._determinise(core.cfg, st, rows, players[root_of], dice[:, 2])
+        limit = self.options.get("max_decisions", 0)
+        made = st.g[rows, self._decisions_col].astype(np.int64)
+        left = np.full(n, self._cut_after) if not limit else np.minimum(self._cut_after, limit - made)
+        st.g[rows, self._decisions_col] = MAX_DECISIONS - left
+        core.obs_key[rows, 0] = 0
+        core.mask[:n] = masks[root_of]
+        core.current_player[:n] = players[root_of]
+        core.terminated[:n] = core.truncated[:n] = False
+        values = np.zeros((n, core.num_players))
+        node = [trees[r] for r in root_of]
+        paths: list[list] = [[] for _ in range(n)]
+        descending = np.ones(n, dtype=bool)
+        states, cfgs, outs = core.kernel_args()
+        bot_moves = np.zeros(n, dtype=np.int64)
+        actions = np.zeros(core.num_envs, dtype=np.int64)
+        while descending.any():
+            self.game.bot.policy_actions(states, cfgs, core.mask[:n], self.rollout, bot_moves)
+            active = np.zeros(core.num_envs, dtype=bool)
+            for i in np.flatnonzero(descending):
+                here = node[i]
+                a = self._select(here, np.flatnonzero(core.mask[i]), int(bot_moves[i]))
+                here.n[a] += 1
+                here.w[a] -= 1.0                    # a virtual loss until the simulation returns
+                paths[i].append((here, a, int(core.current_player[i])))
+                child = here.children.get(a)
+                if child is None:
+                    child = here.children[a] = _Node(masks.shape[1])
+                node[i] = child
+                actions[i] = a
+                active[i] = True
+            core.step(actions, active=active)
+            values[active[:n]] += core.rewards[:n][active[:n]]
+            over = (core.terminated[:n] | core.truncated[:n]) & active[:n]
+            # a simulation stops descending in the first node no simulation has reached, or at the end
+            fresh = np.array([node[i].visits == 0 for i in range(n)])
+            descending &= ~over & ~fresh
+        policies = np.full((n, core.num_players), self.rollout, dtype=np.int64)
+        results = np.zeros((n, core.num_players), dtype=np.float64)
+        self.game.bot.play_games(states, cfgs, policies, outs, results)
+        values += results
+        for b in np.flatnonzero(~self.game.done(st)[:n].astype(bool)):   # cut off: worth its lead
+            values[b] += [self._lead(st, b, p) for p in range(core.num_players)]
+        for i in range(n):
+            for here, a, p in paths[i]:
+                here.w[a] += 1.0 + values[i, p]
+                here.visits += 1
+            node[i].visits += 1
