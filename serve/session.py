@@ -48,12 +48,14 @@ FILE_OPTION_SUFFIXES = ("_file", "_files", "_path", "_paths", "_dir", "_dirs")
 OPTION_ERRORS = (ValueError, TypeError, KeyError, IndexError, OverflowError, AttributeError)
 TEST_BOT_SLOW = "test:slow"
 MODEL_PREFIX = "model:"
-SEARCH_BOT = "search"     # envs/core/search.py (Battle Force's hidden cards sampled, never read)
+SEARCH_BOT = "search"     # envs/core/search.py (Battle Force's hidden cards sampled, never read): the flat search
+MCTS_BOT = "mcts"         # and the tree search
+SEARCH_BOTS = (SEARCH_BOT, MCTS_BOT)
 MAX_SEARCHERS = 16        # searchers kept (one per game, options and budget), the oldest dropped first
 
 
 def search_budget(level: int) -> int:
-    """The search bot's simulations a decision at strength ``level`` (1..10): its default budget (64)
+    """A search bot's simulations a decision at strength ``level`` (1..10): its default budget (64)
     at 10, halved per level below (32 at 9, 16 at 8, ...), at least 1."""
     from ..envs.core.search import DEFAULT_SIMULATIONS
     return max(1, DEFAULT_SIMULATIONS >> (10 - level))
@@ -288,7 +290,7 @@ class Bots:
         from ..envs.core.search import searchable
         out = list(entry.policies)
         if searchable(entry.game):
-            out.append(SEARCH_BOT)
+            out += SEARCH_BOTS
         out += [MODEL_PREFIX + n for n in self.extra.get(entry.name, {})]
         lib = _baselines()
         if lib is not None:
@@ -306,7 +308,7 @@ class Bots:
             bot = Bot(name, "builtin", level, entry.policies[name])
         elif name == TEST_BOT_SLOW and self.limits.test_bots:
             bot = Bot(name, "slow", level)
-        elif name == SEARCH_BOT and name in self.names(entry):
+        elif name in SEARCH_BOTS and name in self.names(entry):
             bot = Bot(name, "search", level, search_budget(level))
         elif name.startswith(MODEL_PREFIX) and name in self.names(entry):
             bot = Bot(name, "model", level)
@@ -319,13 +321,14 @@ class Bots:
 
     def searcher(self, entry: GameEntry, options: dict, bot: Bot):
         """(search bot, its lock) for a game, its options and the bot's budget, made on first use."""
-        key = (entry.name, json.dumps(options, sort_keys=True, default=str), bot.policy)
+        key = (entry.name, json.dumps(options, sort_keys=True, default=str), bot.name, bot.policy)
         with self._models_lock:
             if key not in self._searchers:
-                from ..envs.core.search import FlatSearch
+                from ..envs.core.search import FlatSearch, TreeSearch
                 if len(self._searchers) >= MAX_SEARCHERS:
                     self._searchers.pop(next(iter(self._searchers)))
-                self._searchers[key] = (FlatSearch(entry.game, options, bot.policy), threading.Lock())
+                kind = TreeSearch if bot.name == MCTS_BOT else FlatSearch
+                self._searchers[key] = (kind(entry.game, options, bot.policy), threading.Lock())
             return self._searchers[key]
 
     def model(self, entry: GameEntry, bot: Bot):

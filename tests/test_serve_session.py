@@ -54,7 +54,7 @@ def test_checkpoints_are_served_by_name_from_the_server_list(stub_baselines):
     model, loaded = stub_baselines
     server = Server()
     info = {g["game"]: g for g in server.handle({"v": 1, "type": "info"})["games"]}
-    assert info["talon_v1"]["bots"] == ["random", "scripted", "search", "model:tiny", "model:broken"]
+    assert info["talon_v1"]["bots"] == ["random", "scripted", "search", "mcts", "model:tiny", "model:broken"]
     reply = ask(server, bot="model:tiny", legal=True)
     assert reply["ok"], reply
     legal_before = ask(server, bot="random", legal=True)  # (the legal list after one move differs)
@@ -154,24 +154,25 @@ def test_strength_levels_are_reproducible_and_weaker():
     assert [r["actions"][0]["action"] for r in weak] != full
 
 
-def test_the_search_bot_is_served_reproducibly_within_its_time_limit():
-    """envs/core/search.py as a server bot: offered for every game (Battle Force's hidden cards
-    sampled, never read), its level a budget
+@pytest.mark.parametrize("name", ["search", "mcts"])
+def test_the_search_bot_is_served_reproducibly_within_its_time_limit(name):
+    """envs/core/search.py's flat and tree searches as server bots: offered for every game (Battle
+    Force's hidden cards sampled, never read), the level a budget
     (64 simulations at 10, halved per level), the same request the same move, and past the time limit
     the scripted bot's move (the search runs on a copy: nothing it does reaches the match)."""
     server = Server()
     info = {g["game"]: g for g in server.handle({"v": 1, "type": "info"})["games"]}
-    assert all("search" in info[name]["bots"] for name in ("talon_v1", "union_wars_v1", "battle_force_v1"))
+    assert all(name in info[game]["bots"] for game in ("talon_v1", "union_wars_v1", "battle_force_v1"))
     assert session.search_budget(10) == 64 and session.search_budget(8) == 16 and session.search_budget(1) == 1
-    weak = {"name": "search", "level": 4}
+    weak = {"name": name, "level": 4}
     first = ask(server, bot=weak, time_limit_ms=120_000)
     assert first["ok"] and not first["actions"][0].get("fallback"), first
     assert ask(server, bot=weak, time_limit_ms=120_000)["actions"] == first["actions"]
     scripted = ask(server, bot="scripted")["actions"][0]["action"]
-    late = ask(server, bot="search", time_limit_ms=1)["actions"][0]
+    late = ask(server, bot=name, time_limit_ms=1)["actions"][0]
     assert late["fallback"] is True and late["action"] == scripted
     hidden = {"v": 1, "type": "bot_move", "game": "battle_force_v1", "state": {"seed": 2},
-              "bot": {"name": "search", "level": 3}, "time_limit_ms": 120_000}
+              "bot": {"name": name, "level": 3}, "time_limit_ms": 120_000}
     reply = server.handle(hidden)
     assert reply["ok"] and not reply["actions"][0].get("fallback"), reply
     assert server.handle(hidden)["actions"] == reply["actions"]
