@@ -42,7 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--opponent", default="scripted",
                     help="a built-in policy of the game ('random', 'scripted', ...), a mixture of them ('random,scripted': "
                     "each game plays one, half the games each), the search bot ('search', 'search:N' simulations or "
-                    "'search:Nms' milliseconds a decision: stronger than the scripted bot, and slower), the path of a saved "
+                    "'search:Nms' milliseconds a decision: stronger than the scripted bot, and slower; 'mcts' the same "
+                    "for the tree search), the path of a saved "
                     "model (.zip), or 'self-play' (a league of the learner's snapshots and the built-in bots: "
                     "training/selfplay.py)")
     ap.add_argument("--n-envs", type=int, default=256, help="games stepped together in the batched core")
@@ -59,8 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--reward", default=None, help="the game's reward option (default: the game's training reward: "
                     + ", ".join(f"{g} {r}" for g, r in DEFAULT_REWARD.items()) + ")")
     ap.add_argument("--warm-start", default="scripted",
-                    help="behaviour-clone this built-in policy before PPO (default: scripted), or the search bot "
-                         "('search:N': every label a search, so the warm start costs N rollouts a decision); "
+                    help="behaviour-clone this built-in policy before PPO (default: scripted), or a search bot "
+                         "('search:N' or 'mcts:N': every label a search, so the warm start costs N rollouts a decision); "
                          "'none' = PPO from scratch")
     ap.add_argument("--init-model", default=None,
                     help="start from the weights of this saved model (.zip of the same game, options and network) "

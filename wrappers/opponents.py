@@ -10,8 +10,9 @@ An opponent is one of:
 * a frozen model: anything with SB3's ``predict(obs, action_masks=..., deterministic=...)``
   (e.g. a loaded ``MaskablePPO``), run on the batch of games waiting for it;
 * any callable ``policy(obs_batch, mask_batch) -> actions``;
-* the search bot, ``"search"``, ``"search:N"`` or ``"search:Nms"`` (envs/core/search.py: N
-  simulations or N milliseconds a decision), which searches the batch of games waiting for it;
+* a search bot, ``"search"``, ``"search:N"`` or ``"search:Nms"`` (envs/core/search.py: N
+  simulations or N milliseconds a decision), or the tree search ``"mcts"`` with the same budgets,
+  which searches the batch of games waiting for it;
   stronger than the scripted bot, and as slow as its budget makes it (Python-side, like a model);
 * a mixture of built-in policies, ``"random,scripted"``: each game plays one of them for
   the whole run (``mixture_ids``), so that one batch trains against several levels of play at
@@ -68,7 +69,7 @@ class Opponent:
         if isinstance(spec, str):
             if spec not in game.bot.POLICIES:
                 raise ValueError(f"unknown built-in opponent {spec!r}; choose from {sorted(game.bot.POLICIES)}, "
-                                 "the search bot (search, search:N), the path of a saved model (.zip), a model "
+                                 "a search bot (search, search:N, mcts, mcts:N), the path of a saved model (.zip), a model "
                                  "with predict(), "
                                  "or a callable(obs, masks) -> actions")
             self.builtin = game.bot.POLICIES[spec]
