@@ -21,7 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help=f"one of: {', '.join(GAMES)}")
     p.add_argument("--policy", action="append", metavar="SPEC",
                    help="a built-in policy by name (random, scripted, ...), the search bot as search, "
-                        "search:SIMULATIONS or search:MILLISECONDSms (a decision), or a MaskablePPO checkpoint as "
+                        "search:SIMULATIONS or search:MILLISECONDSms (a decision), the tree search as mcts with the same "
+                        "budgets, or a MaskablePPO checkpoint as "
                         "NAME=PATH.zip; repeat for each entrant (default: every built-in policy)")
     p.add_argument("--games", type=int, default=100, metavar="N",
                    help="games per pairing (per lineup with 3-6 players); default 100")

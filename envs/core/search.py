@@ -77,6 +77,9 @@ SEARCH = "search"          # the flat search bot's name where a policy is named 
 MCTS = "mcts"              # the tree search bot's name
 SEARCH_NAMES = (SEARCH, MCTS)
 MAX_SPEC_SIMULATIONS, MAX_SPEC_MILLISECONDS = 4096, 60_000
+FPU_REDUCTION = 0.2        # the tree search: an untried move's value, below the node's mean (first-play urgency)
+DECISIVE_SAMPLES = 4       # the tree search: samples of each root move's dice that must all win at once
+DECISIVE_BATCH = 1024      # root moves tried in one batched step
 
 
 def is_search_spec(spec) -> bool:
@@ -361,7 +364,7 @@ class TreeSearch(FlatSearch):
 
     def __init__(self, game, options: dict | None = None, simulations: int = DEFAULT_SIMULATIONS,
                  rollout: str = "scripted", seed: int = 0, depth: int | None = None,
-                 milliseconds: float | None = None, exploration: float = 1.0, prior: float = 0.5,
+                 milliseconds: float | None = None, exploration: float = 1.0, prior: float = 0.8,
                  wave: int | None = None):
         super().__init__(game, options, simulations, rollout=rollout, seed=seed, depth=depth,
                          milliseconds=milliseconds)
@@ -389,6 +392,8 @@ class TreeSearch(FlatSearch):
             raise ValueError("a game to search is over (no legal action)")
         trees = [_Node(masks.shape[1]) for _ in range(roots.batch_size)]
         searched = np.flatnonzero(masks.sum(axis=1) > 1)          # a forced move costs nothing
+        decisive = self._decisive_moves(roots, masks, players, searched)
+        searched = searched[decisive[searched] < 0]
         done = 0
         while len(searched):
             began = time.perf_counter()
@@ -402,35 +407,45 @@ class TreeSearch(FlatSearch):
                 now = time.perf_counter()
                 if done >= MAX_SIMULATIONS or now + (now - began) > start + self.milliseconds / 1000:
                     break
-        return np.array([self._most_visited(trees[r], masks[r]) for r in range(len(trees))], dtype=np.int64)
+        return np.array([decisive[r] if decisive[r] >= 0 else self._most_visited(trees[r], masks[r])
+                         for r in range(len(trees))], dtype=np.int64)
 
-    @staticmethod
-    def _most_visited(tree: _Node, mask: np.ndarray) -> int:
-        legal = np.flatnonzero(mask)
-        if len(legal) == 1 or not tree.visits:
-            return int(legal[0]) if len(legal) == 1 else int(legal[np.argmax(tree.n[legal])])
-        n = tree.n[legal]
-        mean = tree.w[legal] / np.maximum(n, 1)
-        best = legal[n == n.max()]           # the most visited; among them the best mean
-        return int(best[np.argmax(mean[n == n.max()])])
+    def _decisive_moves(self, roots, masks, players, searched: np.ndarray) -> np.ndarray:
+        """Per root, a move that wins at once, or -1 (decisive moves: Teytaud and Teytaud 2010, "On the
+        huge benefit of decisive moves in Monte-Carlo tree search").  Every legal move of every root
+        searched is played DECISIVE_SAMPLES times, each with its own dice (and sample of the hidden
+        cards), in one batched step; a move after which the game is over with the mover's reward
+        positive and above every other player's in every sample is played without a tree (the first
+        such, in action order).  A tree whose prior favours the scripted bot's move might otherwise
+        not try it within a small budget."""
+        found = np.full(roots.batch_size, -1, dtype=np.int64)
+        pairs = [(r, a) for r in searched for a in np.flatnonzero(masks[r])]
+        for start in range(0, len(pairs), DECISIVE_BATCH):
+            chunk = pairs[start:start + DECISIVE_BATCH]
+            root_of = np.repeat([r for r, _ in chunk], DECISIVE_SAMPLES)
+            moves = np.repeat([a for _, a in chunk], DECISIVE_SAMPLES)
+            core, rows = self._copies(roots, masks, players, root_of)
+            actions = np.zeros(core.num_envs, dtype=np.int64)
+            actions[rows] = moves
+            active = np.zeros(core.num_envs, dtype=bool)
+            active[rows] = True
+            core.step(actions, active=active)
+            mover = players[root_of]
+            mine = core.rewards[rows, mover]
+            others = core.rewards[rows].copy()
+            others[rows, mover] = -np.inf
+            wins = (core.terminated[rows] & (mine > 0) & (mine > others.max(axis=1)))
+            wins = wins.reshape(-1, DECISIVE_SAMPLES).all(axis=1)
+            for (r, a), won in zip(chunk, wins):
+                if won and found[r] < 0:
+                    found[r] = a
+        return found
 
-    def _select(self, node: _Node, legal: np.ndarray, bot_move: int) -> int:
-        """The move a simulation descends by: ``q + c * prior * sqrt(visits) / (1 + n)`` over the
-        moves legal in its copy (an untried move's q is 0, a draw's worth)."""
-        n = node.n[legal]
-        q = np.where(n > 0, node.w[legal] / np.maximum(n, 1), 0.0)
-        if len(legal) > 1:
-            p = np.full(len(legal), (1.0 - self.prior) / (len(legal) - 1))
-            p[legal == bot_move] = self.prior
-        else:
-            p = np.ones(1)
-        score = q + self.exploration * p * math.sqrt(node.visits + 1) / (1.0 + n)
-        return int(legal[np.argmax(score)])
-
-    def _wave(self, roots, masks, players, trees, searched: np.ndarray, k: int) -> None:
-        """``k`` simulations of every position ``searched``, descending together level by level."""
-        self._check_time()
-        root_of = np.repeat(searched, k)
+    def _copies(self, roots, masks, players, root_of: np.ndarray):
+        """Copies of the roots ``root_of`` in the first rows of a simulation batch, each with dice of
+        its own (and its own sample of what the player to move cannot see), to be played from the
+        root's mask and player; their decision count set so that the game's own truncation cuts them
+        after ``depth`` decisions (or ROLLOUT_LIMIT, or what the game's max_decisions leaves)."""
         n = len(root_of)
         core = self._core(n)
         rows = np.arange(n)
@@ -449,6 +464,43 @@ class TreeSearch(FlatSearch):
         core.mask[:n] = masks[root_of]
         core.current_player[:n] = players[root_of]
         core.terminated[:n] = core.truncated[:n] = False
+        return core, rows
+
+    @staticmethod
+    def _most_visited(tree: _Node, mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1 or not tree.visits:
+            return int(legal[0]) if len(legal) == 1 else int(legal[np.argmax(tree.n[legal])])
+        n = tree.n[legal]
+        mean = tree.w[legal] / np.maximum(n, 1)
+        best = legal[n == n.max()]           # the most visited; among them the best mean
+        return int(best[np.argmax(mean[n == n.max()])])
+
+    def _select(self, node: _Node, legal: np.ndarray, bot_move: int) -> tuple[int, float]:
+        """The move a simulation descends by, ``q + c * prior * sqrt(visits) / (1 + n)`` over the
+        moves legal in its copy, and its q.  An untried move's q is the node's mean for the player to
+        move less ``FPU_REDUCTION`` (first-play urgency: in a lost position an untried move is not
+        worth a draw, in a won one not a loss), so that the prior, not the sign of the position,
+        decides what is tried next."""
+        n = node.n[legal]
+        tried = n > 0
+        mean = node.w[legal][tried].sum() / n[tried].sum() if tried.any() else 0.0
+        q = np.where(tried, node.w[legal] / np.maximum(n, 1), mean - FPU_REDUCTION)
+        if len(legal) > 1:
+            p = np.full(len(legal), (1.0 - self.prior) / (len(legal) - 1))
+            p[legal == bot_move] = self.prior
+        else:
+            p = np.ones(1)
+        best = int(np.argmax(q + self.exploration * p * math.sqrt(node.visits + 1) / (1.0 + n)))
+        return int(legal[best]), float(q[best])
+
+    def _wave(self, roots, masks, players, trees, searched: np.ndarray, k: int) -> None:
+        """``k`` simulations of every position ``searched``, descending together level by level."""
+        self._check_time()
+        root_of = np.repeat(searched, k)
+        n = len(root_of)
+        core, rows = self._copies(roots, masks, players, root_of)
+        st = core.state
         values = np.zeros((n, core.num_players))
         node = [trees[r] for r in root_of]
         paths: list[list] = [[] for _ in range(n)]
@@ -461,10 +513,12 @@ class TreeSearch(FlatSearch):
             active = np.zeros(core.num_envs, dtype=bool)
             for i in np.flatnonzero(descending):
                 here = node[i]
-                a = self._select(here, np.flatnonzero(core.mask[i]), int(bot_moves[i]))
+                a, q = self._select(here, np.flatnonzero(core.mask[i]), int(bot_moves[i]))
+                # a virtual visit until the simulation returns, worth the move's q: the wave's next
+                # simulations of this position see the move's count grow, not its value change
                 here.n[a] += 1
-                here.w[a] -= 1.0                    # a virtual loss until the simulation returns
-                paths[i].append((here, a, int(core.current_player[i])))
+                here.w[a] += q
+                paths[i].append((here, a, int(core.current_player[i]), q))
                 child = here.children.get(a)
                 if child is None:
                     child = here.children[a] = _Node(masks.shape[1])
@@ -484,7 +538,7 @@ class TreeSearch(FlatSearch):
         for b in np.flatnonzero(~self.game.done(st)[:n].astype(bool)):   # cut off: worth its lead
             values[b] += [self._lead(st, b, p) for p in range(core.num_players)]
         for i in range(n):
-            for here, a, p in paths[i]:
-                here.w[a] += 1.0 + values[i, p]
+            for here, a, p, q in paths[i]:
+                here.w[a] += values[i, p] - q
                 here.visits += 1
             node[i].visits += 1
