@@ -247,3 +247,33 @@ def test_search_specs_name_the_flat_and_the_tree_search():
     assert searcher_for("mcts:20ms", game).milliseconds == 20
     with pytest.raises(ValueError, match="budget"):
         searcher_for("mcts:0", game)
+
+
+@pytest.mark.parametrize("leaf", ["rollout", "value"])
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_tree_search_with_a_network_prior_plays_legal_moves_reproducibly(key, leaf):
+    # PUCT with a MaskablePPO model's policy as the prior (and its value head at the leaves with
+    # leaf="value"), evaluated in batches: legal moves, the same under a seed, the game left alone
+    from sb3_contrib import MaskablePPO
+    from wargym.wrappers.sb3 import WargymVecEnv
+    game = load_game(key)
+    model = MaskablePPO("MlpPolicy", WargymVecEnv(key, n_envs=1), n_steps=8, policy_kwargs={"net_arch": [8]},
+                        seed=0, device="cpu")
+    core = positions(game, n=3)
+    rows = np.flatnonzero(~(core.terminated | core.truncated))
+    before = core.clone_state()
+    chosen = TreeSearch(game, {}, 8, seed=4, model=model, leaf=leaf).choose(core, rows)
+    assert all(core.mask[r, a] for r, a in zip(rows, chosen))
+    assert chosen.tolist() == TreeSearch(game, {}, 8, seed=4, model=model, leaf=leaf).choose(core, rows).tolist()
+    for name, array in before.arrays.items():
+        assert np.array_equal(array, core.state.arrays[name]), name
+
+
+def test_tree_search_model_and_leaf_are_checked():
+    game = load_game("planetoids")
+    with pytest.raises(ValueError, match="leaf"):
+        TreeSearch(game, {}, 8, leaf="guess")
+    with pytest.raises(ValueError, match="needs a model"):
+        TreeSearch(game, {}, 8, leaf="value")
+    with pytest.raises(ValueError, match="MaskablePPO"):
+        TreeSearch(game, {}, 8, model=object())

@@ -360,14 +360,27 @@ class TreeSearch(FlatSearch):
     ``exploration``: the constant ``c`` of the descent's rule; ``prior``: the share of the prior mass
     on the rollout policy's move (the rest shared evenly among the other legal moves).
     ``rollout``, ``seed``, ``depth``, ``milliseconds``: as for ``FlatSearch`` (with a budget in time,
-    waves of ``simulations`` while the next is expected to end in time; the first always runs)."""
+    waves of ``simulations`` while the next is expected to end in time; the first always runs).
+    ``model``: a MaskablePPO model of the game (``wargym-train``'s, ``baselines.load``'s): its policy
+    over the legal moves is the prior instead (PUCT as in AlphaZero), evaluated for every node of a
+    level of the wave in one batch; with ``leaf="value"`` its value head scores the leaves instead of
+    a rollout (the value of the player to move there, clipped to [-1, 1]; the others get its
+    opposite shared among them), else the rollout policy plays them out."""
 
     def __init__(self, game, options: dict | None = None, simulations: int = DEFAULT_SIMULATIONS,
                  rollout: str = "scripted", seed: int = 0, depth: int | None = None,
                  milliseconds: float | None = None, exploration: float = 1.0, prior: float = 0.8,
-                 wave: int | None = None):
+                 wave: int | None = None, model=None, leaf: str = "rollout"):
         super().__init__(game, options, simulations, rollout=rollout, seed=seed, depth=depth,
                          milliseconds=milliseconds)
+        if leaf not in ("rollout", "value"):
+            raise ValueError(f"leaf must be 'rollout' or 'value', got {leaf!r}")
+        if leaf == "value" and model is None:
+            raise ValueError("leaf='value' needs a model, whose value head scores the leaves")
+        if model is not None and not callable(getattr(getattr(model, "policy", None), "get_distribution", None)):
+            raise ValueError("model must be a MaskablePPO model (wargym-train's, or baselines.load's)")
+        self.model = model
+        self.leaf = leaf
         for name, value, low, high in (("exploration", exploration, 0.0, 100.0), ("prior", prior, 0.0, 1.0)):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
                 raise ValueError(f"{name} must be a number in [{low}, {high}], got {value!r}")
@@ -476,7 +489,23 @@ class TreeSearch(FlatSearch):
         best = legal[n == n.max()]           # the most visited; among them the best mean
         return int(best[np.argmax(mean[n == n.max()])])
 
-    def _select(self, node: _Node, legal: np.ndarray, bot_move: int) -> tuple[int, float]:
+    def _evaluate(self, core, rows: np.ndarray, n: int):
+        """The model's policy over the legal moves (``(n, actions)``, zero elsewhere) and its value,
+        for the copies ``rows`` of a simulation batch, each seen by its player to move."""
+        import torch
+        policy = self.model.policy
+        obs = core.obs[rows].reshape(len(rows), -1)
+        masks = core.mask[rows].astype(bool)
+        priors = np.zeros((n, core.num_actions))
+        values = np.zeros(n)
+        with torch.no_grad():
+            tensor = policy.obs_to_tensor(obs)[0]
+            dist = policy.get_distribution(tensor, action_masks=masks)
+            priors[rows] = dist.distribution.probs.cpu().numpy()
+            values[rows] = np.clip(policy.predict_values(tensor).cpu().numpy().reshape(-1), -1.0, 1.0)
+        return priors, values
+
+    def _select(self, node: _Node, legal: np.ndarray, bot_move: int, priors=None) -> tuple[int, float]:
         """The move a simulation descends by, ``q + c * prior * sqrt(visits) / (1 + n)`` over the
         moves legal in its copy, and its q.  An untried move's q is the node's mean for the player to
         move less ``FPU_REDUCTION`` (first-play urgency: in a lost position an untried move is not
@@ -486,7 +515,9 @@ class TreeSearch(FlatSearch):
         tried = n > 0
         mean = node.w[legal][tried].sum() / n[tried].sum() if tried.any() else 0.0
         q = np.where(tried, node.w[legal] / np.maximum(n, 1), mean - FPU_REDUCTION)
-        if len(legal) > 1:
+        if priors is not None:              # the model's policy, over the moves legal in this copy
+            p = priors[legal] / max(priors[legal].sum(), 1e-12)
+        elif len(legal) > 1:
             p = np.full(len(legal), (1.0 - self.prior) / (len(legal) - 1))
             p[legal == bot_move] = self.prior
         else:
@@ -508,12 +539,19 @@ class TreeSearch(FlatSearch):
         states, cfgs, outs = core.kernel_args()
         bot_moves = np.zeros(n, dtype=np.int64)
         actions = np.zeros(core.num_envs, dtype=np.int64)
+        if self.model is not None:
+            core.refresh(rows)             # the observations of the copies, for the network
+        priors = None
         while descending.any():
-            self.game.bot.policy_actions(states, cfgs, core.mask[:n], self.rollout, bot_moves)
+            if self.model is None:
+                self.game.bot.policy_actions(states, cfgs, core.mask[:n], self.rollout, bot_moves)
+            else:
+                priors, _ = self._evaluate(core, np.flatnonzero(descending), n)
             active = np.zeros(core.num_envs, dtype=bool)
             for i in np.flatnonzero(descending):
                 here = node[i]
-                a, q = self._select(here, np.flatnonzero(core.mask[i]), int(bot_moves[i]))
+                a, q = self._select(here, np.flatnonzero(core.mask[i]), int(bot_moves[i]),
+                                    None if priors is None else priors[i])
                 # a virtual visit until the simulation returns, worth the move's q: the wave's next
                 # simulations of this position see the move's count grow, not its value change
                 here.n[a] += 1
@@ -531,13 +569,28 @@ class TreeSearch(FlatSearch):
             # a simulation stops descending in the first node no simulation has reached, or at the end
             fresh = np.array([node[i].visits == 0 for i in range(n)])
             descending &= ~over & ~fresh
+        if self.leaf == "value":
+            live = np.flatnonzero(~(core.terminated[:n] | core.truncated[:n]))
+            if len(live):
+                _, v = self._evaluate(core, live, n)
+                others = max(1, core.num_players - 1)
+                for i in live:
+                    p = int(core.current_player[i])
+                    values[i] -= v[i] / others
+                    values[i, p] += v[i] + v[i] / others
+            return self._backup(paths, node, values)
         policies = np.full((n, core.num_players), self.rollout, dtype=np.int64)
         results = np.zeros((n, core.num_players), dtype=np.float64)
         self.game.bot.play_games(states, cfgs, policies, outs, results)
         values += results
         for b in np.flatnonzero(~self.game.done(st)[:n].astype(bool)):   # cut off: worth its lead
             values[b] += [self._lead(st, b, p) for p in range(core.num_players)]
-        for i in range(n):
+        self._backup(paths, node, values)
+
+    @staticmethod
+    def _backup(paths, node, values) -> None:
+        """Each simulation's values to the moves it chose (its virtual visits undone) and its nodes."""
+        for i in range(len(paths)):
             for here, a, p, q in paths[i]:
                 here.w[a] += values[i, p] - q
                 here.visits += 1
