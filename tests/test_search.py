@@ -14,7 +14,12 @@ from wargym.envs.core.search import (FlatSearch, TreeSearch, has_hidden_informat
 from wargym.envs.core.vec import VecGame
 from wargym.registration import GAME_KEYS, load_game
 
-SEARCHES = [FlatSearch, TreeSearch]
+def puct_tree(*args, **kwargs):
+    """The tree search with the tree's own rule at the root (TreeSearch's root="puct")."""
+    return TreeSearch(*args, root="puct", **kwargs)
+
+
+SEARCHES = [FlatSearch, TreeSearch, puct_tree]
 
 
 def positions(game, n=6, steps=11, seed=3):
@@ -191,7 +196,7 @@ def test_search_rollouts_that_never_end_are_cut_at_the_rollout_limit(monkeypatch
     assert sim.state.truncated.any() and (sim.state.g[:, S.decisions_column(game)] <= S.MAX_DECISIONS).all()
 
 
-def test_tree_search_budget_in_milliseconds_runs_waves_while_the_next_fits(monkeypatch):
+def test_tree_search_puct_root_budget_in_milliseconds_runs_waves_while_the_next_fits(monkeypatch):
     # milliseconds=50 on a clock that moves 10 ms a reading (the start at 0): a wave reads it when it begins
     # and when it ends, "taking" 10 ms, and a next one runs while now + that would not pass 50 ms: the
     # first ends at 20 ms (next expected at 30), the second at 40 (50: still in time), the third at 60
@@ -201,7 +206,7 @@ def test_tree_search_budget_in_milliseconds_runs_waves_while_the_next_fits(monke
     rows = np.flatnonzero(~(core.terminated | core.truncated))
     clock = iter(np.arange(0.0, 100.0, 0.010))
     monkeypatch.setattr(S, "time", types.SimpleNamespace(perf_counter=lambda: float(next(clock))))
-    search = TreeSearch(game, {}, 4, seed=1, milliseconds=50, wave=4)
+    search = TreeSearch(game, {}, 4, seed=1, milliseconds=50, wave=4, root="puct")
     waves = []
     real = search._wave
     monkeypatch.setattr(search, "_wave", lambda *a: (waves.append(a[-1]), real(*a)))
@@ -210,13 +215,13 @@ def test_tree_search_budget_in_milliseconds_runs_waves_while_the_next_fits(monke
     assert all(core.mask[r, a] for r, a in zip(rows, chosen))
 
 
-def test_tree_search_visits_add_up_to_its_budget_and_forced_moves_cost_nothing(monkeypatch):
+def test_tree_search_puct_root_visits_add_up_to_its_budget_and_forced_moves_cost_nothing(monkeypatch):
     # every simulation passes through the root once: the root's visits are the budget (rounded up to
     # whole waves of every position); a position with one legal move is answered without a simulation
     game = load_game("union_wars")
     core = positions(game, n=8)
     rows = np.flatnonzero(~(core.terminated | core.truncated))
-    search = TreeSearch(game, {}, 12, seed=3, wave=4)
+    search = TreeSearch(game, {}, 12, seed=3, wave=4, root="puct")
     trees = []
     real = search._wave
     monkeypatch.setattr(search, "_wave", lambda *a: (trees.append(a[3]), real(*a)))
@@ -232,7 +237,7 @@ def test_tree_search_visits_add_up_to_its_budget_and_forced_moves_cost_nothing(m
 
 
 @pytest.mark.parametrize("bad", [{"exploration": -1}, {"exploration": True}, {"prior": 1.5}, {"wave": 0},
-                                 {"wave": 2.0}])
+                                 {"wave": 2.0}, {"root": "best"}])
 def test_tree_search_parameters_are_checked(bad):
     with pytest.raises(ValueError, match=next(iter(bad))):
         TreeSearch(load_game("planetoids"), {}, 8, **bad)
@@ -262,9 +267,11 @@ def test_tree_search_with_a_network_prior_plays_legal_moves_reproducibly(key, le
     core = positions(game, n=3)
     rows = np.flatnonzero(~(core.terminated | core.truncated))
     before = core.clone_state()
-    chosen = TreeSearch(game, {}, 8, seed=4, model=model, leaf=leaf).choose(core, rows)
-    assert all(core.mask[r, a] for r, a in zip(rows, chosen))
-    assert chosen.tolist() == TreeSearch(game, {}, 8, seed=4, model=model, leaf=leaf).choose(core, rows).tolist()
+    for root in ("halving", "puct"):
+        chosen = TreeSearch(game, {}, 8, seed=4, model=model, leaf=leaf, root=root).choose(core, rows)
+        assert all(core.mask[r, a] for r, a in zip(rows, chosen))
+        again = TreeSearch(game, {}, 8, seed=4, model=model, leaf=leaf, root=root).choose(core, rows)
+        assert chosen.tolist() == again.tolist()
     for name, array in before.arrays.items():
         assert np.array_equal(array, core.state.arrays[name]), name
 
@@ -277,3 +284,17 @@ def test_tree_search_model_and_leaf_are_checked():
         TreeSearch(game, {}, 8, leaf="value")
     with pytest.raises(ValueError, match="MaskablePPO"):
         TreeSearch(game, {}, 8, model=object())
+
+
+def test_tree_search_halving_root_grows_a_tree_below_each_root_move():
+    # root="halving": FlatSearch's paired simulations at the root, each root move's simulations
+    # descending a tree of its own (one per root and move searched, visited as often as it was simulated)
+    game = load_game("union_wars")
+    core = positions(game, n=4)
+    rows = [r for r in range(4) if core.mask[r].sum() > 1 and not (core.terminated[r] | core.truncated[r])][:1]
+    search = TreeSearch(game, {}, 16, seed=2)
+    chosen = search.choose(core, rows)
+    assert core.mask[rows[0], chosen[0]]
+    moves = {a for r, a in search._subtrees}
+    assert moves <= set(np.flatnonzero(core.mask[rows[0]]).tolist()) and len(moves) > 1
+    assert all(tree.visits > 0 and tree.n.sum() >= tree.visits - 1 for tree in search._subtrees.values())

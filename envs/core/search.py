@@ -361,6 +361,11 @@ class TreeSearch(FlatSearch):
     on the rollout policy's move (the rest shared evenly among the other legal moves).
     ``rollout``, ``seed``, ``depth``, ``milliseconds``: as for ``FlatSearch`` (with a budget in time,
     waves of ``simulations`` while the next is expected to end in time; the first always runs).
+    ``root``: how the move is chosen at the root: ``"halving"`` (default) as FlatSearch does (every
+    legal move against the rollout policy's, paired simulations, sequential halving, the policy's move
+    kept unless another's gain is ``confidence`` standard errors above 0), each root move's
+    simulations descending a tree of its own below it; ``"puct"`` the tree's own rule at the root
+    too, in waves, and the most visited move.
     ``model``: a MaskablePPO model of the game (``wargym-train``'s, ``baselines.load``'s): its policy
     over the legal moves is the prior instead (PUCT as in AlphaZero), evaluated for every node of a
     level of the wave in one batch; with ``leaf="value"`` its value head scores the leaves instead of
@@ -370,9 +375,15 @@ class TreeSearch(FlatSearch):
     def __init__(self, game, options: dict | None = None, simulations: int = DEFAULT_SIMULATIONS,
                  rollout: str = "scripted", seed: int = 0, depth: int | None = None,
                  milliseconds: float | None = None, exploration: float = 1.0, prior: float = 0.8,
-                 wave: int | None = None, model=None, leaf: str = "rollout"):
+                 wave: int | None = None, model=None, leaf: str = "rollout", root: str = "halving",
+                 confidence: float = 1.0):
         super().__init__(game, options, simulations, rollout=rollout, seed=seed, depth=depth,
-                         milliseconds=milliseconds)
+                         milliseconds=milliseconds, confidence=confidence)
+        if root not in ("halving", "puct"):
+            raise ValueError(f"root must be 'halving' or 'puct', got {root!r}")
+        self.root = root
+        self._subtrees: dict = {}
+        self._root_masks = None
         if leaf not in ("rollout", "value"):
             raise ValueError(f"leaf must be 'rollout' or 'value', got {leaf!r}")
         if leaf == "value" and model is None:
@@ -406,6 +417,13 @@ class TreeSearch(FlatSearch):
         trees = [_Node(masks.shape[1]) for _ in range(roots.batch_size)]
         searched = np.flatnonzero(masks.sum(axis=1) > 1)          # a forced move costs nothing
         decisive = self._decisive_moves(roots, masks, players, searched)
+        if self.root == "halving":       # FlatSearch's root over the moves' own trees (_simulate)
+            todo = np.flatnonzero(decisive < 0)
+            if len(todo):
+                self._subtrees, self._root_masks = {}, masks[todo]
+                decisive[todo] = FlatSearch.search(self, roots.select(todo), masks[todo], players[todo],
+                                                   give_up_at=give_up_at)
+            return decisive
         searched = searched[decisive[searched] < 0]
         done = 0
         while len(searched):
@@ -454,7 +472,7 @@ class TreeSearch(FlatSearch):
                     found[r] = a
         return found
 
-    def _copies(self, roots, masks, players, root_of: np.ndarray):
+    def _copies(self, roots, masks, players, root_of: np.ndarray, dice: np.ndarray | None = None):
         """Copies of the roots ``root_of`` in the first rows of a simulation batch, each with dice of
         its own (and its own sample of what the player to move cannot see), to be played from the
         root's mask and player; their decision count set so that the game's own truncation cuts them
@@ -464,11 +482,15 @@ class TreeSearch(FlatSearch):
         rows = np.arange(n)
         st = core.state
         st.assign(rows, roots.select(root_of))
-        dice = self.rng.integers(0, 1 << 63, (n, 3), dtype=np.uint64)
-        st.rng[rows], st.policy_rng[rows] = dice[:, 0], dice[:, 1]
+        words = self.rng.integers(0, 1 << 63, (n, 3), dtype=np.uint64)
+        if dice is not None:               # the streams given (FlatSearch._plan: paired simulations)
+            words[:, :2] = dice
+        st.rng[rows], st.policy_rng[rows] = words[:, 0], words[:, 1]
         st.dice[rows] = 0
         if self._determinise is not None:
-            self._determinise(core.cfg, st, rows, players[root_of], dice[:, 2])
+            # FlatSearch draws the sample from the rules' stream word: the j-th sims of all moves share it
+            sample = words[:, 0] >> np.uint64(1) if dice is not None else words[:, 2]
+            self._determinise(core.cfg, st, rows, players[root_of], sample)
         limit = self.options.get("max_decisions", 0)
         made = st.g[rows, self._decisions_col].astype(np.int64)
         left = np.full(n, self._cut_after) if not limit else np.minimum(self._cut_after, limit - made)
@@ -529,18 +551,44 @@ class TreeSearch(FlatSearch):
         """``k`` simulations of every position ``searched``, descending together level by level."""
         self._check_time()
         root_of = np.repeat(searched, k)
+        core, _ = self._copies(roots, masks, players, root_of)
         n = len(root_of)
-        core, rows = self._copies(roots, masks, players, root_of)
-        st = core.state
-        values = np.zeros((n, core.num_players))
-        node = [trees[r] for r in root_of]
+        self._play_down(core, [trees[r] for r in root_of], np.zeros((n, core.num_players)), np.ones(n, dtype=bool))
+
+    def _simulate(self, roots, root_of, first, dice, players_of) -> np.ndarray:
+        """``root="halving"``: FlatSearch's simulation of a root move, with the tree below it: copy the
+        root, play ``first``, then descend the move's own tree (``_play_down``); the value for the
+        root's player to move.  The j-th simulation of every move keeps the same dice (FlatSearch._plan)."""
+        n = len(root_of)
+        core, rows = self._copies(roots, self._root_masks, players_of, root_of, dice)
+        actions = np.zeros(core.num_envs, dtype=np.int64)
+        actions[:n] = first
+        active = np.zeros(core.num_envs, dtype=bool)
+        active[:n] = True
+        core.step(actions, active=active)
+        values = core.rewards[:n].astype(np.float64)
+        node = []
+        for r, a in zip(root_of, first):
+            key = (int(r), int(a))
+            if key not in self._subtrees:
+                self._subtrees[key] = _Node(core.num_actions)
+            node.append(self._subtrees[key])
+        live = ~(core.terminated[:n] | core.truncated[:n])
+        values = self._play_down(core, node, values, live)
+        return values[rows, players_of[root_of]]
+
+    def _play_down(self, core, node: list, values: np.ndarray, descending: np.ndarray) -> np.ndarray:
+        """The simulations in the first ``len(node)`` rows of ``core``, each at its tree node ``node[i]``
+        with the values it has earned so far: descend by ``_select`` level by level (one compiled step
+        for all of them a level), enter the first node no simulation has reached, play it out with the
+        rollout policy (or score it by the value head); back the values up the paths; return them."""
+        n = len(node)
         paths: list[list] = [[] for _ in range(n)]
-        descending = np.ones(n, dtype=bool)
-        states, cfgs, outs = core.kernel_args()
+        states, cfgs, _ = core.kernel_args()
         bot_moves = np.zeros(n, dtype=np.int64)
         actions = np.zeros(core.num_envs, dtype=np.int64)
         if self.model is not None:
-            core.refresh(rows)             # the observations of the copies, for the network
+            core.refresh(np.arange(n))     # the observations of the copies, for the network
         priors = None
         while descending.any():
             if self.model is None:
@@ -559,7 +607,7 @@ class TreeSearch(FlatSearch):
                 paths[i].append((here, a, int(core.current_player[i]), q))
                 child = here.children.get(a)
                 if child is None:
-                    child = here.children[a] = _Node(masks.shape[1])
+                    child = here.children[a] = _Node(core.num_actions)
                 node[i] = child
                 actions[i] = a
                 active[i] = True
@@ -578,14 +626,34 @@ class TreeSearch(FlatSearch):
                     p = int(core.current_player[i])
                     values[i] -= v[i] / others
                     values[i, p] += v[i] + v[i] / others
-            return self._backup(paths, node, values)
-        policies = np.full((n, core.num_players), self.rollout, dtype=np.int64)
-        results = np.zeros((n, core.num_players), dtype=np.float64)
-        self.game.bot.play_games(states, cfgs, policies, outs, results)
-        values += results
-        for b in np.flatnonzero(~self.game.done(st)[:n].astype(bool)):   # cut off: worth its lead
-            values[b] += [self._lead(st, b, p) for p in range(core.num_players)]
+        else:
+            self._play_out(core, n, values)
         self._backup(paths, node, values)
+        return values
+
+    def _play_out(self, core, n: int, values: np.ndarray) -> None:
+        """Add to ``values`` the rollouts of the copies in the first ``n`` rows: the rollout policy in
+        every seat to the end; a copy cut off (by the game's truncation, in the tree or in the rollout)
+        is worth its lead.  Only the copies still in play are played out, moved to the front first
+        (``play_games`` takes a step in every game that is not over, one already cut off included)."""
+        st = core.state
+        P = core.num_players
+        ended = core.terminated[:n] | core.truncated[:n]
+        for b in np.flatnonzero(ended & ~self.game.done(st)[:n].astype(bool)):   # cut off in the tree
+            values[b] += [self._lead(st, b, p) for p in range(P)]
+        live = np.flatnonzero(~ended)
+        m = len(live)
+        if not m:
+            return
+        if m < n:
+            st.assign(np.arange(m), st.select(live))
+            core.mask[:m] = core.mask[live]
+        states, cfgs, outs = core.kernel_args()
+        results = np.zeros((m, P), dtype=np.float64)
+        self.game.bot.play_games(states, cfgs, np.full((m, P), self.rollout, dtype=np.int64), outs, results)
+        values[live] += results
+        for j in np.flatnonzero(~self.game.done(st)[:m].astype(bool)):   # cut off in the rollout
+            values[live[j]] += [self._lead(st, j, p) for p in range(P)]
 
     @staticmethod
     def _backup(paths, node, values) -> None:
