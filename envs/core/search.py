@@ -48,12 +48,20 @@ plays its own dice and its own sample down the tree; Perez Liebana et al. 2015).
 per move, how often it was chosen and the sum of the values the simulations through it brought the
 player who chose it; a simulation descends by ``q + c * prior * sqrt(visits) / (1 + n)`` among the
 moves legal in *its* copy of the game, the prior being the rollout policy's move (``prior`` of the
-mass, the rest shared evenly), steps into the first node it has not visited, and plays the rollout
-policy from there.  A wave of simulations, some for every position searched, descends together:
-each level is one call of the compiled step over all of them and one of the compiled policy for
-the priors, the rollouts one ``play_games``; within a wave a move chosen counts as a loss until its
-simulation returns (a virtual loss), so that the simulations of one position spread.  The move
-played is the root's most visited.
+mass, the rest shared evenly; an untried move's q is the node's mean less FPU_REDUCTION), steps into
+the first node it has not visited, and plays the rollout policy from there.  The simulations of a
+level, for every position searched, descend together: one call of the compiled step over all of them
+and one of the compiled policy for the priors, the rollouts one ``play_games``.
+
+At the root, by default (``root="halving"``), the choice is FlatSearch's: every legal move paired
+against the rollout policy's by sequential halving, the policy's move kept unless another is clearly
+better; each root move's simulations descend a tree of its own below it.  With ``root="puct"`` the
+tree's rule holds at the root too: waves of simulations of every position, a move chosen counting as
+visited (at its q) until its simulation returns (a virtual visit), so that the simulations of one
+position spread, and the most visited move is played.  Either way a root move that wins at once under
+every one of a few dice samples is played without a search (decisive moves).  With a MaskablePPO
+model the prior is the model's policy (AlphaZero's PUCT) and, optionally, its value head scores the
+leaves instead of rollouts.
 """
 from __future__ import annotations
 
