@@ -102,7 +102,8 @@ def main(argv=None) -> int:
             score = (w + d / 2) / n
             lo, hi = wilson_interval(w, n)
             p50, p90 = latency_ms(game, options, budget, args.positions, args.seed, args.bot)
-            row = {"game": key, **options, "bot": args.bot, "simulations": budget, "games": n, "wins": w, "draws": d, "losses": l,
+            row = {"game": key, **options, "bot": args.bot, **({"root": "halving"} if args.bot == "mcts" else {}),
+                   "simulations": budget, "games": n, "wins": w, "draws": d, "losses": l,
                    "win_rate": w / n, "win_ci95": [lo, hi], "elo_vs_scripted": elo_difference(score) if 0 < score < 1 else None,
                    "arena_seconds": seconds, "move_ms_p50": p50, "move_ms_p90": p90,
                    "load": os.getloadavg()[0]}
