@@ -237,7 +237,7 @@ def test_tree_search_puct_root_visits_add_up_to_its_budget_and_forced_moves_cost
 
 
 @pytest.mark.parametrize("bad", [{"exploration": -1}, {"exploration": True}, {"prior": 1.5}, {"wave": 0},
-                                 {"wave": 2.0}, {"root": "best"}])
+                                 {"wave": 2.0}, {"root": "best"}, {"expand_after": 0}])
 def test_tree_search_parameters_are_checked(bad):
     with pytest.raises(ValueError, match=next(iter(bad))):
         TreeSearch(load_game("planetoids"), {}, 8, **bad)
@@ -288,13 +288,17 @@ def test_tree_search_model_and_leaf_are_checked():
 
 def test_tree_search_halving_root_grows_a_tree_below_each_root_move():
     # root="halving": FlatSearch's paired simulations at the root, each root move's simulations
-    # descending a tree of its own (one per root and move searched, visited as often as it was simulated)
+    # descending a tree of its own (one per root and move searched); the first expand_after simulations
+    # through a node play the rollout policy from it, the later ones choose there by the tree's rule
     game = load_game("union_wars")
     core = positions(game, n=4)
     rows = [r for r in range(4) if core.mask[r].sum() > 1 and not (core.terminated[r] | core.truncated[r])][:1]
-    search = TreeSearch(game, {}, 16, seed=2)
+    search = TreeSearch(game, {}, 64, seed=2, expand_after=2)
     chosen = search.choose(core, rows)
     assert core.mask[rows[0], chosen[0]]
     moves = {a for r, a in search._subtrees}
     assert moves <= set(np.flatnonzero(core.mask[rows[0]]).tolist()) and len(moves) > 1
-    assert all(tree.visits > 0 and tree.n.sum() >= tree.visits - 1 for tree in search._subtrees.values())
+    trees = search._subtrees.values()
+    assert all(tree.visits > 0 and tree.n.sum() <= tree.visits for tree in trees)
+    assert all(tree.n.sum() == 0 for tree in trees if tree.visits <= 2)   # not expanded yet
+    assert any(tree.n.sum() > 0 for tree in trees)

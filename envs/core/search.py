@@ -49,7 +49,8 @@ per move, how often it was chosen and the sum of the values the simulations thro
 player who chose it; a simulation descends by ``q + c * prior * sqrt(visits) / (1 + n)`` among the
 moves legal in *its* copy of the game, the prior being the rollout policy's move (``prior`` of the
 mass, the rest shared evenly; an untried move's q is the node's mean less FPU_REDUCTION), steps into
-the first node it has not visited, and plays the rollout policy from there.  The simulations of a
+the first node fewer than ``expand_after`` simulations have reached, and plays the rollout policy
+from there.  The simulations of a
 level, for every position searched, descend together: one call of the compiled step over all of them
 and one of the compiled policy for the priors, the rollouts one ``play_games``.
 
@@ -88,6 +89,7 @@ MAX_SPEC_SIMULATIONS, MAX_SPEC_MILLISECONDS = 4096, 60_000
 FPU_REDUCTION = 0.2        # the tree search: an untried move's value, below the node's mean (first-play urgency)
 DECISIVE_SAMPLES = 4       # the tree search: samples of each root move's dice that must all win at once
 DECISIVE_BATCH = 1024      # root moves tried in one batched step
+EXPAND_AFTER = 4           # the tree search: simulations through a node before its moves are chosen by the tree
 
 
 def is_search_spec(spec) -> bool:
@@ -374,6 +376,10 @@ class TreeSearch(FlatSearch):
     kept unless another's gain is ``confidence`` standard errors above 0), each root move's
     simulations descending a tree of its own below it; ``"puct"`` the tree's own rule at the root
     too, in waves, and the most visited move.
+    ``expand_after``: simulations that must have reached a node below the root before the next ones
+    choose their moves there by the tree's rule; until then they play the rollout policy from it (so
+    that at a small budget the paired simulations of the halving root stay paired: every root move's
+    continuation is the rollout policy's, as in FlatSearch).
     ``model``: a MaskablePPO model of the game (``wargym-train``'s, ``baselines.load``'s): its policy
     over the legal moves is the prior instead (PUCT as in AlphaZero), evaluated for every node of a
     level of the wave in one batch; with ``leaf="value"`` its value head scores the leaves instead of
@@ -384,11 +390,15 @@ class TreeSearch(FlatSearch):
                  rollout: str = "scripted", seed: int = 0, depth: int | None = None,
                  milliseconds: float | None = None, exploration: float = 1.0, prior: float = 0.8,
                  wave: int | None = None, model=None, leaf: str = "rollout", root: str = "halving",
-                 confidence: float = 1.0):
+                 confidence: float = 1.0, expand_after: int = EXPAND_AFTER):
         super().__init__(game, options, simulations, rollout=rollout, seed=seed, depth=depth,
                          milliseconds=milliseconds, confidence=confidence)
         if root not in ("halving", "puct"):
             raise ValueError(f"root must be 'halving' or 'puct', got {root!r}")
+        if isinstance(expand_after, bool) or not isinstance(expand_after, (int, np.integer)) \
+                or not 1 <= expand_after <= MAX_SIMULATIONS:
+            raise ValueError(f"expand_after must be an int in 1..65536, got {expand_after!r}")
+        self.expand_after = int(expand_after)
         self.root = root
         self._subtrees: dict = {}
         self._root_masks = None
@@ -582,7 +592,8 @@ class TreeSearch(FlatSearch):
                 self._subtrees[key] = _Node(core.num_actions)
             node.append(self._subtrees[key])
         live = ~(core.terminated[:n] | core.truncated[:n])
-        values = self._play_down(core, node, values, live)
+        expanded = np.array([tree.visits >= self.expand_after for tree in node])
+        values = self._play_down(core, node, values, live & expanded)
         return values[rows, players_of[root_of]]
 
     def _play_down(self, core, node: list, values: np.ndarray, descending: np.ndarray) -> np.ndarray:
@@ -622,8 +633,9 @@ class TreeSearch(FlatSearch):
             core.step(actions, active=active)
             values[active[:n]] += core.rewards[:n][active[:n]]
             over = (core.terminated[:n] | core.truncated[:n]) & active[:n]
-            # a simulation stops descending in the first node no simulation has reached, or at the end
-            fresh = np.array([node[i].visits == 0 for i in range(n)])
+            # a simulation stops descending in the first node fewer than expand_after simulations
+            # have reached (it is one of them), or at the end
+            fresh = np.array([node[i].visits < self.expand_after for i in range(n)])
             descending &= ~over & ~fresh
         if self.leaf == "value":
             live = np.flatnonzero(~(core.terminated[:n] | core.truncated[:n]))
