@@ -74,7 +74,7 @@ def strength(game_key, game, options, budget, games, seed=0, bot="search"):
 
 def main(argv=None) -> int:
     from ..arena.stats import elo_difference, wilson_interval
-    from ..envs.core.search import searchable
+    from ..envs.core.search import EXPAND_AFTER, searchable
     from ..registration import GAME_KEYS, load_game
     p = argparse.ArgumentParser(prog="python -m wargym.benchmarks.search_strength", description=__doc__.split("\n")[0])
     p.add_argument("--game", action="append", help="games (default: every game the search plays)")
@@ -102,7 +102,7 @@ def main(argv=None) -> int:
             score = (w + d / 2) / n
             lo, hi = wilson_interval(w, n)
             p50, p90 = latency_ms(game, options, budget, args.positions, args.seed, args.bot)
-            row = {"game": key, **options, "bot": args.bot, **({"root": "halving"} if args.bot == "mcts" else {}),
+            row = {"game": key, **options, "bot": args.bot, **({"root": "halving", "expand_after": EXPAND_AFTER} if args.bot == "mcts" else {}),
                    "simulations": budget, "games": n, "wins": w, "draws": d, "losses": l,
                    "win_rate": w / n, "win_ci95": [lo, hi], "elo_vs_scripted": elo_difference(score) if 0 < score < 1 else None,
                    "arena_seconds": seconds, "move_ms_p50": p50, "move_ms_p90": p90,
