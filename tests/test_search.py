@@ -141,23 +141,31 @@ def test_search_depth_and_confidence_are_checked(bad):
         FlatSearch(load_game("planetoids"), {}, 8, **bad)
 
 
+def budgets_on_a_ticking_clock(monkeypatch, search, method: str) -> list:
+    """``search`` chooses the moves of a few Planetoids positions on a clock that moves 10 ms a
+    reading; returns the budget (last argument) of each call of its ``method`` (a pass, a wave)."""
+    import wargym.envs.core.search as S
+    core = positions(search.game)
+    rows = np.flatnonzero(~(core.terminated | core.truncated))
+    clock = iter(np.arange(0.0, 100.0, 0.010))
+    monkeypatch.setattr(S, "time", types.SimpleNamespace(perf_counter=lambda: float(next(clock))))
+    budgets = []
+    real = getattr(search, method)
+    monkeypatch.setattr(search, method, lambda *a: (budgets.append(a[-1]), real(*a)))
+    chosen = search.choose(core, rows)
+    assert all(core.mask[r, a] for r, a in zip(rows, chosen))
+    return budgets
+
+
 def test_search_budget_in_milliseconds_runs_doubling_passes_while_the_next_fits(monkeypatch):
     # milliseconds=50 on a clock that moves 10 ms a reading: the first pass (FIRST_PASS simulations)
     # "takes" 10 ms and ends at 20 ms, so a second of twice as many fits (expected end 40 ms); after
     # it (ending at 40 ms) a third would end at 60 ms, past the budget: two passes, 4 then 8
     import wargym.envs.core.search as S
     game = load_game("planetoids")
-    core = positions(game)
-    rows = np.flatnonzero(~(core.terminated | core.truncated))
-    clock = iter(np.arange(0.0, 100.0, 0.010))
-    monkeypatch.setattr(S, "time", types.SimpleNamespace(perf_counter=lambda: float(next(clock))))
-    search = FlatSearch(game, {}, S.FIRST_PASS, seed=1, milliseconds=50)
-    passes = []
-    real = search._halving
-    monkeypatch.setattr(search, "_halving", lambda *a: (passes.append(a[-1]), real(*a)))
-    chosen = search.choose(core, rows)
+    passes = budgets_on_a_ticking_clock(monkeypatch, FlatSearch(game, {}, S.FIRST_PASS, seed=1, milliseconds=50),
+                                        "_halving")
     assert passes == [S.FIRST_PASS, 2 * S.FIRST_PASS]
-    assert all(core.mask[r, a] for r, a in zip(rows, chosen))
     for bad in (0, -5, 10 ** 9, True, "50"):
         with pytest.raises(ValueError, match="milliseconds"):
             FlatSearch(game, {}, 4, milliseconds=bad)
@@ -200,19 +208,8 @@ def test_tree_search_puct_root_budget_in_milliseconds_runs_waves_while_the_next_
     # milliseconds=50 on a clock that moves 10 ms a reading (the start at 0): a wave reads it when it begins
     # and when it ends, "taking" 10 ms, and a next one runs while now + that would not pass 50 ms: the
     # first ends at 20 ms (next expected at 30), the second at 40 (50: still in time), the third at 60
-    import wargym.envs.core.search as S
-    game = load_game("planetoids")
-    core = positions(game)
-    rows = np.flatnonzero(~(core.terminated | core.truncated))
-    clock = iter(np.arange(0.0, 100.0, 0.010))
-    monkeypatch.setattr(S, "time", types.SimpleNamespace(perf_counter=lambda: float(next(clock))))
-    search = TreeSearch(game, {}, 4, seed=1, milliseconds=50, wave=4, root="puct")
-    waves = []
-    real = search._wave
-    monkeypatch.setattr(search, "_wave", lambda *a: (waves.append(a[-1]), real(*a)))
-    chosen = search.choose(core, rows)
-    assert waves == [4, 4, 4]
-    assert all(core.mask[r, a] for r, a in zip(rows, chosen))
+    search = TreeSearch(load_game("planetoids"), {}, 4, seed=1, milliseconds=50, wave=4, root="puct")
+    assert budgets_on_a_ticking_clock(monkeypatch, search, "_wave") == [4, 4, 4]
 
 
 def test_tree_search_puct_root_visits_add_up_to_its_budget_and_forced_moves_cost_nothing(monkeypatch):

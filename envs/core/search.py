@@ -273,14 +273,7 @@ class FlatSearch:
         time limit): the search raises TimeoutError at its next round instead of going on, so that a
         thought nobody waits for stops taking the cores from those that are awaited."""
         start = time.perf_counter()
-        self._give_up_at = give_up_at
-        self._check_time()
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
-        masks = np.asarray(masks).astype(bool).reshape(roots.batch_size, -1)
-        players = np.asarray(players, dtype=np.int64).reshape(roots.batch_size)
-        if not masks.any(axis=1).all():
-            raise ValueError("a game to search is over (no legal action)")
+        masks, players = self._begin(roots, masks, players, seed, give_up_at)
         own = self._rollout_moves(roots, masks, players)
         others = [np.flatnonzero(m)[np.flatnonzero(m) != a] for a, m in zip(own, masks)]
         stats = [np.zeros((3, len(o))) for o in others]    # per other move: n, sum and sum of squares of gains
@@ -295,6 +288,19 @@ class FlatSearch:
                 break
             budget *= 2
         return np.array([self._decide(own[r], others[r], stats[r]) for r in range(len(others))], dtype=np.int64)
+
+    def _begin(self, roots, masks, players, seed, give_up_at):
+        """A search's start: its deadline, its generator (restarted by ``seed``), the masks and players
+        as arrays; refuses a game that is over."""
+        self._give_up_at = give_up_at
+        self._check_time()
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        masks = np.asarray(masks).astype(bool).reshape(roots.batch_size, -1)
+        players = np.asarray(players, dtype=np.int64).reshape(roots.batch_size)
+        if not masks.any(axis=1).all():
+            raise ValueError("a game to search is over (no legal action)")
+        return masks, players
 
     def _halving(self, roots, players, own, others, stats, simulations: int) -> None:
         """One pass of sequential halving with ``simulations`` a position, its gains added to ``stats``."""
@@ -424,14 +430,7 @@ class TreeSearch(FlatSearch):
                give_up_at: float | None = None) -> np.ndarray:
         """As ``FlatSearch.search``: the move of the player to move in each of ``roots``."""
         start = time.perf_counter()
-        self._give_up_at = give_up_at
-        self._check_time()
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
-        masks = np.asarray(masks).astype(bool).reshape(roots.batch_size, -1)
-        players = np.asarray(players, dtype=np.int64).reshape(roots.batch_size)
-        if not masks.any(axis=1).all():
-            raise ValueError("a game to search is over (no legal action)")
+        masks, players = self._begin(roots, masks, players, seed, give_up_at)
         trees = [_Node(masks.shape[1]) for _ in range(roots.batch_size)]
         searched = np.flatnonzero(masks.sum(axis=1) > 1)          # a forced move costs nothing
         decisive = self._decisive_moves(roots, masks, players, searched)
