@@ -431,7 +431,6 @@ class TreeSearch(FlatSearch):
         """As ``FlatSearch.search``: the move of the player to move in each of ``roots``."""
         start = time.perf_counter()
         masks, players = self._begin(roots, masks, players, seed, give_up_at)
-        trees = [_Node(masks.shape[1]) for _ in range(roots.batch_size)]
         searched = np.flatnonzero(masks.sum(axis=1) > 1)          # a forced move costs nothing
         decisive = self._decisive_moves(roots, masks, players, searched)
         if self.root == "halving":       # FlatSearch's root over the moves' own trees (_simulate)
@@ -442,6 +441,7 @@ class TreeSearch(FlatSearch):
                                                    give_up_at=give_up_at)
             return decisive
         searched = searched[decisive[searched] < 0]
+        trees = [_Node(masks.shape[1]) for _ in range(roots.batch_size)]
         done = 0
         while len(searched):
             began = time.perf_counter()
