@@ -27,7 +27,7 @@ from ..core.sampling import first_legal
 from . import rules as _rules
 from .victory import named_by                 # scenario victory conditions
 from .movement import move_heading
-from .ships import neighbour
+from .ships import hull_worn, neighbour
 from .relations import expected_damage
 from .layout import VK_DESTROY, VK_ESCAPE
 from .rules import (ARC_FRONT, CL_N_GROUPS, CL_N_HULL, G_DECIDER, G_DONE, G_GROUP, G_IMPULSE, G_SHIP, G_STAGE,
@@ -279,9 +279,7 @@ def _target_score(s, cfg, b, p, k, w, t):
         dmg = expected_damage(cfg, w, cfg.dist[fc, tc], aim_penalty(s, cfg, b, fc, tc))
     arc = cfg.arc_of[tc, fc, sh[b, e, t, SH_FACING]]
     prot = _arc_protection(sh, b, e, t, arc)
-    c = sh[b, e, t, SH_CLASS]
-    worn = sh[b, e, t, SH_HULL_HITS] / max(1, cfg.cls[c, CL_N_HULL])
-    score = dmg * (1.0 + 2.0 / (1.0 + prot)) + 0.5 * worn
+    score = dmg * (1.0 + 2.0 / (1.0 + prot)) + 0.5 * hull_worn(sh, cfg, b, e, t)
     if named_by(s.g, b, p, VK_DESTROY, t):     # the scenario's objective (victory.py): fire at it first
         score = 2.0 * score + 1.0
     return score

@@ -25,13 +25,14 @@ from ..core.kernel import kernel
 from ..core.ranges import specialise_ranges
 from ..core.rng import draw_int
 from ..core.structs import borrow
-from .layout import (CL_N_HULL, CL_POINTS, G_DECIDER, G_DECISIONS, G_DONE, G_FLEET0, G_FLEET1, G_SP0, G_SP1,
-                     G_WINNER, K_MAX_DECISIONS, K_REWARD, OK, REWARD_DAMAGE, REWARD_WIN, SH_CLASS, SH_HULL_HITS,
-                     SH_STATUS, SS_DESTROYED, SS_EMPTY)
+from .layout import (CL_POINTS, G_DECIDER, G_DECISIONS, G_DONE, G_FLEET0, G_FLEET1, G_SP0, G_SP1,
+                     G_WINNER, K_MAX_DECISIONS, K_REWARD, OK, REWARD_DAMAGE, REWARD_WIN, SH_CLASS, SH_STATUS,
+                     SS_DESTROYED, SS_EMPTY)
 from .legality import action_reason, write_mask
 from .sequence import apply_action
 from .deploy import reset_game
 from .observation import write_obs
+from .ships import hull_worn
 from .deploy import *  # noqa: F401,F403  (re-exports: see the module docstring)
 from .fire import *  # noqa: F401,F403
 from .layout import *  # noqa: F401,F403
@@ -94,8 +95,7 @@ def hull_share_lost(s, cfg, b, p):
         st = sh[b, p, k, SH_STATUS]
         if st == SS_EMPTY or st == SS_DESTROYED:
             continue
-        c = sh[b, p, k, SH_CLASS]
-        lost += cfg.cls[c, CL_POINTS] * sh[b, p, k, SH_HULL_HITS] / max(1, cfg.cls[c, CL_N_HULL])
+        lost += cfg.cls[sh[b, p, k, SH_CLASS], CL_POINTS] * hull_worn(sh, cfg, b, p, k)
     return lost
 
 

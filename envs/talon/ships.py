@@ -60,6 +60,12 @@ def active(sh, b, p, k):
 
 
 @kernel(cache=True, inline="always")
+def hull_worn(sh, cfg, b, p, k):
+    """The share of a ship's hull boxes marked (8.4): 0 intact, 1 the last box gone."""
+    return sh[b, p, k, SH_HULL_HITS] / max(1, cfg.cls[sh[b, p, k, SH_CLASS], CL_N_HULL])
+
+
+@kernel(cache=True, inline="always")
 def hull_modifier(sh, cfg, b, p, k):
     """Power modifier in the left-most unmarked hull box (Talon 8.4.2)."""
     c = sh[b, p, k, SH_CLASS]
