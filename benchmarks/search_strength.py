@@ -72,6 +72,17 @@ def strength(game_key, game, options, budget, games, seed=0, bot="search"):
     return tuple(int(c) for c in counts)
 
 
+def tree_with(**parameters) -> None:
+    """Make every tree search this process builds from a spec (``searcher_for``: the arena's, the
+    latency's) take ``parameters`` (its root rule, its expansion threshold): what a spec cannot name."""
+    from ..envs.core import search
+
+    class Tree(search.TreeSearch):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **{**parameters, **kwargs})
+    search.TreeSearch = Tree
+
+
 def main(argv=None) -> int:
     from ..arena.stats import elo_difference, wilson_interval
     from ..envs.core.search import EXPAND_AFTER, searchable
@@ -86,8 +97,13 @@ def main(argv=None) -> int:
                                                 "the scripted bot in the others; a win is a sole first place)")
     p.add_argument("--bot", choices=["search", "mcts"], default="search",
                    help="search: the flat search (FlatSearch); mcts: the tree search (TreeSearch)")
+    p.add_argument("--expand-after", type=int, default=EXPAND_AFTER,
+                   help=f"--bot mcts: simulations through a node before the tree chooses there (default {EXPAND_AFTER})")
+    p.add_argument("--root", choices=("halving", "puct"), default="halving", help="--bot mcts: the rule at the root")
     p.add_argument("--json", help="also write the rows here")
     args = p.parse_args(argv)
+    if (args.expand_after, args.root) != (EXPAND_AFTER, "halving"):
+        tree_with(root=args.root, expand_after=args.expand_after)
     keys = args.game or [k for k in GAME_KEYS if searchable(load_game(k))]
     rows = []
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
@@ -102,7 +118,7 @@ def main(argv=None) -> int:
             score = (w + d / 2) / n
             lo, hi = wilson_interval(w, n)
             p50, p90 = latency_ms(game, options, budget, args.positions, args.seed, args.bot)
-            row = {"game": key, **options, "bot": args.bot, **({"root": "halving", "expand_after": EXPAND_AFTER} if args.bot == "mcts" else {}),
+            row = {"game": key, **options, "bot": args.bot, **({"root": args.root, "expand_after": args.expand_after} if args.bot == "mcts" else {}),
                    "simulations": budget, "games": n, "wins": w, "draws": d, "losses": l,
                    "win_rate": w / n, "win_ci95": [lo, hi], "elo_vs_scripted": elo_difference(score) if 0 < score < 1 else None,
                    "arena_seconds": seconds, "move_ms_p50": p50, "move_ms_p90": p90,

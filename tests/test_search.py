@@ -299,3 +299,32 @@ def test_tree_search_halving_root_grows_a_tree_below_each_root_move():
     assert all(tree.visits > 0 and tree.n.sum() <= tree.visits for tree in trees)
     assert all(tree.n.sum() == 0 for tree in trees if tree.visits <= 2)   # not expanded yet
     assert any(tree.n.sum() > 0 for tree in trees)
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_tree_search_visit_targets_are_the_root_visit_shares_of_the_move_it_plays(key):
+    # expert iteration's labels (TreeSearch.visit_targets): per position a distribution over the legal
+    # moves, the share of the PUCT root's simulations each received; the move played is the most visited
+    # (or, played without a search -- forced or decisive -- the whole target); as choose, under a seed
+    game = load_game(key)
+    core = positions(game, n=6)
+    rows = np.flatnonzero(~(core.terminated | core.truncated))
+    moves, targets = TreeSearch(game, {}, 12, seed=5, root="puct").visit_targets(core, rows)
+    assert targets.shape == (len(rows), core.num_actions) and targets.dtype == np.float32
+    assert np.allclose(targets.sum(axis=1), 1.0) and (targets[~core.mask[rows].astype(bool)] == 0).all()
+    for i, r in enumerate(rows):
+        assert core.mask[r, moves[i]] and targets[i, moves[i]] == targets[i].max()
+        if core.mask[r].sum() == 1:
+            assert targets[i, moves[i]] == 1.0
+        elif targets[i, moves[i]] < 1.0:       # searched: shares of 12 simulations
+            assert np.allclose(targets[i] * 12, np.round(targets[i] * 12))
+    assert moves.tolist() == TreeSearch(game, {}, 12, seed=5, root="puct").choose(core, rows).tolist()
+    with pytest.raises(ValueError, match="root='puct'"):
+        TreeSearch(game, {}, 12).visit_targets(core, rows)
+
+
+def test_search_spec_takes_tree_parameters_for_the_tree_search_only():
+    game = load_game("planetoids")
+    assert searcher_for("mcts:8", game, root="puct").root == "puct"
+    with pytest.raises(ValueError, match="tree search"):
+        searcher_for("search:8", game, root="puct")

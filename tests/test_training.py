@@ -77,6 +77,8 @@ def test_cli_battle_force_with_three_players(tmp_path):
     (["--minutes", "5", "--backend", "rllib"], "--minutes is sb3 only"),
     (["--warm-start-rounds", "-1"], "--warm-start-rounds must be 0 or more"),
     (["--warm-start", "search:0"], "search:N (N simulations, 1..4096)"),
+    (["--warm-start-targets", "visits"], "the teacher must be the tree search"),
+    (["--warm-start-targets", "visits", "--warm-start", "search:4"], "the teacher must be the tree search"),
     (["--opponent", "search", "--backend", "rllib"], "the search bot runs in Python"),
 ])
 def test_cli_bad_arguments_one_line_error_exit_2_no_run_folder(args, message, tmp_path, capsys):
@@ -274,6 +276,39 @@ def test_warm_start_rounds_fit_their_new_labels_or_all_labels(fit, fitted, monke
     model = train.make_model(env, args, options)
     train.warm_start(model, args, options, train.Bars(False))
     assert [n for n, _ in calls] == [64, 128, 192] and [s for _, s in calls] == fitted
+
+
+def test_expert_iteration_fits_the_tree_search_visit_shares_with_the_student_as_its_prior(monkeypatch):
+    """--warm-start mcts:N --warm-start-targets visits (training/imitation.py): every label is the PUCT
+    root's visit shares, a distribution over the legal moves; the first round searches with the rollout
+    policy's prior, each later one with the student's own policy, and clone fits the distributions."""
+    from wargym.envs.core import search
+    from wargym.training import imitation, train
+    fitted, priors = [], []
+    real_clone, real_tree = imitation.clone, search.TreeSearch
+
+    def spy_clone(model, X, M, A, G, T=None, **kw):
+        fitted.append(T)
+        assert T is not None and np.allclose(T.sum(axis=1), 1.0) and (T[~M] == 0).all()
+        assert (T[np.arange(len(A)), A] == T.max(axis=1)).all()      # the move played is the most visited
+        return real_clone(model, X, M, A, G, T=T, **kw)
+
+    def spy_tree(*args, **kwargs):
+        priors.append((kwargs.get("root"), kwargs.get("model")))
+        return real_tree(*args, **kwargs)
+    monkeypatch.setattr(imitation, "clone", spy_clone)
+    monkeypatch.setattr(search, "TreeSearch", spy_tree)
+    ap = train.build_parser()
+    args = ap.parse_args(["--game", "union_wars", "--n-envs", "4", "--warm-start", "mcts:4",
+                          "--warm-start-targets", "visits", "--warm-start-decisions", "8",
+                          "--warm-start-rounds", "1", "--no-progress"])
+    options = train.check_args(ap, args)
+    env = WargymVecEnv("union_wars", n_envs=4, opponent="scripted", options=options, seed=0)
+    model = train.make_model(env, args, options)
+    train.warm_start(model, args, options, train.Bars(False))
+    assert [len(T) for T in fitted] == [8, 16]
+    # (check_args builds one from the spec to check it; the warm start's rounds build theirs)
+    assert [p for p in priors if p[0] == "puct"] == [("puct", None), ("puct", model)]
 
 
 def test_place_reads_first_place_shared_first_and_the_rest_from_the_rank_reward():

@@ -22,6 +22,14 @@ The teacher may also be the search bot (``search``, ``search:N``, ``search:Nms``
 envs/core/search.py), stronger than the scripted bot it improves on: every label
 is then a search of the position (all the batch's positions in one search), so
 a label costs its budget's rollouts, not a bot's move.
+
+With ``targets="visits"`` and a tree search teacher (``mcts``, ``mcts:N``) the warm start is expert
+iteration (Anthony, Tian & Barber 2017; AlphaZero's training targets): the tree search runs with the
+PUCT rule at its root and the student's own policy as its prior (``prior_model``), and every label is
+the share of the root's simulations each legal move received -- a distribution, the search's
+improvement on the student's policy -- which the student is fitted to by cross-entropy.  Cloning the
+search's single chosen move instead teaches its noise: where the sampled dice and hidden cards move
+its choice from search to search, a student agreed with it on 57 % of the labels (BASELINES.md).
 """
 from __future__ import annotations
 
@@ -29,8 +37,10 @@ import numpy as np
 import torch
 
 from ..envs.core.loops import ACC_TERMINATED, ACC_TRUNCATED
-from ..envs.core.search import is_search_spec, searcher_for
+from ..envs.core.search import MCTS, is_search_spec, searcher_for
 from .networks import legal_only
+
+TARGETS = ("move", "visits")   # what a label is: the teacher's move, or the tree search's visit shares
 
 
 def collected(env, decisions: int) -> int:
@@ -38,17 +48,22 @@ def collected(env, decisions: int) -> int:
     return max(1, decisions // env.num_envs) * env.num_envs
 
 
-def label_arrays(env, size: int) -> tuple[np.ndarray, ...]:
-    """Empty (obs, masks, actions, returns) for ``size`` labels of ``env``'s learner seat: the warm
-    start allocates every round's at once and ``collect`` fills them in place (Planetoids: 12.5 KB
-    an observation, 7.5 GB for 600,000; gathering rounds by concatenation needed twice that)."""
-    return (np.empty((size, env.observation_space.shape[0]), dtype=np.int8),
-            np.empty((size, env.action_space.n), dtype=bool), np.empty(size, dtype=np.int64),
-            np.empty(size, dtype=np.float32))
+def label_arrays(env, size: int, soft: bool = False) -> tuple[np.ndarray, ...]:
+    """Empty (obs, masks, actions, returns) for ``size`` labels of ``env``'s learner seat, and with
+    ``soft`` the search's targets (a distribution over the actions a label): the warm start allocates
+    every round's at once and ``collect`` fills them in place (Planetoids: 12.5 KB an observation,
+    7.5 GB for 600,000; gathering rounds by concatenation needed twice that)."""
+    arrays = (np.empty((size, env.observation_space.shape[0]), dtype=np.int8),
+              np.empty((size, env.action_space.n), dtype=bool), np.empty(size, dtype=np.int64),
+              np.empty(size, dtype=np.float32))
+    return arrays + ((np.empty((size, env.action_space.n), dtype=np.float32),) if soft else ())
 
 
-def collect(env, teacher: str, decisions: int, gamma: float = 0.995, progress=None, student=None, into=None):
-    """(obs, masks, teacher's actions, returns) over ``decisions`` of the learner's seat of ``env``.
+def collect(env, teacher: str, decisions: int, gamma: float = 0.995, progress=None, student=None, into=None,
+            targets: str = "move", prior_model=None):
+    """(obs, masks, teacher's actions, returns) over ``decisions`` of the learner's seat of ``env``,
+    and with ``targets="visits"`` the tree search's visit shares (``label_arrays(soft=True)``; the
+    search's prior is ``prior_model``'s policy, or the rollout policy's move without one).
 
     Without ``student`` the teacher plays the seat; with one (a model with SB3's
     ``predict``) the student plays it, sampling its actions, and the teacher only
@@ -57,18 +72,21 @@ def collect(env, teacher: str, decisions: int, gamma: float = 0.995, progress=No
     (``collected(env, decisions)`` labels long) instead of new ones.
     """
     loop = env.loop
-    label = _labeller(loop, teacher)
+    label = _labeller(loop, teacher, targets, prior_model)
     obs = env.reset()
     n = env.num_envs
     steps = max(1, decisions // n)
-    into = label_arrays(env, steps * n) if into is None else into
-    X, M, A, G_out = views = [a.reshape(steps, n, *a.shape[1:]) for a in into]
+    into = label_arrays(env, steps * n, soft=targets == "visits") if into is None else into
+    X, M, A, G_out, *T = views = [a.reshape(steps, n, *a.shape[1:]) for a in into]
     assert all(np.may_share_memory(v, a) for v, a in zip(views, into)), "collect fills contiguous arrays in place"
     R = np.empty((steps, n), dtype=np.float32)
     D = np.empty((steps, n), dtype=bool)
     for k in range(steps):
         X[k], M[k] = obs, loop.core.mask
-        A[k] = labels = label()
+        if T:
+            A[k], T[0][k] = labels, _ = label()
+        else:
+            A[k] = labels = label()
         played = labels if student is None else student.predict(obs, action_masks=M[k], deterministic=False)[0]
         obs, R[k], _, _ = env.step(played)
         D[k] = (loop.acc[:, ACC_TERMINATED] > 0) | (loop.acc[:, ACC_TRUNCATED] > 0)
@@ -78,9 +96,18 @@ def collect(env, teacher: str, decisions: int, gamma: float = 0.995, progress=No
     return into
 
 
-def _labeller(loop, teacher: str):
+def _labeller(loop, teacher: str, targets: str = "move", prior_model=None):
     """() -> the teacher's action in every game of ``loop`` (all await the learner's seat): a
-    built-in policy's, in one compiled call, or the search bot's, in one batched search."""
+    built-in policy's, in one compiled call, or the search bot's, in one batched search; with
+    ``targets="visits"``, () -> (actions, visit shares) of the tree search (PUCT root)."""
+    if targets not in TARGETS:
+        raise ValueError(f"targets must be one of {', '.join(TARGETS)}, got {targets!r}")
+    if targets == "visits":
+        if not (is_search_spec(teacher) and teacher.split(":")[0].strip() == MCTS):
+            raise ValueError(f"targets='visits' needs the tree search as the teacher (mcts, mcts:N), not {teacher!r}")
+        searcher = searcher_for(teacher, loop.game, loop.core.options, seed=loop._search_seed, root="puct",
+                                model=prior_model)
+        return lambda: searcher.visit_targets(loop.core)
     if is_search_spec(teacher):
         searcher = searcher_for(teacher, loop.game, loop.core.options, seed=loop._search_seed)
         return lambda: searcher.choose(loop.core)
@@ -113,9 +140,10 @@ def sample_order(n: int, samples: int, rng) -> np.ndarray:
 
 
 def clone(model, X, M, A, G=None, epochs: float = 4, batch_size: int = 2048, lr: float = 1e-3, seed: int = 0,
-          value_coef: float = 0.5, progress=None, samples: int | None = None) -> float:
-    """Fit ``model.policy`` to the teacher's actions (masked cross-entropy) and, given ``G``,
-    its value head to the returns; returns the final agreement with the teacher.
+          value_coef: float = 0.5, progress=None, samples: int | None = None, T=None) -> float:
+    """Fit ``model.policy`` to the teacher's actions (masked cross-entropy) or, given ``T``, to its
+    distributions over them (cross-entropy with the soft targets), and, given ``G``, its value head
+    to the returns; returns the final agreement with the teacher's move.
 
     ``samples``: how many labels to fit in all, drawn evenly from all of them (``sample_order``);
     by default ``epochs`` passes over every label.  A DAgger round passes the number its newest
@@ -135,7 +163,11 @@ def clone(model, X, M, A, G=None, epochs: float = 4, batch_size: int = 2048, lr:
             logits = policy.action_net(latent_pi)
         dist = policy.action_dist.proba_distribution(action_logits=logits)
         dist.apply_masking(M[idx])
-        loss = -dist.log_prob(torch.as_tensor(A[idx], device=policy.device)).mean()
+        if T is None:
+            loss = -dist.log_prob(torch.as_tensor(A[idx], device=policy.device)).mean()
+        else:   # masked logits are a large negative number, not -inf: a target's zeros keep them out
+            log_p = torch.log_softmax(dist.distribution.logits, dim=1)
+            loss = -(torch.as_tensor(T[idx], device=policy.device) * log_p).sum(dim=1).mean()
         if G is not None:
             values = policy.value_net(latent_vf).flatten()
             loss = loss + value_coef * torch.nn.functional.mse_loss(values, torch.as_tensor(G[idx], device=policy.device))

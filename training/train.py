@@ -78,6 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
                          "evenly from every label so far, so that every DAgger round costs the same (Planetoids: "
                          "half the warm start's time, 92 %% agreement with the bot against 95 %%, and a slower "
                          "climb after it on the seed measured; BASELINES.md)")
+    ap.add_argument("--warm-start-targets", choices=("move", "visits"), default="move",
+                    help="what the warm start fits: 'move' (default) the teacher's move; 'visits' (with --warm-start "
+                         "mcts:N) expert iteration: the tree search with the PUCT rule at its root and the student's own "
+                         "policy as its prior (from the first DAgger round on, or from --init-model's weights, which it "
+                         "then starts from) labels each position with the share of its simulations each move received, "
+                         "and the student is fitted to those distributions (training/imitation.py)")
     ap.add_argument("--eval-games", type=int, default=200, help="games of the final evaluation against each opponent")
     ap.add_argument("--curve-points", type=int, default=6, help="evaluations during PPO for the learning curve")
     ap.add_argument("--curve-games", type=int, default=32, help="games per opponent at each point of the curve")
@@ -147,10 +153,17 @@ def check_args(ap, args) -> dict:
         if policy not in game.bot.POLICIES and not (name == "--opponent" and policy.endswith(".zip")):
             ap.error(f"{name} {policy!r}: choose from {', '.join(sorted(game.bot.POLICIES))}"
                      + (" or give the path of a saved model (.zip)" if name == "--opponent" else ""))
+    if args.warm_start_targets == "visits":
+        if args.warm_start.split(":")[0].strip() != "mcts":
+            ap.error(f"--warm-start-targets visits: the teacher must be the tree search (mcts, mcts:N), "
+                     f"not {args.warm_start!r}")
+        if args.backend == "rllib":
+            ap.error("--warm-start-targets visits is sb3 only (RLlib's runs have no warm start)")
     if args.init_model is not None:
         if not Path(args.init_model).is_file():
             ap.error(f"--init-model {args.init_model!r}: no such file")
-        args.warm_start = "none"
+        if args.warm_start_targets != "visits":   # expert iteration starts from the weights given
+            args.warm_start = "none"
     if args.opponent.endswith(".zip") and not Path(args.opponent).is_file():
         ap.error(f"--opponent {args.opponent!r}: no such file")
     try:
@@ -248,7 +261,8 @@ def main(argv=None) -> dict:
         print(f"initial weights: {args.init_model}", flush=True)
     if args.warm_start != "none":
         agreement, warm_s = warm_start(model, args, options, bars)
-        print(f"warm start: behaviour cloning of the {args.warm_start} bot on {args.warm_start_decisions:,} of its "
+        what = "expert iteration with" if args.warm_start_targets == "visits" else "behaviour cloning of"
+        print(f"warm start: {what} the {args.warm_start} bot on {args.warm_start_decisions:,} of its "
               f"decisions and {args.warm_start_rounds} DAgger rounds in {warm_s:.0f} s (agreement {agreement:.0%})",
               flush=True)
 
@@ -302,7 +316,7 @@ def main(argv=None) -> dict:
                "options": options, "opponent": args.opponent, "timesteps": model.num_timesteps,
                "n_envs": args.n_envs, "warm_start": args.warm_start,
                "warm_start_rounds": args.warm_start_rounds if args.warm_start != "none" else 0,
-               "warm_start_fit": args.warm_start_fit,
+               "warm_start_fit": args.warm_start_fit, "warm_start_targets": args.warm_start_targets,
                "warm_start_agreement": agreement, "warm_start_decisions": args.warm_start_decisions,
                "network": args.network, "init_model": args.init_model, "device": args.device,
                "minutes_budget": args.minutes, "stopped_by_budget": bool(budget is not None and budget.spent_out),
@@ -375,24 +389,28 @@ def warm_start(model, args, options, bars) -> tuple[float, float]:
     t0 = time.perf_counter()
     agreement = 0.0
     data = per_round = None
+    visits = args.warm_start_targets == "visits"
     for round_ in range(args.warm_start_rounds + 1):
         env = WargymVecEnv(args.game, n_envs=args.n_envs, opponent=fixed_opponent(args), options=options,
                            seed=args.seed + 7 + round_)
         if data is None:   # every round's labels in one allocation, filled in place
             per_round = collected(env, args.warm_start_decisions)
-            data = label_arrays(env, per_round * (args.warm_start_rounds + 1))
+            data = label_arrays(env, per_round * (args.warm_start_rounds + 1), soft=visits)
         who = args.warm_start if round_ == 0 else f"the student (DAgger round {round_})"
         bar = bars(args.warm_start_decisions, f"warm start: {who} playing", "decision")
         filled = per_round * (round_ + 1)
+        # expert iteration searches with the student's prior once it has one (a round fitted, or weights given)
+        prior = model if visits and (round_ or args.init_model is not None) else None
         collect(env, args.warm_start, args.warm_start_decisions, gamma=model.gamma, progress=bar.update,
-                student=model if round_ else None, into=tuple(a[filled - per_round:filled] for a in data))
+                student=model if round_ else None, into=tuple(a[filled - per_round:filled] for a in data),
+                targets=args.warm_start_targets, prior_model=prior)
         bar.close()
-        X, M, A, G = (a[:filled] for a in data)
+        X, M, A, G, *T = (a[:filled] for a in data)
         # each round fits as many labels as its new ones take (or every label so far: 'all')
         samples = (filled if args.warm_start_fit == "all" else per_round) * args.warm_start_epochs
         bar = bars(samples, "warm start: cloning", "sample")
         agreement = clone(model, X, M, A, G, samples=samples, seed=args.seed + round_,
-                          progress=bar.update)
+                          progress=bar.update, T=T[0] if T else None)
         bar.close()
     return agreement, time.perf_counter() - t0
 

@@ -113,11 +113,15 @@ def parse_budget(spec: str) -> tuple[int, float | None]:
     return int(budget), None
 
 
-def searcher_for(spec: str, game, options: dict | None = None, seed: int = 0) -> "FlatSearch":
-    """The search bot a spec names, for ``game`` with ``options`` (refused where it cannot play)."""
+def searcher_for(spec: str, game, options: dict | None = None, seed: int = 0, **tree) -> "FlatSearch":
+    """The search bot a spec names, for ``game`` with ``options`` (refused where it cannot play);
+    ``tree``: TreeSearch's own parameters (``root``, ``model``, ...), for an ``mcts`` spec only."""
     simulations, milliseconds = parse_budget(spec)
-    kind = TreeSearch if spec.split(":")[0].strip() == MCTS else FlatSearch
-    return kind(game, options, simulations, seed=seed, milliseconds=milliseconds)
+    if spec.split(":")[0].strip() == MCTS:
+        return TreeSearch(game, options, simulations, seed=seed, milliseconds=milliseconds, **tree)
+    if tree:
+        raise ValueError(f"{spec!r} is the flat search; {', '.join(sorted(tree))} belong to the tree search (mcts)")
+    return FlatSearch(game, options, simulations, seed=seed, milliseconds=milliseconds)
 
 
 def has_hidden_information(game) -> bool:
@@ -441,7 +445,7 @@ class TreeSearch(FlatSearch):
                                                    give_up_at=give_up_at)
             return decisive
         searched = searched[decisive[searched] < 0]
-        trees = [_Node(masks.shape[1]) for _ in range(roots.batch_size)]
+        trees = self._root_trees = [_Node(masks.shape[1]) for _ in range(roots.batch_size)]
         done = 0
         while len(searched):
             began = time.perf_counter()
@@ -457,6 +461,27 @@ class TreeSearch(FlatSearch):
                     break
         return np.array([decisive[r] if decisive[r] >= 0 else self._most_visited(trees[r], masks[r])
                          for r in range(len(trees))], dtype=np.int64)
+
+    def visit_targets(self, core: VecGame, rows=None) -> tuple[np.ndarray, np.ndarray]:
+        """Expert iteration's labels (Anthony, Tian & Barber 2017; AlphaZero): the searched move of the
+        player to move in each game ``rows`` of ``core`` (as ``choose``) and, per game, the share of the
+        root's simulations each legal move received, ``(rows, actions)`` float32 summing to 1: the
+        search's improved policy, a soft target for the network whose prior it searched with.  A move
+        played without a search (forced, or decisive) gets all of it.  Needs ``root="puct"``, whose
+        visits follow the prior and the values; the halving root's shares follow its schedule."""
+        if self.root != "puct":
+            raise ValueError("visit_targets needs root='puct' (the halving root's visits follow its schedule)")
+        rows = np.arange(core.num_envs) if rows is None else np.atleast_1d(np.asarray(rows, dtype=np.int64))
+        masks = core.mask[rows].astype(bool)
+        moves = self.search(core.clone_state(rows), masks, core.current_player[rows])
+        visits = np.stack([tree.n for tree in self._root_trees]) * masks
+        # a move played without a search (forced, decisive: no visits to it) is the whole target
+        searched = visits[np.arange(len(moves)), moves] > 0
+        targets = np.zeros(masks.shape, dtype=np.float32)
+        targets[searched] = visits[searched] / visits[searched].sum(axis=1, keepdims=True)
+        unsearched = np.flatnonzero(~searched)
+        targets[unsearched, moves[unsearched]] = 1.0
+        return moves, targets
 
     def _decisive_moves(self, roots, masks, players, searched: np.ndarray) -> np.ndarray:
         """Per root, a move that wins at once, or -1 (decisive moves: Teytaud and Teytaud 2010, "On the
