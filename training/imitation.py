@@ -79,14 +79,17 @@ def collect(env, teacher: str, decisions: int, gamma: float = 0.995, progress=No
     into = label_arrays(env, steps * n, soft=targets == "visits") if into is None else into
     X, M, A, G_out, *T = views = [a.reshape(steps, n, *a.shape[1:]) for a in into]
     assert all(np.may_share_memory(v, a) for v, a in zip(views, into)), "collect fills contiguous arrays in place"
+    if bool(T) != (targets == "visits"):
+        raise ValueError("targets='visits' fills label_arrays(soft=True), and only it")
     R = np.empty((steps, n), dtype=np.float32)
     D = np.empty((steps, n), dtype=bool)
     for k in range(steps):
         X[k], M[k] = obs, loop.core.mask
         if T:
-            A[k], T[0][k] = labels, _ = label()
+            labels, T[0][k] = label()
         else:
-            A[k] = labels = label()
+            labels = label()
+        A[k] = labels
         played = labels if student is None else student.predict(obs, action_masks=M[k], deterministic=False)[0]
         obs, R[k], _, _ = env.step(played)
         D[k] = (loop.acc[:, ACC_TERMINATED] > 0) | (loop.acc[:, ACC_TRUNCATED] > 0)
