@@ -186,9 +186,13 @@ def main(argv=None) -> int:
                         "the server saturated)")
     p.add_argument("--game", default="talon_v0")
     p.add_argument("--bot", default="scripted")
+    p.add_argument("--level", type=int, choices=range(1, 11), metavar="1..10",
+                   help="the bot's level (the search bots': its budget, 64 simulations at 10, halved per level below)")
     p.add_argument("--workers", type=int, default=4)
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    if args.level is not None:
+        args.bot = {"name": args.bot, "level": args.level}
     result = asyncio.run(main_async(args))
     if args.json:
         print(json.dumps(result))
