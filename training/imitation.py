@@ -37,7 +37,7 @@ import numpy as np
 import torch
 
 from ..envs.core.loops import ACC_TERMINATED, ACC_TRUNCATED
-from ..envs.core.search import MCTS, is_search_spec, searcher_for
+from ..envs.core.search import is_search_spec, is_tree_spec, searcher_for
 from .networks import legal_only
 
 TARGETS = ("move", "visits")   # what a label is: the teacher's move, or the tree search's visit shares
@@ -106,7 +106,7 @@ def _labeller(loop, teacher: str, targets: str = "move", prior_model=None):
     if targets not in TARGETS:
         raise ValueError(f"targets must be one of {', '.join(TARGETS)}, got {targets!r}")
     if targets == "visits":
-        if not (is_search_spec(teacher) and teacher.split(":")[0].strip() == MCTS):
+        if not is_tree_spec(teacher):
             raise ValueError(f"targets='visits' needs the tree search as the teacher (mcts, mcts:N), not {teacher!r}")
         searcher = searcher_for(teacher, loop.game, loop.core.options, seed=loop._search_seed, root="puct",
                                 model=prior_model)

@@ -108,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
 def check_args(ap, args) -> dict:
     """Everything that can be wrong with the arguments, found before any work is done
     (argparse's one-line error and exit status 2).  Returns the game's options."""
-    from ..envs.core.search import is_search_spec, searcher_for
+    from ..envs.core.search import is_search_spec, is_tree_spec, searcher_for
     from ..wrappers.opponents import is_mixture, mixture_ids
     from ..wrappers.sb3 import load_game
     game = load_game(args.game)
@@ -154,7 +154,7 @@ def check_args(ap, args) -> dict:
             ap.error(f"{name} {policy!r}: choose from {', '.join(sorted(game.bot.POLICIES))}"
                      + (" or give the path of a saved model (.zip)" if name == "--opponent" else ""))
     if args.warm_start_targets == "visits":
-        if args.warm_start.split(":")[0].strip() != "mcts":
+        if not is_tree_spec(args.warm_start):
             ap.error(f"--warm-start-targets visits: the teacher must be the tree search (mcts, mcts:N), "
                      f"not {args.warm_start!r}")
         if args.backend == "rllib":

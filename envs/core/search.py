@@ -97,6 +97,11 @@ def is_search_spec(spec) -> bool:
     return isinstance(spec, str) and spec.split(":")[0].strip() in SEARCH_NAMES
 
 
+def is_tree_spec(spec) -> bool:
+    """``spec`` names the tree search (``mcts``, ``mcts:N``, ``mcts:Nms``)."""
+    return is_search_spec(spec) and spec.split(":")[0].strip() == MCTS
+
+
 def parse_budget(spec: str) -> tuple[int, float | None]:
     """The budget a search spec names: ``search`` (DEFAULT_SIMULATIONS a decision), ``search:N``
     (N simulations, 1..4096) or ``search:Nms`` (N milliseconds, 1..60000, passes from FIRST_PASS
@@ -117,7 +122,7 @@ def searcher_for(spec: str, game, options: dict | None = None, seed: int = 0, **
     """The search bot a spec names, for ``game`` with ``options`` (refused where it cannot play);
     ``tree``: TreeSearch's own parameters (``root``, ``model``, ...), for an ``mcts`` spec only."""
     simulations, milliseconds = parse_budget(spec)
-    if spec.split(":")[0].strip() == MCTS:
+    if is_tree_spec(spec):
         return TreeSearch(game, options, simulations, seed=seed, milliseconds=milliseconds, **tree)
     if tree:
         raise ValueError(f"{spec!r} is the flat search; {', '.join(sorted(tree))} belong to the tree search (mcts)")
