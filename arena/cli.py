@@ -31,6 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, metavar="N", help="Battle Force: players per game (2-6); "
                    "the same as the option players")
     p.add_argument("--seed", type=int, default=0, help="seed of the games' dice (default 0)")
+    p.add_argument("--model-play", choices=("sampled", "greedy"), default="sampled",
+                   help="checkpoints' actions: sampled from the policy, as trained (default), or greedy, the most "
+                        "likely action, as wargym serve plays a model")
     p.add_argument("--out", metavar="DIR", help="write ratings.csv, pairings.csv, seats.csv, games.csv and arena.md")
     return p
 
@@ -58,7 +61,7 @@ def main(argv=None) -> int:
             raise ValueError(f"unknown game {args.game!r}; known: {', '.join(GAMES)}")
         start = time.perf_counter()
         tournament, summary = run_arena(args.game, args.policy, parse_options(args), args.games, args.seed,
-                                        args.out)
+                                        args.out, model_play=args.model_play)
     except (ValueError, TypeError, ImportError) as e:  # bad input or a missing extra: one line, no traceback
         parser.exit(2, f"{parser.prog}: error: {_one_line(e)}\n")
     from .report import markdown

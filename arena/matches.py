@@ -124,7 +124,8 @@ def play_lineup(game, seats: list[Policy], n_games: int, options: dict, seed: in
     models mixed, any number of players); returns each seat's summed rewards (its result).
 
     Every decision goes to the policy of the seat to act: the models see the acting player's
-    observation, as in training, and sample their actions (seeded through torch); a search bot
+    observation, as in training, and sample their actions (seeded through torch), or take their most
+    likely action where ``Policy.greedy``; a search bot
     searches all its games' positions in one batch."""
     import torch
 
@@ -153,7 +154,7 @@ def play_lineup(game, seats: list[Policy], n_games: int, options: dict, seed: in
             else:
                 obs = core.obs[rows].reshape(len(rows), -1)
                 actions[rows] = policy.model.predict(obs, action_masks=core.mask[rows].astype(bool),
-                                                     deterministic=False)[0]
+                                                     deterministic=policy.greedy)[0]
         core.step(actions, active=playing)
         results[playing] += core.rewards[playing]
         playing &= ~(core.terminated | core.truncated)

@@ -30,6 +30,7 @@ class Policy:
     model: object = field(default=None, repr=False)
     search: int | None = None
     search_ms: float | None = None
+    greedy: bool = False   # a model plays its most likely action instead of sampling one
 
     @property
     def source(self) -> str:
@@ -42,7 +43,7 @@ class Policy:
             return f"{kind}, {self.search_ms:g} ms a decision"
         if self.search is not None:
             return f"{kind}, {self.search} simulations a decision"
-        return str(self.path)
+        return f"{self.path}, its most likely actions" if self.greedy else str(self.path)
 
     @property
     def is_builtin(self) -> bool:

@@ -182,6 +182,11 @@ def test_checkpoint_plays_through_the_sb3_adapter(tmp_path):
     again, _ = run_arena("planetoids", ["random", f"ppo={tmp_path / 'tiny.zip'}", "scripted"], TINY["planetoids"],
                          games=2)
     assert np.array_equal(again.results, t.results)  # seeded: the model's sampling too
+    greedy, _ = run_arena("planetoids", ["random", f"ppo={tmp_path / 'tiny.zip'}"], TINY["planetoids"], games=2,
+                          model_play="greedy")   # --model-play greedy: as wargym serve plays a model
+    assert greedy.sources["ppo"].endswith("tiny.zip, its most likely actions")
+    with pytest.raises(ValueError, match="model_play 'best'"):
+        run_arena("planetoids", ["random", "scripted"], TINY["planetoids"], games=1, model_play="best")
     with pytest.raises(ValueError, match="expects observations"):
         run_arena("talon", ["random", f"ppo={tmp_path / 'tiny.zip'}"], TINY["talon"], games=1)
 

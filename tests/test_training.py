@@ -48,15 +48,39 @@ def test_cli_trains_every_game_and_exits_0(game, tmp_path):
     assert "time/total_timesteps" in (run_dir / "progress.csv").read_text()  # SB3's statistics
     assert summary["device"] == ("cuda" if torch.cuda.is_available() else "cpu")  # --device auto
     assert "kept_curve_point" in summary  # None, or the best curve point whose policy was kept
+    assert summary["eval_play"] == "sampled"  # the default: the policy sampled, as trained
     assert "decisions/s" in done.stdout
 
 
-def test_cli_battle_force_with_three_players(tmp_path):
+def test_cli_battle_force_with_three_players_evaluated_by_most_likely_actions(tmp_path):
+    # --eval-play greedy: the curve and the final games play the policy's most likely action (as
+    # `wargym serve` plays a model), and the summary says so
     done = run_cli("--game", "battle_force", "--players", "3", "--options", json.dumps(SHORT["battle_force"]),
-                   "--out", str(tmp_path), *TINY, cwd=tmp_path)
+                   "--out", str(tmp_path), *TINY, "--eval-play", "greedy", cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     (run_dir,) = list(tmp_path.glob("battle_force-ppo-*"))
-    assert json.loads((run_dir / "summary.json").read_text())["options"]["players"] == 3
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["options"]["players"] == 3 and summary["eval_play"] == "greedy"
+    assert "(most likely actions, both seats)" in done.stdout
+
+
+def test_init_model_continues_its_weights_and_a_named_warm_start_refits_them(tmp_path):
+    # --init-model alone: PPO from the given weights, no warm start; with --warm-start named too, the
+    # warm start clones its teacher starting from those weights (e.g. a search bot's moves)
+    def summary_of(out, *more):
+        done = run_cli("--game", "battle_force", "--options", json.dumps(SHORT["battle_force"]), "--out",
+                       str(tmp_path / out), *TINY, *more, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr[-2000:]
+        (run_dir,) = list((tmp_path / out).glob("battle_force-ppo-*"))
+        return json.loads((run_dir / "summary.json").read_text()), run_dir / "model.zip"
+
+    first, model = summary_of("first")
+    assert first["warm_start"] == "scripted" and first["init_model"] is None
+    continued, _ = summary_of("continued", "--init-model", str(model))
+    assert continued["warm_start"] == "none" and continued["warm_start_agreement"] is None
+    refitted, _ = summary_of("refitted", "--init-model", str(model), "--warm-start", "scripted")
+    assert refitted["warm_start"] == "scripted" and refitted["init_model"] == str(model)
+    assert refitted["warm_start_agreement"] is not None
 
 
 @pytest.mark.parametrize("args, message", [
@@ -75,6 +99,8 @@ def test_cli_battle_force_with_three_players(tmp_path):
     (["--minutes", "0"], "--minutes must be a positive number of minutes"),
     (["--minutes", "nan"], "--minutes must be a positive number of minutes"),
     (["--minutes", "5", "--backend", "rllib"], "--minutes is sb3 only"),
+    (["--eval-play", "greedy", "--backend", "rllib"], "--eval-play greedy is sb3 only"),
+    (["--eval-play", "argmax"], "invalid choice: 'argmax'"),
     (["--warm-start-rounds", "-1"], "--warm-start-rounds must be 0 or more"),
     (["--warm-start", "search:0"], "search:N (N simulations, 1..4096)"),
     (["--warm-start-targets", "visits"], "the teacher must be the tree search"),

@@ -26,8 +26,10 @@ class ScheduledEvaluation(BaseCallback):
     """Evaluates the model every ``every`` learner decisions; keeps the points."""
 
     def __init__(self, game, options, every: int, games: int, opponents=("random", "scripted"), seed: int = 777,
-                 clock=None, verbose_points: bool = True, keep_best: str | Path | None = None):
+                 clock=None, verbose_points: bool = True, keep_best: str | Path | None = None,
+                 deterministic: bool = False):
         super().__init__()
+        self.deterministic = deterministic  # the policy played by its most likely action, not sampled
         self.keep_best = Path(keep_best) if keep_best is not None else None
         self.best: dict | None = None  # the best point so far, when keep_best
         self.verbose_points = verbose_points
@@ -44,7 +46,7 @@ class ScheduledEvaluation(BaseCallback):
         point = {"decisions": int(decisions), "wall_seconds": round(t0 - self._start - self.seconds, 2)}
         for k, opp in enumerate(self.opponents):
             r = win_rate(model, self.game, opponent=opp, n_games=self.games, seed=self.seed + k,
-                         options=self.options)
+                         options=self.options, deterministic=self.deterministic)
             point[opp] = r
         self.points.append(point)
         score = sum(point[opp]["win_rate"] for opp in self.opponents) / len(self.opponents)

@@ -76,9 +76,10 @@ def win_rate_builtin(policy: str, game="planetoids", opponent: str = "random", n
     return _tally(np.sign(own - other))
 
 
-def print_win_rates(evaluation: dict) -> None:
+def print_win_rates(evaluation: dict, deterministic: bool = False) -> None:
     """The closing lines of a training run: each opponent's games as a win rate and its tally."""
     from pathlib import Path
+    play = "most likely actions" if deterministic else "sampled actions"
     for opp, r in evaluation.items():
-        print(f"win rate against {Path(opp).name} (sampled actions, both seats): {r['win_rate']:.1%} "
+        print(f"win rate against {Path(opp).name} ({play}, both seats): {r['win_rate']:.1%} "
               f"({r['wins']} wins, {r['draws']} draws, {r['losses']} losses in {r['games']} games)")

@@ -59,13 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
                          "baseline); see training/networks.py")
     ap.add_argument("--reward", default=None, help="the game's reward option (default: the game's training reward: "
                     + ", ".join(f"{g} {r}" for g, r in DEFAULT_REWARD.items()) + ")")
-    ap.add_argument("--warm-start", default="scripted",
-                    help="behaviour-clone this built-in policy before PPO (default: scripted), or a search bot "
-                         "('search:N' or 'mcts:N': every label a search, so the warm start costs N rollouts a decision); "
-                         "'none' = PPO from scratch")
+    ap.add_argument("--warm-start", default=None,
+                    help="behaviour-clone this built-in policy before PPO (default: scripted, or none with "
+                         "--init-model), or a search bot ('search:N' or 'mcts:N': every label a search, so the warm "
+                         "start costs N rollouts a decision); 'none' = PPO from scratch")
     ap.add_argument("--init-model", default=None,
                     help="start from the weights of this saved model (.zip of the same game, options and network) "
-                         "instead of a warm start: to continue training, e.g. against another opponent")
+                         "instead of a warm start: to continue training, e.g. against another opponent; with "
+                         "--warm-start named too, the warm start refits those weights on its teacher's labels")
     ap.add_argument("--warm-start-decisions", type=int, default=200_000)
     ap.add_argument("--warm-start-epochs", type=int, default=3)
     ap.add_argument("--warm-start-rounds", type=int, default=None,
@@ -87,6 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--eval-games", type=int, default=200, help="games of the final evaluation against each opponent")
     ap.add_argument("--curve-points", type=int, default=6, help="evaluations during PPO for the learning curve")
     ap.add_argument("--curve-games", type=int, default=32, help="games per opponent at each point of the curve")
+    ap.add_argument("--eval-play", choices=("sampled", "greedy"), default="sampled",
+                    help="how the curve and the final evaluation play the policy: sampled from its distribution, as "
+                         "trained (default), or greedy, its most likely action, as `wargym serve` plays a model; the "
+                         "curve's best point is kept by that play")
     ap.add_argument("--last", action="store_true",
                     help="keep the policy as it is at the end of PPO (default: the best point of the learning curve, by "
                          "its mean win rate against random and the scripted bot; the final evaluation plays other games)")
@@ -131,6 +136,8 @@ def check_args(ap, args) -> dict:
         if not 2 <= args.players <= 6:
             ap.error(f"--players must be 2 to 6, got {args.players}")
         options["players"] = args.players
+    if args.warm_start is None:   # not named: a run from given weights continues them, others clone the bot
+        args.warm_start = "none" if args.init_model is not None else "scripted"
     for name, policy in (("--opponent", args.opponent), ("--warm-start", args.warm_start)):
         if (policy == "none" and name == "--warm-start") or (policy == SELF_PLAY and name == "--opponent"):
             continue
@@ -159,11 +166,8 @@ def check_args(ap, args) -> dict:
                      f"not {args.warm_start!r}")
         if args.backend == "rllib":
             ap.error("--warm-start-targets visits is sb3 only (RLlib's runs have no warm start)")
-    if args.init_model is not None:
-        if not Path(args.init_model).is_file():
-            ap.error(f"--init-model {args.init_model!r}: no such file")
-        if args.warm_start_targets != "visits":   # expert iteration starts from the weights given
-            args.warm_start = "none"
+    if args.init_model is not None and not Path(args.init_model).is_file():
+        ap.error(f"--init-model {args.init_model!r}: no such file")
     if args.opponent.endswith(".zip") and not Path(args.opponent).is_file():
         ap.error(f"--opponent {args.opponent!r}: no such file")
     try:
@@ -177,6 +181,8 @@ def check_args(ap, args) -> dict:
         ap.error(f"--minutes must be a positive number of minutes, got {args.minutes}")
     if args.minutes is not None and args.backend == "rllib":
         ap.error("--minutes is sb3 only (RLlib's runs stop at --timesteps)")
+    if args.eval_play != "sampled" and args.backend == "rllib":
+        ap.error("--eval-play greedy is sb3 only (RLlib's evaluation plays the arena's sampled games)")
     if args.warm_start_rounds is None:
         args.warm_start_rounds = DEFAULT_WARM_ROUNDS.get(args.game, 0)
     if args.warm_start_rounds < 0:
@@ -268,7 +274,8 @@ def main(argv=None) -> dict:
 
     curve = ScheduledEvaluation(args.game, options, every=max(1, args.timesteps // max(1, args.curve_points)),
                                 games=args.curve_games, seed=args.seed + 500,
-                                keep_best=None if args.last else run_dir / "best_on_curve.zip")
+                                keep_best=None if args.last else run_dir / "best_on_curve.zip",
+                                deterministic=args.eval_play == "greedy")
     callbacks = [curve]
     budget = None
     if args.minutes is not None:
@@ -302,7 +309,7 @@ def main(argv=None) -> dict:
     for opp in dict.fromkeys([*evaluated_opponents(args), "random"]):
         bar = bars(args.eval_games, f"evaluation vs {Path(opp).name}", "game")
         evaluation[opp] = win_rate(model, args.game, opponent=opp, n_games=args.eval_games, seed=args.seed + 1000,
-                                   options=options, progress=bar.update)
+                                   options=options, progress=bar.update, deterministic=args.eval_play == "greedy")
         bar.close()
     reference = {}  # the levels the curve is read against: random and the scripted bot, each vs random
     if options.get("players", 2) == 2:
@@ -324,11 +331,11 @@ def main(argv=None) -> dict:
                "compile_seconds": round(compile_s, 1), "warm_start_seconds": round(warm_s, 1),
                "ppo_seconds": round(ppo_s, 1), "ppo_decisions_per_second": round(model.num_timesteps / ppo_s),
                "evaluation_seconds_during_training": round(curve.seconds, 1), "total_seconds": round(total_s, 1),
-               "evaluation": evaluation, "learning_curve_points": curve.points,
+               "evaluation": evaluation, "eval_play": args.eval_play, "learning_curve_points": curve.points,
                "league_opponents": league.history if args.opponent == SELF_PLAY else None,
                "model": str(model_path), "learning_curve": str(curve_path)}
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
-    print_win_rates(evaluation)
+    print_win_rates(evaluation, deterministic=args.eval_play == "greedy")
     print(f"PPO: {model.num_timesteps:,} decisions in {ppo_s:.0f} s ({summary['ppo_decisions_per_second']:,} "
           f"decisions/s); warm start {warm_s:.0f} s, compile {compile_s:.0f} s, total {total_s:.0f} s")
     print(f"model:          {model_path}")
