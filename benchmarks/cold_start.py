@@ -70,8 +70,19 @@ def main(argv=None) -> int:
         sys.stdout.flush()
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"time": time.strftime("%Y-%m-%d %H:%M"), "cpus": os.cpu_count(), "games": rows}, f, indent=1)
+            json.dump({"time": time.strftime("%Y-%m-%d %H:%M"), "cpus": os.cpu_count(), "llvm_opt": llvm_level(),
+                       "games": rows}, f, indent=1)
     return 0
+
+
+def llvm_level() -> int | str:
+    """The LLVM optimisation level the measured processes compile kernels at (they inherit this
+    environment): wargym's ``COMPILE_OPT``, or ``NUMBA_OPT`` where it is set (0-3 or ``max``)."""
+    from ..envs.core.kernel import COMPILE_OPT
+    if COMPILE_OPT is not None:
+        return COMPILE_OPT
+    value = os.environ["NUMBA_OPT"].strip()
+    return int(value) if value.isdigit() else value
 
 
 if __name__ == "__main__":

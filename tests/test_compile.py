@@ -132,3 +132,16 @@ def test_a_cache_index_that_no_longer_unpickles_is_a_miss(tmp_path):
     assert stale.returncode != 0 and "Gone" in stale.stderr   # what Numba alone does with it
     subprocess.run([*run, "from wargym.envs.core import package_cache; package_cache._stale_index_is_a_miss(); "
                           "import m; assert m.f(21) == 42"], check=True, env=env, cwd=tmp_path)
+
+
+def test_cold_start_names_the_llvm_level_its_processes_compile_at(monkeypatch):
+    """benchmarks/cold_start.py's JSON says which level its figures are for (issue 30)."""
+    from wargym.benchmarks.cold_start import llvm_level
+    from wargym.envs.core import kernel as kernel_module
+    monkeypatch.setattr(kernel_module, "COMPILE_OPT", 1)
+    assert llvm_level() == 1
+    monkeypatch.setattr(kernel_module, "COMPILE_OPT", None)   # NUMBA_OPT set: Numba's level decides
+    monkeypatch.setenv("NUMBA_OPT", "3")
+    assert llvm_level() == 3
+    monkeypatch.setenv("NUMBA_OPT", "max")
+    assert llvm_level() == "max"
