@@ -328,3 +328,34 @@ def test_search_spec_takes_tree_parameters_for_the_tree_search_only():
     assert searcher_for("mcts:8", game, root="puct").root == "puct"
     with pytest.raises(ValueError, match="tree search"):
         searcher_for("search:8", game, root="puct")
+
+
+@pytest.mark.parametrize("Search", SEARCHES)
+def test_search_samples_the_dice_after_a_bank_question_and_never_reads_them(Search):
+    # UnionWars ESPLORAZIONE: at a question the step's snapshot holds the dice stream the step replays
+    # with; two positions that differ only in the dice after the asked roll (its dice are scripted) are
+    # one position to the player asked.  Their simulations play the same samples (the same values and
+    # the same dice streams at their ends, one stream a simulation), and the search gives the same answer
+    from helpers.union_wars import asked_about_a_hit
+    game = load_game("union_wars")
+    env = asked_about_a_hit()
+    core = VecGame(game, 2, env.core.options)
+    core.state.assign(np.arange(2), env.clone_state().select(np.zeros(2, dtype=np.int64)))
+    core.state.snap_rng[1] ^= np.uint64(0xDEADBEEF)   # the dice after the asked roll differ
+    core.state.rng[1] = core.state.snap_rng[1]
+    core.has_games = True
+    core.refresh()
+    assert np.array_equal(core.observe(0, 1)[0], core.observe(1, 1)[0])
+    values, streams = [], []
+    for b in range(2):
+        search = FlatSearch(game, env.core.options, 8, seed=4)
+        roots = core.clone_state([b])
+        dice = search.rng.integers(0, 1 << 63, (8, 2), dtype=np.uint64)
+        first = np.flatnonzero(core.mask[b])
+        values.append(search._simulate(roots, np.zeros(16, dtype=np.int64), np.repeat(first, 8),
+                                       np.tile(dice, (2, 1)), np.array([1])))
+        streams.append(search._core(16).state.rng[:16].copy())
+    assert np.array_equal(values[0], values[1]) and np.array_equal(streams[0], streams[1])
+    assert len(set(streams[0][:8].tolist())) == 8
+    chosen = [Search(game, env.core.options, 8, seed=5).choose(core, [b])[0] for b in range(2)]
+    assert chosen[0] == chosen[1] and core.mask[0, chosen[0]]

@@ -13,7 +13,7 @@ from wargym.envs.core.sampling import new_streams, sample_legal
 from wargym.envs.core.vec import VecGame
 from wargym.envs.union_wars import game, rules
 from wargym.envs.union_wars import layout as L
-from helpers.union_wars import (A, act, charged_to_a_won_melee, g, md, model, move_choice, new_env, sergente_env,
+from helpers.union_wars import (A, act, asked_about_a_hit, charged_to_a_won_melee, g, md, model, move_choice, new_env, sergente_env,
                                 throw_at_point)
 from helpers.union_wars import start as start_scenario
 
@@ -591,3 +591,39 @@ def test_a_scenario_loads_in_the_tactical_phase_without_rolling():
     env.step(A(env, "A_PASS"))
     env.step(A(env, "A_PASS"))          # player 1's turn ends: player 0's command phase rolls the 6
     assert md(env, 0, 2, L.MD_FLAGS) & L.F_ENTERING and g(env, L.G_STAGE) == L.ST_DEPLOY
+
+
+def test_a_search_sample_draws_the_dice_after_the_asked_roll_from_its_own_stream():
+    # ESPLORAZIONE's question is answered by replaying the step from its snapshot, dice stream
+    # included: in play the dice after the asked roll are the game's own; in a search's sample
+    # (information.determinise, bank.reseed_after) they come from the sample's stream, while the
+    # asked roll stays as rolled (the malus spent on the hit: no hit, bank 5 - 1)
+    env = asked_about_a_hit()
+    assert bank_obs(env) == (1, -1, L.TK_HIT, 2, 1, 0)
+    asked = env.clone_state()
+    core = VecGame(game, 4, env.core.options)
+    core.state.assign(np.arange(4), asked.select(np.zeros(4, dtype=np.int64)))
+    core.has_games = True
+    core.refresh()
+    seeds = np.array([7, 7, 1 << 40 | 9], dtype=np.uint64)
+    game.determinise(core.cfg, core.state, np.arange(3), np.ones(3, dtype=np.int64), seeds)
+    assert (core.state.bk[3, L.BK_RESEED_AT:] == 0).all()        # row 3: played as the game plays it
+    core.step(np.full(4, A(env, SPEND)))
+    st = core.state
+    assert (st.md[:, 1, 2, L.MD_MORALE] == 0).all() and (st.g[:, L.G_BANK1] == 4).all()
+    assert (st.g[:, L.G_STAGE] == L.ST_SELECT).all()
+    # nothing was drawn after the hit: each sample's stream is its seed, the game's is the snapshot's
+    assert list(st.rng[:3]) == list(seeds) and st.rng[3] == asked.snap_rng[0]
+    # a new step clears the sample: from there on its stream is the sample's own
+    assert (st.bk[:, L.BK_RESEED_AT] != 0).sum() == 3
+    core.step(np.full(4, A(env, "A_PASS")), active=np.ones(4, dtype=bool))
+    assert (st.bk[:, L.BK_RESEED_AT] == 0).all()
+
+
+def test_a_search_sample_elsewhere_changes_nothing():
+    # information.determinise: no question pending, no die is fixed by a snapshot: nothing to sample
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], bank=(0, 5))
+    before = env.clone_state()
+    core = env.core
+    game.determinise(core.cfg, core.state, np.arange(1), np.zeros(1, dtype=np.int64), np.array([5], dtype=np.uint64))
+    assert all(np.array_equal(core.state.arrays[k], before.arrays[k]) for k in before.arrays)

@@ -35,8 +35,9 @@ one such sample, and every simulation plays out a sample of its own (the j-th si
 move the same one, as with the dice), so the search decides over the player's information set
 (determinised Monte Carlo; Cowling, Powley and Whitehouse 2012).  Two positions that differ only
 in what the player cannot see give the same samples, hence the same move.  A hidden-information
-game without ``determinise`` is refused.  Talon, Planetoids and UnionWars show both players
-everything.
+game without ``determinise`` is refused.  Talon and Planetoids show both players everything;
+UnionWars shows the table, but at an exploration-bank question the step's snapshot has fixed the
+dice after the asked roll, which its ``determinise`` samples (envs/union_wars/information.py).
 
 Budgets: ``simulations`` a decision (reproducible under a seed), or ``milliseconds`` a call
 (passes of sequential halving with twice the simulations each, while the next fits in time).

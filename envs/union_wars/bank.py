@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..core.kernel import kernel
-from .layout import (BK_AMOUNT0, MAX_BANK_AMOUNT, BANK_ASK, BANK_OFF, BANK_OWN_TESTS, BK_ACTION, BK_ANSWERS, BK_EVENT, BK_KIND, BK_MARGIN, BK_NDEC, BK_NEED,
+from .layout import (BK_AMOUNT0, BK_RESEED_AT, BK_RESEED_HI, BK_RESEED_LO, MAX_BANK_AMOUNT, BANK_ASK, BANK_OFF, BANK_OWN_TESTS, BK_ACTION, BK_ANSWERS, BK_EVENT, BK_KIND, BK_MARGIN, BK_NDEC, BK_NEED,
                      BK_OWNER, BK_PENDING, BK_RECORDING, BK_ROLLER, BK_SLOT, G_BANK0, G_BANK1, G_DECISIONS, GEO_SHOT,
                      K_BANK, MAX_BANK_ASKS, TK_HIT, BK_SPENT0, BK_WOUNDS, G_EXPLORE_WINNER, MD_WOUNDS,
                      ROLLER_NONE)
@@ -56,6 +58,7 @@ def bank_event(s, cfg, b, side, roller, i, kind, passed, margin):
     k = s.bk[b, BK_EVENT]
     s.bk[b, BK_EVENT] = k + 1
     if k < s.bk[b, BK_NDEC]:
+        reseed_after(s, b, k)
         if (s.bk[b, BK_ANSWERS] >> k) & 1:
             s.g[b, G_BANK0 + owner] -= need
             if s.bk[b, BK_PENDING] == 0:
@@ -64,6 +67,15 @@ def bank_event(s, cfg, b, side, roller, i, kind, passed, margin):
         return passed
     mark_pending(s, b, k, owner, roller, i, kind, need, margin)
     return passed
+
+
+@kernel(cache=True)
+def reseed_after(s, b, k):
+    """A search's sample (``information.determinise``): once the roll of event ``k``, the question its
+    player was asked, has been replayed as rolled, the dice drawn after it (which that player has not
+    seen) come from the sample's own stream, at every replay of the step alike.  Never set in play."""
+    if s.bk[b, BK_RESEED_AT] == k + 1:
+        s.rng[b] = np.uint64(np.uint32(s.bk[b, BK_RESEED_LO])) | (np.uint64(np.uint32(s.bk[b, BK_RESEED_HI])) << np.uint64(32))
 
 
 @kernel(cache=True)
@@ -191,6 +203,7 @@ def _amount_event(s, b, owner, roller, i, kind, cap, value):
     k = s.bk[b, BK_EVENT]
     s.bk[b, BK_EVENT] = k + 1
     if k < s.bk[b, BK_NDEC]:
+        reseed_after(s, b, k)
         return s.bk[b, BK_AMOUNT0 + k]
     mark_pending(s, b, k, owner, roller, i, kind, cap, value)
     return 0

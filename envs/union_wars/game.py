@@ -25,9 +25,13 @@ from . import bot, rules  # noqa: F401  (game.bot: the compiled opponents, used 
 from . import layout as L
 from . import relations
 from .validate import validate_state  # noqa: F401  (a state from outside, checked before any kernel sees it)
+from .information import determinise  # noqa: F401  (the search's sample of the dice after a bank question)
 
 NAME = "union_wars"
 VERSION = 2         # union_wars_v2: the action table (option relations); v1 without it, v0 also facing="travel"
+# the dice after an exploration-bank question are fixed by the step's snapshot, though its owner has not
+# seen them: the search bot samples them (information.determinise)
+HIDDEN_INFORMATION = True
 DATA = Path(__file__).parent / "data"
 num_players = 2
 kernels = rules

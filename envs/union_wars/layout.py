@@ -128,7 +128,12 @@ ROLLER_NONE = 2
  BK_NEED, BK_MARGIN, BK_SPENT0, BK_SPENT1, BK_WOUNDS) = range(15)
 MAX_BANK_ASKS = 30       # decisions recorded for one step's resolution (bits of BK_ANSWERS)
 BK_AMOUNT0 = 15          # BK_AMOUNT0 + k: points spent at decision k (an amount roll's answer)
-N_BK = BK_AMOUNT0 + MAX_BANK_ASKS
+# A search's sample of the dice a question's owner has not seen (bank.py ``reseed_after``; set only by
+# ``information.determinise``, 0 in play): after the roll of event BK_RESEED_AT - 1 every replay of
+# the step draws on from the stream (BK_RESEED_HI << 32) | BK_RESEED_LO (two int32 halves).
+BK_RESEED_AT = BK_AMOUNT0 + MAX_BANK_ASKS
+BK_RESEED_LO, BK_RESEED_HI = BK_RESEED_AT + 1, BK_RESEED_AT + 2
+N_BK = BK_RESEED_AT + 3
 MAX_BANK_AMOUNT = 5      # an amount roll's answer: choice c spends c + 1 points (N_CHOICES choices)
 N_BANK_OBS = 6           # observation values added by exploration_bank="ask"
 

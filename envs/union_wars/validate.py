@@ -95,5 +95,6 @@ def _check_bank(bk) -> None:
         L.BK_RECORDING: (0, 1), L.BK_EVENT: (0, L.MAX_BANK_ASKS), L.BK_NDEC: (0, L.MAX_BANK_ASKS),
         L.BK_ANSWERS: (0, INT32_MAX), L.BK_PENDING: (0, 1), L.BK_OWNER: (-1, 1), L.BK_ROLLER: (-1, L.ROLLER_NONE),
         L.BK_SLOT: SLOT, L.BK_KIND: (L.TK_NONE, L.TK_FATIGUE), L.BK_NEED: (0, 1000), L.BK_MARGIN: (-1000, 1000),
-        L.BK_SPENT0: (0, 1000), L.BK_SPENT1: (0, 1000), L.BK_WOUNDS: (-1000, 1000)})
-    check_range(bk[:, L.BK_AMOUNT0:], 0, L.MAX_BANK_AMOUNT, "bk[BK_AMOUNT0 + k]")
+        L.BK_SPENT0: (0, 1000), L.BK_SPENT1: (0, 1000), L.BK_WOUNDS: (-1000, 1000),
+        L.BK_RESEED_AT: (0, L.MAX_BANK_ASKS)})   # (BK_RESEED_LO / HI: any two halves of a stream word)
+    check_range(bk[:, L.BK_AMOUNT0:L.BK_AMOUNT0 + L.MAX_BANK_ASKS], 0, L.MAX_BANK_AMOUNT, "bk[BK_AMOUNT0 + k]")

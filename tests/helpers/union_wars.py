@@ -74,3 +74,15 @@ def charged_to_a_won_melee(env):
     if g(env, L.G_STAGE) == L.ST_REACT:
         env.step(A(env, "A_PASS"))
     return env
+
+
+def asked_about_a_hit(bank=(0, 5)):
+    """ESPLORAZIONE: the fante (humanity 2) fires at the guerriero (xeno 2); player 1 is asked whether
+    to spend a malus on the hit (the to-hit dice 4 and 3 scripted, any die after them the game's
+    stream's; player 1's bank ``bank[1]``)."""
+    env = start(new_env(), [model(0, 2, 60, 20), model(1, 2, 60, 50, 270, car=0)], dice=[4, 3], bank=list(bank))
+    env.step(A(env, "A_MODEL") + 2)
+    env.step(A(env, "A_ACT") + L.AK_FIRE0)
+    env.step(A(env, "A_THEIR") + 2)
+    assert int(env.core.state.g[0, L.G_STAGE]) == L.ST_BANK
+    return env
