@@ -359,3 +359,21 @@ def test_search_samples_the_dice_after_a_bank_question_and_never_reads_them(Sear
     assert len(set(streams[0][:8].tolist())) == 8
     chosen = [Search(game, env.core.options, 8, seed=5).choose(core, [b])[0] for b in range(2)]
     assert chosen[0] == chosen[1] and core.mask[0, chosen[0]]
+
+
+def test_search_quality_measures_the_true_gain_of_the_moves_a_search_leaves_the_bot_for():
+    # benchmarks/search_quality.py: positions from the scripted bot's self-play; where the search leaves
+    # the bot's move, the move's gain over it by paired simulations (the same dice for both moves)
+    from wargym.benchmarks import search_quality
+    game = load_game("talon")
+    positions = search_quality.sample_positions(game, {}, 3, every=5, seed=1)
+    assert len(positions) == 3 and all(mask.sum() > 1 for _root, mask, _player in positions)
+    gains = search_quality.TrueGains(game, {}, 4, seed=2)
+    row = search_quality.quality(game, {}, "search:4", positions, gains, seed=3)
+    assert row["positions"] == 3 and 0 <= row["losing"] <= row["left_the_bot"] <= 3
+    assert len(gains.known) == row["left_the_bot"]
+    for (i, move, own), (mean, error) in list(gains.known.items()):
+        assert -2 <= mean <= 2 and gains(i, positions[i], move, own) == (mean, error)   # measured once
+    # paired: a move against itself gains exactly nothing
+    own = int(np.flatnonzero(positions[0][1])[0])
+    assert gains(0, positions[0], own, own) == (0.0, 0.0)
