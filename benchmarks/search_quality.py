@@ -27,6 +27,7 @@ import json
 import math
 import os
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -120,8 +121,7 @@ def main(argv=None) -> int:
               f"({row['losing']} losing), summed true gain {row['sum_gain']:+.2f} ± {row['sum_gain_se']:.2f}; "
               f"searched in {row['search_seconds']:.0f} s, load {row['load']:.2f}", flush=True)
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(rows, f, indent=1)
+        Path(args.json).write_text(json.dumps(rows, indent=1))
     return 0
 
 
