@@ -9,6 +9,11 @@ cache: the time a later run pays.
 
     python -m wargym.benchmarks.cold_start                 # every game, one after the other
     python -m wargym.benchmarks.cold_start talon --json out.json
+    python -m wargym.benchmarks.cold_start talon --no-helper   # one core only (as before 2026-12-06)
+
+The first use of a game on a cold cache starts a helper process that compiles half of its kernels on
+the other core (``envs/core/compile_plan.py``); the CPU seconds reported are the measured process's
+own, the helper's beside them.  ``--no-helper`` measures without it.
 
 Run it on a quiet machine (the figures are CPU-bound); it reports the load average beside them.
 """
@@ -35,8 +40,9 @@ json.dump({"stages": marks, "slowest": log.slowest(10), "functions": len(log.sec
 """
 
 
-def measure(game_key: str, cache_dir: str) -> dict:
-    env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir}
+def measure(game_key: str, cache_dir: str, helper: bool = True) -> dict:
+    from wargym.envs.core.compile_plan import HELPER_VARIABLE
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir, HELPER_VARIABLE: "1" if helper else "0"}
     out = subprocess.run([sys.executable, "-c", CHILD, game_key], env=env, check=True,
                          capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
@@ -49,6 +55,7 @@ def main(argv=None) -> int:
     p.add_argument("--json", help="also write the figures to this file")
     p.add_argument("--keep-cache", metavar="DIR", help="compile into DIR/<game> (must not exist) and keep it, "
                                                        "to read which signatures were compiled")
+    p.add_argument("--no-helper", action="store_true", help="no helper process (one core compiles it all)")
     args = p.parse_args(argv)
     rows = {}
     for key in args.games:
@@ -57,10 +64,12 @@ def main(argv=None) -> int:
                 cache = os.path.join(args.keep_cache, key)
                 os.makedirs(cache)
             load0 = os.getloadavg()[0]
-            cold = measure(key, cache)
+            cold = measure(key, cache, helper=not args.no_helper)
             warm = measure(key, cache)
-        rows[key] = {"cold": cold, "warm": warm["stages"], "load_before": load0, "load_after": os.getloadavg()[0]}
+        rows[key] = {"helper": not args.no_helper, "cold": cold, "warm": warm["stages"], "load_before": load0,
+                     "load_after": os.getloadavg()[0]}
         print(f"{key}: cold (cumulative wall / CPU s), {cold['functions']} functions compiled "
+              f"{'with' if not args.no_helper else 'without'} the helper process "
               f"[load {load0:.1f} -> {os.getloadavg()[0]:.1f}]")
         for stage, (wall, cpu) in cold["stages"].items():
             print(f"  first {stage:<8} {wall:7.1f} s wall {cpu:7.1f} s CPU   warm: {warm['stages'][stage][0]:5.1f} s")

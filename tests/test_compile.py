@@ -1,14 +1,17 @@
 """``wargym compile`` and the compile log (issue 30: a first run that shows what it compiles)."""
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import subprocess
 import sys
 
 import numba as nb
+import pytest
 
 from conftest import games_touched
+from wargym.envs.core import compile_plan
 from wargym.envs.core.warmup import CompileLog, compile_games
 from wargym.registration import GAME_KEYS
 
@@ -145,3 +148,86 @@ def test_cold_start_names_the_llvm_level_its_processes_compile_at(monkeypatch):
     assert llvm_level() == 3
     monkeypatch.setenv("NUMBA_OPT", "max")
     assert llvm_level() == "max"
+
+
+# -- the helper process of a cold compile (envs/core/compile_plan.py) ---------------------------------
+
+
+@pytest.mark.parametrize("game_key", GAME_KEYS)
+def test_every_game_has_a_plan_whose_kernels_and_types_still_exist(game_key):
+    """A plan names kernels by module and name and types by Numba's names for them: after a kernel is
+    renamed or moved the helper would skip it (costing time, not correctness), so the suite says so.
+    Re-record with ``python -m wargym.envs.core.compile_plan --record GAME``."""
+    entries = compile_plan.load_plan(game_key)
+    assert entries, f"{game_key} has no compile plan"
+    built = compile_plan.planned(game_key)
+    missing = [e["kernel"] for e in entries if compile_plan.resolve(e["kernel"]) is None]
+    assert not missing, f"{game_key}'s plan names kernels that are gone: {missing[:5]}"
+    assert len(built) == len(entries), f"{game_key}: {len(entries) - len(built)} entries name types not built"
+    assert {e["stage"] for e in entries} <= set(("aec", "batched", "adapter", "bot"))
+
+
+def test_a_plan_is_cut_into_subtrees_and_ordered_last_first_within_each_stage():
+    # post-order compiles: a (depth 1) calls b and c (depth 2); d (depth 1); top (depth 0) calls a and d;
+    # then the next stage's e (depth 1) under its own top
+    def c(name, depth, seconds, stage="aec"):
+        return {"kernel": f"m:{name}", "args": ["int64"], "depth": depth, "seconds": seconds,
+                "subtree_seconds": 0.0, "stage": stage}
+    compiles = [c("b", 2, 1.0), c("c", 2, 1.0), c("a", 1, 4.0), c("d", 1, 2.0), c("top", 0, 1.0),
+                c("e", 1, 1.0, "bot"), c("top2", 0, 1.0, "bot")]
+    # a's subtree is 6 s: over the 5 s limit, so b and c go apart and a's own 4 s stay with the process
+    assert compile_plan.subtrees(compiles, limit=5.0) == [0, 1, 3, 5]
+    for entry, total in zip(compiles, (1, 1, 6, 2, 9, 1, 2)):
+        entry["subtree_seconds"] = total
+    order = [e["kernel"] for e in compile_plan.plan_from(compiles)]
+    assert order == ["m:d", "m:c", "m:b", "m:e"]
+
+
+def test_the_helper_starts_only_for_a_cold_game_and_once(monkeypatch):
+    from wargym.registration import load_game
+    game = load_game("planetoids")
+    started = []
+
+    class FakePopen:
+        def __init__(self, argv, env, **_kw):
+            started.append((argv, env))
+
+        def poll(self):
+            return 0
+    monkeypatch.setattr(compile_plan.subprocess, "Popen", FakePopen)
+    monkeypatch.setattr(compile_plan, "_STARTED", {})
+    monkeypatch.setattr(compile_plan.os, "cpu_count", lambda: 2)
+    monkeypatch.delenv(compile_plan.HELPER_VARIABLE, raising=False)
+    assert not compile_plan.is_cold(game)          # the suite compiled it: no helper
+    assert compile_plan.start_helper(game) is None and not started
+    monkeypatch.setattr(compile_plan, "is_cold", lambda _game: True)
+    monkeypatch.setenv(compile_plan.HELPER_VARIABLE, "0")
+    assert compile_plan.start_helper(game) is None and not started
+    monkeypatch.delenv(compile_plan.HELPER_VARIABLE)
+    assert compile_plan.start_helper(game) is not None
+    assert compile_plan.start_helper(game) is None          # once per process
+    (argv, env), = started
+    assert argv[1:] == ["-m", "wargym.envs.core.compile_plan", "planetoids"]
+    assert env[compile_plan.HELPER_VARIABLE] == "0"          # a helper starts no helper of its own
+
+
+def test_the_helper_compiles_its_plan_into_the_cache_the_game_then_loads(tmp_path):
+    """A plan of two of Planetoids' small kernels, compiled by the helper's command into an empty cache;
+    a second process finds them there (cache hits) instead of compiling them."""
+    plan = [e for e in compile_plan.load_plan("planetoids") if e["seconds"] < 0.5][:2]
+    assert len(plan) == 2
+    probe = ("import json, sys\n"
+             "from wargym.envs.core import compile_plan\n"
+             "compile_plan.load_plan = lambda _key: json.loads(sys.argv[1])\n"
+             "done = compile_plan.compile_planned('planetoids')\n"
+             "hits = sum(sum(d.stats.cache_hits.values()) for d, _sig in compile_plan.planned('planetoids'))\n"
+             "print(done, hits)\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), compile_plan.HELPER_VARIABLE: "0"}
+    first = subprocess.run([sys.executable, "-c", probe, json.dumps(plan)], env=env, capture_output=True,
+                           text=True, timeout=600)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.split() == ["2", "0"]
+    second = subprocess.run([sys.executable, "-c", probe, json.dumps(plan)], env=env, capture_output=True,
+                            text=True, timeout=600)
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.split() == ["2", "2"]

@@ -24,7 +24,7 @@ from numba.core import caching
 # defining kernels imports them.
 NOT_KERNEL_MODULES = ("validate.py", "env.py", "render.py", "aec.py", "pickling.py", "seeding.py", "results.py",
                       "options.py", "warmup.py", "contract.py", "vec.py", "package_cache.py", "search.py",
-                      "information.py")
+                      "information.py", "compile_plan.py")
 
 
 def package_digest(directory: str) -> str:

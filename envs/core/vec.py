@@ -22,6 +22,7 @@ import numpy as np
 
 from .actions import as_action
 from .batch import BatchState
+from .compile_plan import start_helper
 from .contract import check_game_once
 from .rng import DICE_SCRIPT_LEN
 from .pickling import RebuiltOnUnpickle
@@ -63,6 +64,7 @@ class VecGame(RebuiltOnUnpickle):
         if num_envs < 1:
             raise ValueError("num_envs must be at least 1")
         check_game_once(game)  # a game missing a member of the contract is refused here, the member named
+        start_helper(game)     # a cold cache: a second process compiles half of the kernels (compile_plan.py)
         self._remember_arguments(game=game, num_envs=num_envs, options=options, auto_reset=auto_reset,
                                  parallel=parallel)
         self.game = game

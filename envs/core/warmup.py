@@ -20,6 +20,8 @@ from multiprocessing import get_context
 
 import numpy as np
 
+from .compile_plan import HELPER_VARIABLE
+
 STAGES = ("aec", "batched", "adapter", "bot")
 
 # CPU seconds of a cold compile per game (wargym compile in CI, 2026-11-29, 2-core machine, one entry point):
@@ -147,12 +149,15 @@ def announce_compiles(say) -> None:
     _ANNOUNCER[1] = say
 
 
-def exercise(game_key: str, report=None) -> dict:
-    """Call every kernel a user meets first; seconds per stage (``report(stage, seconds)`` as each ends)."""
+def exercise(game_key: str, report=None, before=None) -> dict:
+    """Call every kernel a user meets first; seconds per stage (``before(stage)`` as each starts,
+    ``report(stage, seconds)`` as each ends)."""
     from ...registration import load_game
     game = load_game(game_key)
     seconds = {}
     for stage in STAGES:
+        if before is not None:
+            before(stage)
         t0 = time.perf_counter()
         done = {"aec": lambda: _aec(game_key), "batched": lambda: _batched(game),
                 "adapter": lambda: _adapter(game_key, game), "bot": lambda: _bot(game)}[stage]()
@@ -172,6 +177,10 @@ def _exercise_in_worker(game_key: str, verbose: bool) -> tuple[str, dict, float]
     return game_key, seconds, time.process_time() - t0
 
 
+def _without_helper() -> None:
+    os.environ[HELPER_VARIABLE] = "0"
+
+
 def compile_games(games, jobs: int | None = None, out=sys.stderr, verbose: bool = True) -> dict:
     """Compile ``games`` (keys) into Numba's cache, ``jobs`` worker processes at a time (default: one
     per core).  Worker processes are spawned, so nothing of this process (a thread pool, a fork
@@ -182,7 +191,9 @@ def compile_games(games, jobs: int | None = None, out=sys.stderr, verbose: bool 
     print(f"wargym compile: {', '.join(games)} ({jobs} processes; the first run on a machine compiles, "
           "later runs load the cache)", file=out, flush=True)
     results = {}
-    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
+    # a game per core already keeps every core busy: no helper process beside each (compile_plan.py)
+    initializer = _without_helper if len(games) >= (os.cpu_count() or 1) else None
+    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"), initializer=initializer) as pool:
         pending = {pool.submit(_exercise_in_worker, key, verbose): key for key in games}
         for future in as_completed(pending):
             key, seconds, cpu = future.result()

@@ -1,0 +1,290 @@
+"""A second core for a cold compile: a helper process compiles half of a game's kernels into the cache.
+
+Numba compiles in one thread, under one lock, so a process compiling a game from an empty cache uses
+one core while the other waits.  A game's first entry point (the reset of the AEC env) reaches
+nearly every kernel of its rules, depth first; each kernel is compiled for the exact argument types
+it is called with and written to the on-disk cache as it is done, and a compile that needs a kernel
+already in the cache loads it (with its bitcode, so that the caller still inlines it) instead of
+compiling it.  So a second process that compiles the same kernels in another order fills the cache
+with the ones the first reaches last, and the first loads them when it gets there.
+
+**The plan** (``envs/<game>/data/compile_plan.json``) is what the helper compiles, in order: each
+entry a kernel (module and name) and the argument types it is compiled for, as Numba writes them.
+Each type's name is written once (``types``), the entries index them.
+It is recorded from a cold compile (``python -m wargym.envs.core.compile_plan --record GAME``, an
+empty cache in a temporary folder): the kernels in the order their compiles ended, each with its
+seconds, cut into subtrees of at most ``UNIT_SECONDS`` each, and for each stage of the warm-up
+(the AEC env, the batched core, the learner loops, the bots) the stage's subtrees last to first,
+so that the helper starts where the first process will arrive last.
+
+A stale plan costs time, never correctness: an entry whose kernel is gone or whose types this
+version cannot build is skipped; one whose kernel changed is compiled as it is now (the types are
+what the caller passes); whatever the helper has not compiled when it is needed, the process
+compiles itself, as without a helper.  ``tests/test_compile_plan.py`` checks that every game's
+plan still names its kernels and types.
+
+**When** (``start_helper``): the first ``VecGame`` of a game in a process, when the game's batched
+reset is not in the cache.  The helper runs ``python -m wargym.envs.core.compile_plan GAME`` in the
+same environment (``NUMBA_CACHE_DIR`` included), and is stopped when the process that started it
+exits.  Not started where it cannot help: one core, ``WARGYM_COMPILE_HELPER=0`` in the environment
+(``wargym compile`` sets it when it already runs a game per core), or inside a helper.
+"""
+from __future__ import annotations
+
+import atexit
+import importlib
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+UNIT_SECONDS = 5.0          # the largest subtree compiled as one entry of the plan (seconds of one core)
+HELPER_VARIABLE = "WARGYM_COMPILE_HELPER"
+_STARTED: dict[str, subprocess.Popen] = {}
+
+
+def plan_path(game_key: str) -> Path:
+    return Path(__file__).resolve().parents[1] / game_key / "data" / "compile_plan.json"
+
+
+def load_plan(game_key: str) -> list[dict]:
+    """The plan's entries (``[]`` where the game has none): ``{"kernel", "args", "seconds"}``."""
+    path = plan_path(game_key)
+    if not path.is_file():
+        return []
+    plan = json.loads(path.read_text())
+    return [{**entry, "args": [plan["types"][k] for k in entry["args"]]} for entry in plan["entries"]]
+
+
+# -- recording --------------------------------------------------------------------------------------
+def subtrees(compiles: list[dict], limit: float = UNIT_SECONDS) -> list[int]:
+    """Indices of the subtrees that ``compiles`` (in the order their compiles ended, each with its
+    ``depth`` and ``seconds`` without its callees) cuts into: the largest subtrees below the top level
+    of at most ``limit`` seconds each; a larger one is cut into its children's, its own seconds left
+    to the process that needs it.  In their order in ``compiles``."""
+    n = len(compiles)
+    start, total = [0] * n, [0.0] * n
+    for i, entry in enumerate(compiles):
+        j, seconds = i - 1, entry["seconds"]
+        while j >= 0 and compiles[j]["depth"] > entry["depth"]:   # the children, last to first
+            seconds += total[j]
+            j = start[j] - 1
+        start[i], total[i] = j + 1, seconds
+    chosen, todo = [], [i for i, entry in enumerate(compiles) if entry["depth"] == 0]
+    while todo:
+        i = todo.pop()
+        if compiles[i]["depth"] > 0 and total[i] <= limit:
+            chosen.append(i)
+            continue
+        j = i - 1
+        while j >= start[i]:
+            todo.append(j)
+            j = start[j] - 1
+    return sorted(chosen)
+
+
+def plan_from(compiles: list[dict]) -> list[dict]:
+    """The helper's order: stage by stage, each stage's subtrees last to first (module docstring)."""
+    chosen = subtrees(compiles)
+    entries = []
+    for stage in dict.fromkeys(entry["stage"] for entry in compiles):
+        for i in reversed([i for i in chosen if compiles[i]["stage"] == stage]):
+            entry = compiles[i]
+            if entry["kernel"] is not None:
+                entries.append({"kernel": entry["kernel"], "args": entry["args"], "stage": stage,
+                                "seconds": round(entry["subtree_seconds"], 2)})
+    return entries
+
+
+def record(game_key: str) -> list[dict]:
+    """Compile ``game_key`` as ``wargym compile`` does, in this process (whose cache must be empty),
+    and return every compile in the order it ended: kernel (``module:qualname``, None for Numba's
+    own), argument types, depth, seconds without callees, the subtree's seconds and the stage."""
+    from numba.core import event
+
+    from .kernel import WideningDispatcher
+    from .warmup import exercise
+    compiles, stack, stage = [], [], ["aec"]
+
+    class Recorder(event.Listener):
+        def on_start(self, ev):
+            stack.append([_clock(), 0.0])
+
+        def on_end(self, ev):
+            begun, inner = stack.pop()
+            seconds = _clock() - begun
+            if stack:
+                stack[-1][1] += seconds
+            dispatcher = ev.data.get("dispatcher")
+            func = getattr(dispatcher, "py_func", None)
+            # a kernel by its import path (not Numba's own, nor one generated per game: the range kernels
+            # and loops, whose names carry a digest of the sources, are the process's to compile)
+            kernel = f"{func.__module__}:{func.__qualname__}" if isinstance(dispatcher, WideningDispatcher) else None
+            compiles.append({"kernel": kernel if kernel and resolve(kernel) is dispatcher else None,
+                             "args": [str(a) for a in ev.data.get("args") or ()], "depth": len(stack),
+                             "seconds": seconds - inner, "subtree_seconds": seconds, "stage": stage[0]})
+
+    listener = Recorder()
+    event.register("numba:compile", listener)
+    try:
+        exercise(game_key, report=lambda done, _s: None, before=lambda name: stage.__setitem__(0, name))
+    finally:
+        event.unregister("numba:compile", listener)
+    if not compiles:
+        raise RuntimeError(f"{game_key}: nothing was compiled; record a plan with an empty cache")
+    return compiles
+
+
+def _clock() -> float:
+    import time
+    return time.process_time()
+
+
+def write_plan(game_key: str, compiles: list[dict]) -> Path:
+    import numba
+    path = plan_path(game_key)
+    entries, names = plan_from(compiles), {}        # each type's name written once, the entries index them
+    for entry in entries:
+        entry["args"] = [names.setdefault(name, len(names)) for name in entry["args"]]
+    path.write_text(json.dumps({
+        "about": "the kernels a helper process compiles while the first use of the game compiles the rest "
+                 "(envs/core/compile_plan.py); recorded by python -m wargym.envs.core.compile_plan --record",
+        "numba": numba.__version__, "cold_cpu_seconds": round(sum(c["seconds"] for c in compiles), 1),
+        "types": list(names), "entries": entries}, indent=1) + "\n")
+    return path
+
+
+# -- compiling a plan --------------------------------------------------------------------------------
+def type_names(game) -> dict:
+    """Numba's types that a plan's argument types name, by their names: the game's structs and the
+    views of them, scalars and arrays of every numeric type (a name not here is not built)."""
+    from numba import typeof
+    from numba.core import types
+
+    from .structs import StructView
+    from .vec import VecGame
+    core = VecGame(game, 1)
+    states, configs, outputs = core.kernel_args()
+    known = {}
+    for struct in (states[0], configs[0], outputs[0]):
+        for t in (typeof(struct), StructView(typeof(struct))):
+            known[str(t)] = t
+    for n in range(1, 9):
+        known[str(types.UniTuple(types.int64, n))] = types.UniTuple(types.int64, n)
+    for scalar in (types.int8, types.int16, types.int32, types.int64, types.uint8, types.uint16, types.uint32,
+                   types.uint64, types.float32, types.float64, types.boolean):
+        known[str(scalar)] = scalar
+        for ndim in (1, 2, 3, 4):
+            for layout in ("C", "A"):
+                known[str(types.Array(scalar, ndim, layout))] = types.Array(scalar, ndim, layout)
+    return known
+
+
+def build_type(name: str, known: dict):
+    """The type ``name`` names: one of ``known``, or an omitted argument's (a default left out)."""
+    from numba.core import types
+    if name in known:
+        return known[name]
+    default = re.fullmatch(r"omitted\(default=(-?\d+|True|False|None)\)", name)
+    if default is None:
+        return None
+    value = {"True": True, "False": False, "None": None}.get(default[1], None)
+    return types.Omitted(int(default[1]) if value is None and default[1] != "None" else value)
+
+
+def resolve(kernel: str):
+    """The dispatcher ``module:qualname`` names, or None where it is gone."""
+    module, _, qualname = kernel.partition(":")
+    try:
+        found = importlib.import_module(module)
+        for part in qualname.split("."):
+            found = getattr(found, part)
+    except (ImportError, AttributeError):
+        return None
+    return found if hasattr(found, "compile") and hasattr(found, "py_func") else None
+
+
+def planned(game_key: str) -> list[tuple]:
+    """``(dispatcher, signature)`` for every entry of the plan this version can build, in order."""
+    from ...registration import load_game
+    known = type_names(load_game(game_key))
+    out = []
+    for entry in load_plan(game_key):
+        dispatcher, signature = resolve(entry["kernel"]), tuple(build_type(a, known) for a in entry["args"])
+        if dispatcher is not None and None not in signature:
+            out.append((dispatcher, signature))
+    return out
+
+
+def compile_planned(game_key: str) -> int:
+    """The helper's work: compile the plan's kernels into the cache (those there already load)."""
+    done = 0
+    for dispatcher, signature in planned(game_key):
+        dispatcher.compile(signature)
+        done += 1
+    return done
+
+
+# -- starting the helper -----------------------------------------------------------------------------
+def is_cold(game) -> bool:
+    """Whether ``game``'s batched reset has neither been compiled in this process nor cached on disk."""
+    dispatcher = game.kernels.reset_range
+    if dispatcher.overloads:
+        return False
+    try:
+        return not dispatcher._cache._cache_file._load_index()   # Numba internals: an empty index
+    except AttributeError:                                        # a Numba without them: no helper
+        return False
+
+
+def start_helper(game) -> subprocess.Popen | None:
+    """Start the helper for ``game`` (module docstring) where it helps; at most once per process."""
+    game_key = game.NAME
+    if (game_key in _STARTED or os.environ.get(HELPER_VARIABLE, "1") == "0" or (os.cpu_count() or 1) < 2
+            or not plan_path(game_key).is_file() or not is_cold(game)):
+        return None
+    env = {**os.environ, HELPER_VARIABLE: "0"}
+    try:
+        helper = subprocess.Popen([sys.executable, "-m", "wargym.envs.core.compile_plan", game_key], env=env,
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+    _STARTED[game_key] = helper
+    if len(_STARTED) == 1:
+        atexit.register(_stop_helpers, os.getpid())
+    return helper
+
+
+def _stop_helpers(starter: int) -> None:
+    if os.getpid() != starter:      # a forked child exiting is not the process that started them
+        return
+    for helper in _STARTED.values():
+        if helper.poll() is None:
+            helper.terminate()
+
+
+def main(argv=None) -> int:
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("game")
+    ap.add_argument("--record", action="store_true",
+                    help="compile the game from an empty cache in a temporary folder and write its plan")
+    args = ap.parse_args(argv)
+    if not args.record:
+        compile_planned(args.game)
+        return 0
+    if "NUMBA_CACHE_DIR" not in os.environ or os.environ.get(HELPER_VARIABLE) != "0":
+        import tempfile
+        with tempfile.TemporaryDirectory() as cache:
+            env = {**os.environ, "NUMBA_CACHE_DIR": cache, HELPER_VARIABLE: "0"}
+            return subprocess.run([sys.executable, "-m", "wargym.envs.core.compile_plan", "--record", args.game],
+                                  env=env).returncode
+    path = write_plan(args.game, record(args.game))
+    print(f"{args.game}: {len(load_plan(args.game))} entries written to {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
