@@ -53,7 +53,7 @@ def summary() -> str:
         '  import wargym, pettingzoo; env = pettingzoo.make("aec", "wargym/planetoids_v2")',
         '  import wargym, gymnasium; env = gymnasium.make("wargym/Planetoids-v2", opponent="random")'
         "  (needs the train extra)",
-        "  The first env of each game compiles its kernels (minutes; `wargym compile` does it ahead, on every core);"
+        "  The first env of each game compiles its kernels (about a minute, on two cores; `wargym compile` does it ahead);"
         " later runs load them from the cache.",
         "",
         f"Commands (train extra: {train_note}):",

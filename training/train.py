@@ -244,8 +244,8 @@ def main(argv=None) -> dict:
     torch.set_num_threads(torch_threads(args.threads))
     bars = Bars(not args.no_progress)
     print(f"wargym: training MaskablePPO on {args.game} against {args.opponent} for {args.timesteps:,} decisions "
-          f"({args.n_envs} games at a time, the network on {args.device}); the first run compiles the game's kernels, naming each (minutes; `wargym compile` does it ahead, "
-          "on every core; later runs load them).",
+          f"({args.n_envs} games at a time, the network on {args.device}); the first run compiles the game's kernels, naming each (about a minute "
+          "on two cores, a helper process beside this one; `wargym compile` does it ahead; later runs load them).",
           flush=True)
 
     t0 = time.perf_counter()
