@@ -183,7 +183,7 @@ def test_a_plan_is_cut_into_subtrees_and_ordered_last_first_within_each_stage():
     assert order == ["m:d", "m:c", "m:b", "m:e"]
 
 
-def test_the_helper_starts_only_for_a_cold_game_and_once(monkeypatch):
+def test_the_helper_starts_only_for_a_cold_game_once_per_process_and_cache(monkeypatch, tmp_path):
     from wargym.registration import load_game
     game = load_game("planetoids")
     started = []
@@ -194,8 +194,14 @@ def test_the_helper_starts_only_for_a_cold_game_and_once(monkeypatch):
 
         def poll(self):
             return 0
+
+        def terminate(self):
+            raise AssertionError("a finished helper is not stopped")
     monkeypatch.setattr(compile_plan.subprocess, "Popen", FakePopen)
     monkeypatch.setattr(compile_plan, "_STARTED", {})
+    monkeypatch.setattr(compile_plan, "_LOCKS", [])
+    lock = tmp_path / "helper.lock"
+    monkeypatch.setattr(compile_plan, "lock_path", lambda _game: str(lock))
     monkeypatch.setattr(compile_plan.os, "cpu_count", lambda: 2)
     monkeypatch.delenv(compile_plan.HELPER_VARIABLE, raising=False)
     assert not compile_plan.is_cold(game)          # the suite compiled it: no helper
@@ -207,8 +213,16 @@ def test_the_helper_starts_only_for_a_cold_game_and_once(monkeypatch):
     assert compile_plan.start_helper(game) is not None
     assert compile_plan.start_helper(game) is None          # once per process
     (argv, env), = started
-    assert argv[1:] == ["-m", "wargym.envs.core.compile_plan", "planetoids"]
+    assert argv[1:] == ["-m", "wargym.envs.core.compile_plan", "planetoids", "--lock", str(lock)]
     assert env[compile_plan.HELPER_VARIABLE] == "0"          # a helper starts no helper of its own
+    # another process (a vector env's worker) on the same cache: the lock is held, no second helper
+    monkeypatch.setattr(compile_plan, "_STARTED", {})
+    assert lock.exists() and compile_plan.start_helper(game) is None and len(started) == 1
+    # a lock left by a helper that died long ago is taken over
+    os.utime(lock, (0, 0))
+    assert compile_plan.start_helper(game) is not None and len(started) == 2
+    compile_plan._stop_helpers(os.getpid())
+    assert not lock.exists()
 
 
 def test_the_helper_compiles_its_plan_into_the_cache_the_game_then_loads(tmp_path):

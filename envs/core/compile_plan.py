@@ -26,7 +26,8 @@ plan still names its kernels and types.
 **When** (``start_helper``): the first ``VecGame`` of a game in a process, when the game's batched
 reset is not in the cache.  The helper runs ``python -m wargym.envs.core.compile_plan GAME`` in the
 same environment (``NUMBA_CACHE_DIR`` included), and is stopped when the process that started it
-exits.  Not started where it cannot help: one core, ``WARGYM_COMPILE_HELPER=0`` in the environment
+exits.  One helper per game and cache at a time: a lock file beside the cache (``claim``), so that the
+workers of a vector env starting together on a cold cache start one helper, not one each.  Not started where it cannot help: one core, ``WARGYM_COMPILE_HELPER=0`` in the environment
 (``wargym compile`` sets it when it already runs a game per core), or inside a helper.
 """
 from __future__ import annotations
@@ -240,21 +241,74 @@ def is_cold(game) -> bool:
 
 
 def start_helper(game) -> subprocess.Popen | None:
-    """Start the helper for ``game`` (module docstring) where it helps; at most once per process."""
-    game_key = game.NAME
-    if (game_key in _STARTED or os.environ.get(HELPER_VARIABLE, "1") == "0" or (os.cpu_count() or 1) < 2
-            or not plan_path(game_key).is_file() or not is_cold(game)):
+    """Start the helper for ``game`` (module docstring) where it helps: at most once per process, and
+    one at a time per game and cache on the machine (``claim``), so that the workers of a vector env
+    starting together on a cold cache start one helper, not one each."""
+    game_key = getattr(game, "NAME", None)
+    if (not isinstance(game_key, str) or game_key in _STARTED or os.environ.get(HELPER_VARIABLE, "1") == "0"
+            or (os.cpu_count() or 1) < 2 or not plan_path(game_key).is_file() or not is_cold(game)):
+        return None
+    lock = claim(game)
+    if lock is None:
         return None
     env = {**os.environ, HELPER_VARIABLE: "0"}
     try:
-        helper = subprocess.Popen([sys.executable, "-m", "wargym.envs.core.compile_plan", game_key], env=env,
-                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        helper = subprocess.Popen([sys.executable, "-m", "wargym.envs.core.compile_plan", game_key, "--lock", lock],
+                                  env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
     except OSError:
+        release(lock)
         return None
     _STARTED[game_key] = helper
+    _LOCKS.append(lock)
     if len(_STARTED) == 1:
         atexit.register(_stop_helpers, os.getpid())
     return helper
+
+
+LOCK_SECONDS = 600      # a lock older than this is a helper that died (a cold compile takes 1-2 minutes)
+_LOCKS: list[str] = []
+
+
+def lock_path(game) -> str | None:
+    """The lock file of ``game``'s helper: in the folder of the cache, named after the batched reset
+    (whose name carries the digest of the game's sources)."""
+    dispatcher = game.kernels.reset_range
+    try:
+        folder = dispatcher._cache._cache_path       # Numba internals, as is_cold
+    except AttributeError:
+        return None
+    return os.path.join(folder, f"wargym-compile-helper-{dispatcher.py_func.__qualname__}.lock")
+
+
+def claim(game) -> str | None:
+    """Take ``game``'s helper lock (its path), or None where another process holds it."""
+    import time
+    path = lock_path(game)
+    if path is None:
+        return None
+    for _attempt in range(2):
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            return path
+        except FileExistsError:
+            try:
+                if time.time() - os.path.getmtime(path) < LOCK_SECONDS:
+                    return None
+                os.unlink(path)                         # stale: taken over
+            except OSError:
+                return None
+        except OSError:                                 # a read-only cache folder: no helper
+            return None
+    return None
+
+
+def release(lock: str) -> None:
+    try:
+        os.unlink(lock)
+    except OSError:
+        pass
 
 
 def _stop_helpers(starter: int) -> None:
@@ -263,6 +317,9 @@ def _stop_helpers(starter: int) -> None:
     for helper in _STARTED.values():
         if helper.poll() is None:
             helper.terminate()
+            helper.wait(timeout=10)
+    for lock in _LOCKS:
+        release(lock)
 
 
 def main(argv=None) -> int:
@@ -271,9 +328,14 @@ def main(argv=None) -> int:
     ap.add_argument("game")
     ap.add_argument("--record", action="store_true",
                     help="compile the game from an empty cache in a temporary folder and write its plan")
+    ap.add_argument("--lock", help="the lock file to remove when done (start_helper's)")
     args = ap.parse_args(argv)
     if not args.record:
-        compile_planned(args.game)
+        try:
+            compile_planned(args.game)
+        finally:
+            if args.lock:
+                release(args.lock)
         return 0
     if "NUMBA_CACHE_DIR" not in os.environ or os.environ.get(HELPER_VARIABLE) != "0":
         import tempfile
