@@ -102,45 +102,26 @@ def plan_from(compiles: list[dict]) -> list[dict]:
 def record(game_key: str) -> list[dict]:
     """Compile ``game_key`` as ``wargym compile`` does, in this process (whose cache must be empty),
     and return every compile in the order it ended: kernel (``module:qualname``, None for Numba's
-    own), argument types, depth, seconds without callees, the subtree's seconds and the stage."""
-    from numba.core import event
+    own), argument types, depth, CPU seconds without callees and with them, and the stage."""
+    import time
 
     from .kernel import WideningDispatcher
-    from .warmup import exercise
-    compiles, stack, stage = [], [], ["aec"]
-
-    class Recorder(event.Listener):
-        def on_start(self, ev):
-            stack.append([_clock(), 0.0])
-
-        def on_end(self, ev):
-            begun, inner = stack.pop()
-            seconds = _clock() - begun
-            if stack:
-                stack[-1][1] += seconds
-            dispatcher = ev.data.get("dispatcher")
-            func = getattr(dispatcher, "py_func", None)
-            # a kernel by its import path (not Numba's own, nor one generated per game: the range kernels
-            # and loops, whose names carry a digest of the sources, are the process's to compile)
-            kernel = f"{func.__module__}:{func.__qualname__}" if isinstance(dispatcher, WideningDispatcher) else None
-            compiles.append({"kernel": kernel if kernel and resolve(kernel) is dispatcher else None,
-                             "args": [str(a) for a in ev.data.get("args") or ()], "depth": len(stack),
-                             "seconds": seconds - inner, "subtree_seconds": seconds, "stage": stage[0]})
-
-    listener = Recorder()
-    event.register("numba:compile", listener)
-    try:
-        exercise(game_key, report=lambda done, _s: None, before=lambda name: stage.__setitem__(0, name))
-    finally:
-        event.unregister("numba:compile", listener)
-    if not compiles:
+    from .warmup import CompileLog, exercise
+    stages: list[tuple[int, str]] = []      # (compiles so far, stage) as each stage starts
+    with CompileLog(clock=time.process_time) as log:
+        exercise(game_key, before=lambda stage: stages.append((len(log.compiles), stage)))
+    if not log.compiles:
         raise RuntimeError(f"{game_key}: nothing was compiled; record a plan with an empty cache")
+    compiles = []
+    for i, entry in enumerate(log.compiles):
+        dispatcher, func = entry["dispatcher"], getattr(entry["dispatcher"], "py_func", None)
+        # a kernel by its import path (not Numba's own, nor one generated per game: the range kernels
+        # and loops, whose names carry a digest of the sources, are the process's to compile)
+        kernel = f"{func.__module__}:{func.__qualname__}" if isinstance(dispatcher, WideningDispatcher) else None
+        compiles.append({**entry, "dispatcher": None, "args": [str(a) for a in entry["args"]],
+                         "kernel": kernel if kernel and resolve(kernel) is dispatcher else None,
+                         "stage": next((stage for first, stage in reversed(stages) if first <= i), "aec")})
     return compiles
-
-
-def _clock() -> float:
-    import time
-    return time.process_time()
 
 
 def write_plan(game_key: str, compiles: list[dict]) -> Path:

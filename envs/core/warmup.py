@@ -89,13 +89,16 @@ def _bot(game) -> None:
 
 class CompileLog:
     """Numba's compile events while it is installed: ``names`` the functions compiled, with the
-    seconds each took without its callees (``seconds``); ``say(text)`` hears each top-level one."""
+    seconds each took without its callees (``seconds``); ``say(text)`` hears each top-level one.
+    ``compiles`` lists every compile in the order it ended (compile_plan.py records its plans from
+    it): ``{"dispatcher", "args", "depth", "seconds"`` (without callees)``, "subtree_seconds"}``."""
 
-    def __init__(self, say=None):
+    def __init__(self, say=None, clock=time.perf_counter):
         from numba.core import event
-        self._event, self._say = event, say
+        self._event, self._say, self._clock = event, say, clock
         self._stack: list[list] = []          # [name, start, seconds in callees]
         self.seconds: dict[str, float] = {}
+        self.compiles: list[dict] = []
         listener = self
 
         class _Listener(event.Listener):
@@ -117,14 +120,16 @@ class CompileLog:
         # not, in a fraction of a second) are not the game's kernels: not announced
         if not self._stack and self._say is not None and not name.startswith("numba."):
             self._say(f"compiling {name}")
-        self._stack.append([name, time.perf_counter(), 0.0])
+        self._stack.append([name, self._clock(), 0.0])
 
     def _end(self, ev):
         name, start, inner = self._stack.pop()
-        total = time.perf_counter() - start
+        total = self._clock() - start
         self.seconds[name] = self.seconds.get(name, 0.0) + total - inner
         if self._stack:
             self._stack[-1][2] += total
+        self.compiles.append({"dispatcher": ev.data.get("dispatcher"), "args": ev.data.get("args") or (),
+                              "depth": len(self._stack), "seconds": total - inner, "subtree_seconds": total})
 
     def __enter__(self):
         self._event.register("numba:compile", self._listener)
