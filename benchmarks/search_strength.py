@@ -119,7 +119,7 @@ def main(argv=None) -> int:
             lo, hi = wilson_interval(w, n)
             p50, p90 = latency_ms(game, options, budget, args.positions, args.seed, args.bot)
             row = {"game": key, **options, "bot": args.bot, **({"root": args.root, "expand_after": args.expand_after} if args.bot == "mcts" else {}),
-                   "simulations": budget, "games": n, "wins": w, "draws": d, "losses": l,
+                   "simulations": budget, "rollout_depth": getattr(game, "SEARCH_DEPTH", None), "games": n, "wins": w, "draws": d, "losses": l,
                    "win_rate": w / n, "win_ci95": [lo, hi], "elo_vs_scripted": elo_difference(score) if 0 < score < 1 else None,
                    "arena_seconds": seconds, "move_ms_p50": p50, "move_ms_p90": p90,
                    "load": os.getloadavg()[0]}

@@ -135,10 +135,20 @@ def test_search_cut_off_rollouts_score_the_lead_and_stay_legal(key):
     assert -1 < search._lead(core.state, int(rows[0]), 0) < 1
 
 
-@pytest.mark.parametrize("bad", [{"depth": 0}, {"depth": 2.0}, {"confidence": -1}, {"confidence": True}])
+@pytest.mark.parametrize("bad", [{"depth": -1}, {"depth": 2.0}, {"confidence": -1}, {"confidence": True}])
 def test_search_depth_and_confidence_are_checked(bad):
     with pytest.raises(ValueError, match=next(iter(bad))):
         FlatSearch(load_game("planetoids"), {}, 8, **bad)
+
+
+def test_a_games_search_depth_is_the_searches_default_and_depth_0_plays_to_the_end(monkeypatch):
+    # SEARCH_DEPTH (an optional member of the game contract): where a search is not given a depth
+    game = load_game("talon")
+    assert getattr(game, "SEARCH_DEPTH", None) is None and FlatSearch(game, {}, 8).depth is None
+    monkeypatch.setattr(game, "SEARCH_DEPTH", 7, raising=False)
+    assert FlatSearch(game, {}, 8).depth == 7 and TreeSearch(game, {}, 8).depth == 7
+    assert FlatSearch(game, {}, 8, depth=0).depth is None
+    assert FlatSearch(game, {}, 8, depth=3).depth == 3
 
 
 def budgets_on_a_ticking_clock(monkeypatch, search, method: str) -> list:

@@ -188,6 +188,9 @@ OPTIONAL_GAME_MEMBERS = {
     "determinise": OptionalMember(None, Callable, "determinise(cfg, state, rows, players, seeds): in games rows of "
                                                   "state, replace what players[i] cannot see by a sample drawn "
                                                   "from seeds[i], consistent with what it sees: core.search"),
+    "SEARCH_DEPTH": OptionalMember(None, int, "decisions after which the search bots' rollouts are cut off and "
+                                              "scored by the lead in scores (None: played to the game's end), "
+                                              "where a search is not given its own depth: core.search"),
     "rules": OptionalMember(None, types.ModuleType, "the rules module, for its G_DECISIONS column "
                                                     "(None: give decisions_col): benchmarks.bench.compiled_self_play"),
 }

@@ -154,8 +154,9 @@ class FlatSearch:
     ``rollout``: the built-in policy every seat plays in the rollouts (a name of ``bot.POLICIES``).
     ``seed``: the searcher's own generator (the rollouts' dice): same seed, same choices.
     ``depth``: cut rollouts off after this many decisions and score them by the lead in
-    ``game.scores`` (None: play to the end, or ROLLOUT_LIMIT decisions; UnionWars scores only the
-    winner, so there a cut rollout is blind).
+    ``game.scores`` (0: play to the end, or ROLLOUT_LIMIT decisions; None: the game's
+    ``SEARCH_DEPTH``, to the end where it has none; UnionWars scores only the winner, so there a cut
+    rollout is blind).
     ``confidence``: how many standard errors a move's mean gain over the bot's must clear.
     ``milliseconds``: a budget in time instead (a call of ``choose`` / ``search``, for all the games
     it searches at once): passes of sequential halving, the first of ``simulations`` simulations,
@@ -172,9 +173,12 @@ class FlatSearch:
         if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)) \
                 or not 1 <= simulations <= MAX_SIMULATIONS:
             raise ValueError(f"simulations must be an int in 1..65536, got {simulations!r}")
+        if depth is None:
+            depth = getattr(game, "SEARCH_DEPTH", None)
         if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer))
-                                  or not 1 <= depth <= 1 << 20):
-            raise ValueError(f"depth must be None (play to the end) or an int in 1..1048576, got {depth!r}")
+                                  or not 0 <= depth <= 1 << 20):
+            raise ValueError(f"depth must be None (the game's own), 0 (play to the end) or an int in 1..1048576, "
+                             f"got {depth!r}")
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 <= confidence <= 10:
             raise ValueError(f"confidence must be a number of standard errors in 0..10, got {confidence!r}")
         if milliseconds is not None and (isinstance(milliseconds, bool) or not isinstance(milliseconds, (int, float))
@@ -186,7 +190,7 @@ class FlatSearch:
         self.options = dict(options or {})
         self.simulations = int(simulations)
         self.rollout = int(game.bot.POLICIES[rollout])
-        self.depth = None if depth is None else int(depth)
+        self.depth = None if not depth else int(depth)
         self.confidence = float(confidence)
         self.milliseconds = None if milliseconds is None else float(milliseconds)
         self.rng = np.random.default_rng(seed)

@@ -158,6 +158,11 @@ def shipped_maps() -> list[str]:
 
 # option -> the names of the data shipped for it (wargym serve offers these and no file)
 NAMED_DATA = {"map": shipped_maps}
+# The search bots' rollouts stop 60 decisions on (a few pieces' moves and shots each) and are scored by the
+# lead in scores: a game of the scripted bots takes about 2,100 decisions, so rollouts to the end cost a
+# search move about 90 ms at 8 simulations and 200 games a day; cut, the tree search at 16 simulations
+# beat the scripted bot 18-1-1 in 20 games (README, Search bot; core.search, SEARCH_DEPTH)
+SEARCH_DEPTH = 60
 
 
 def load_map(spec) -> dict:
