@@ -200,6 +200,8 @@ def test_the_helper_starts_only_for_a_cold_game_once_per_process_and_cache(monke
     monkeypatch.setattr(compile_plan.subprocess, "Popen", FakePopen)
     monkeypatch.setattr(compile_plan, "_STARTED", {})
     monkeypatch.setattr(compile_plan, "_LOCKS", [])
+    asked = set()
+    monkeypatch.setattr(compile_plan, "_ASKED", asked)
     lock = tmp_path / "helper.lock"
     monkeypatch.setattr(compile_plan, "lock_path", lambda _game: str(lock))
     monkeypatch.setattr(compile_plan.os, "cpu_count", lambda: 2)
@@ -207,8 +209,11 @@ def test_the_helper_starts_only_for_a_cold_game_once_per_process_and_cache(monke
     assert not compile_plan.is_cold(game)          # the suite compiled it: no helper
     assert compile_plan.start_helper(game) is None and not started
     monkeypatch.setattr(compile_plan, "is_cold", lambda _game: True)
+    assert compile_plan.start_helper(game) is None and not started   # asked once per process
+    asked.clear()
     monkeypatch.setenv(compile_plan.HELPER_VARIABLE, "0")
     assert compile_plan.start_helper(game) is None and not started
+    asked.clear()
     monkeypatch.delenv(compile_plan.HELPER_VARIABLE)
     assert compile_plan.start_helper(game) is not None
     assert compile_plan.start_helper(game) is None          # once per process
@@ -217,8 +222,10 @@ def test_the_helper_starts_only_for_a_cold_game_once_per_process_and_cache(monke
     assert env[compile_plan.HELPER_VARIABLE] == "0"          # a helper starts no helper of its own
     # another process (a vector env's worker) on the same cache: the lock is held, no second helper
     monkeypatch.setattr(compile_plan, "_STARTED", {})
+    asked.clear()
     assert lock.exists() and compile_plan.start_helper(game) is None and len(started) == 1
     # a lock left by a helper that died long ago is taken over
+    asked.clear()
     os.utime(lock, (0, 0))
     assert compile_plan.start_helper(game) is not None and len(started) == 2
     compile_plan._stop_helpers(os.getpid())

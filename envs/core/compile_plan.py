@@ -44,6 +44,7 @@ from pathlib import Path
 UNIT_SECONDS = 5.0          # the largest subtree compiled as one entry of the plan (seconds of one core)
 HELPER_VARIABLE = "WARGYM_COMPILE_HELPER"
 _STARTED: dict[str, subprocess.Popen] = {}
+_ASKED: set[str] = set()     # the games start_helper has been asked about in this process
 
 
 def plan_path(game_key: str) -> Path:
@@ -226,8 +227,11 @@ def start_helper(game) -> subprocess.Popen | None:
     one at a time per game and cache on the machine (``claim``), so that the workers of a vector env
     starting together on a cold cache start one helper, not one each."""
     game_key = getattr(game, "NAME", None)
-    if (not isinstance(game_key, str) or game_key in _STARTED or os.environ.get(HELPER_VARIABLE, "1") == "0"
-            or (os.cpu_count() or 1) < 2 or not plan_path(game_key).is_file() or not is_cold(game)):
+    if not isinstance(game_key, str) or game_key in _ASKED:
+        return None
+    _ASKED.add(game_key)        # asked once per process: later VecGames (a search's batches) cost nothing
+    if (os.environ.get(HELPER_VARIABLE, "1") == "0" or (os.cpu_count() or 1) < 2
+            or not plan_path(game_key).is_file() or not is_cold(game)):
         return None
     lock = claim(game)
     if lock is None:
