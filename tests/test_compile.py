@@ -167,7 +167,7 @@ def test_every_game_has_a_plan_whose_kernels_and_types_still_exist(game_key):
     assert {e["stage"] for e in entries} <= set(("aec", "batched", "adapter", "bot"))
 
 
-def test_a_plan_is_cut_into_subtrees_and_ordered_last_first_within_each_stage():
+def test_a_plan_is_cut_into_subtrees_ordered_last_first_within_each_stage_a_cut_kernel_after_its_callees():
     # post-order compiles: a (depth 1) calls b and c (depth 2); d (depth 1); top (depth 0) calls a and d;
     # then the next stage's e (depth 1) under its own top
     def c(name, depth, seconds, stage="aec"):
@@ -175,12 +175,13 @@ def test_a_plan_is_cut_into_subtrees_and_ordered_last_first_within_each_stage():
                 "subtree_seconds": 0.0, "stage": stage}
     compiles = [c("b", 2, 1.0), c("c", 2, 1.0), c("a", 1, 4.0), c("d", 1, 2.0), c("top", 0, 1.0),
                 c("e", 1, 1.0, "bot"), c("top2", 0, 1.0, "bot")]
-    # a's subtree is 6 s: over the 5 s limit, so b and c go apart and a's own 4 s stay with the process
-    assert compile_plan.subtrees(compiles, limit=5.0) == [0, 1, 3, 5]
+    # a's subtree is 6 s: over the 5 s limit, so b and c go apart, last first, and a itself right after
+    # them (its callees then load from the cache); the top-level entry points are the process's own
+    assert compile_plan.helper_order(compiles, limit=5.0) == [5, 3, 1, 0, 2]
     for entry, total in zip(compiles, (1, 1, 6, 2, 9, 1, 2)):
         entry["subtree_seconds"] = total
     order = [e["kernel"] for e in compile_plan.plan_from(compiles)]
-    assert order == ["m:d", "m:c", "m:b", "m:e"]
+    assert order == ["m:d", "m:c", "m:b", "m:a", "m:e"]
 
 
 def test_the_helper_starts_only_for_a_cold_game_once_per_process_and_cache(monkeypatch, tmp_path):

@@ -15,7 +15,9 @@ It is recorded from a cold compile (``python -m wargym.envs.core.compile_plan --
 empty cache in a temporary folder): the kernels in the order their compiles ended, each with its
 seconds, cut into subtrees of at most ``UNIT_SECONDS`` each, and for each stage of the warm-up
 (the AEC env, the batched core, the learner loops, the bots) the stage's subtrees last to first,
-so that the helper starts where the first process will arrive last.
+so that the helper starts where the first process will arrive last.  A kernel whose subtree is
+larger than that comes right after its cut callees: the large rule functions (a mask, the reason
+for refusing an action), whose own compile is seconds, are then the helper's too.
 
 A stale plan costs time, never correctness: an entry whose kernel is gone or whose types this
 version cannot build is skipped; one whose kernel changed is compiled as it is now (the types are
@@ -61,11 +63,9 @@ def load_plan(game_key: str) -> list[dict]:
 
 
 # -- recording --------------------------------------------------------------------------------------
-def subtrees(compiles: list[dict], limit: float = UNIT_SECONDS) -> list[int]:
-    """Indices of the subtrees that ``compiles`` (in the order their compiles ended, each with its
-    ``depth`` and ``seconds`` without its callees) cuts into: the largest subtrees below the top level
-    of at most ``limit`` seconds each; a larger one is cut into its children's, its own seconds left
-    to the process that needs it.  In their order in ``compiles``."""
+def _tree(compiles: list[dict]) -> tuple[list[int], list[float]]:
+    """For each compile (in the order their compiles ended, each with its ``depth`` and ``seconds``
+    without its callees): the index where its subtree starts, and the subtree's seconds."""
     n = len(compiles)
     start, total = [0] * n, [0.0] * n
     for i, entry in enumerate(compiles):
@@ -74,25 +74,44 @@ def subtrees(compiles: list[dict], limit: float = UNIT_SECONDS) -> list[int]:
             seconds += total[j]
             j = start[j] - 1
         start[i], total[i] = j + 1, seconds
-    chosen, todo = [], [i for i, entry in enumerate(compiles) if entry["depth"] == 0]
-    while todo:
-        i = todo.pop()
+    return start, total
+
+
+def _children(i: int, start: list[int]) -> list[int]:
+    """The direct callees of compile ``i``, last to first."""
+    out, j = [], i - 1
+    while j >= start[i]:
+        out.append(j)
+        j = start[j] - 1
+    return out
+
+
+def helper_order(compiles: list[dict], limit: float = UNIT_SECONDS) -> list[int]:
+    """The indices of ``compiles`` the helper compiles, in its order: the top-level compiles last to
+    first, each cut into the largest subtrees below it of at most ``limit`` seconds, taken last to
+    first; a larger subtree is cut into its children's, and its own kernel comes right after them
+    (its callees then load from the cache, so it costs the helper its own seconds, which the first
+    process would otherwise spend: the large rule functions, a mask, a reason, are most of them)."""
+    start, total = _tree(compiles)
+
+    def order(i: int) -> list[int]:
         if compiles[i]["depth"] > 0 and total[i] <= limit:
-            chosen.append(i)
-            continue
-        j = i - 1
-        while j >= start[i]:
-            todo.append(j)
-            j = start[j] - 1
-    return sorted(chosen)
+            return [i]
+        out = [k for child in _children(i, start) for k in order(child)]
+        # a top-level compile (a batched entry point) needs nearly every kernel: the process's own
+        return out + [i] if compiles[i]["depth"] > 0 else out
+
+    tops = [i for i, entry in enumerate(compiles) if entry["depth"] == 0]
+    return [k for top in reversed(tops) for k in order(top)]
 
 
 def plan_from(compiles: list[dict]) -> list[dict]:
-    """The helper's order: stage by stage, each stage's subtrees last to first (module docstring)."""
-    chosen = subtrees(compiles)
+    """The helper's plan: stage by stage in the order they run, each stage's compiles in
+    ``helper_order`` (module docstring)."""
+    ordered = helper_order(compiles)
     entries = []
     for stage in dict.fromkeys(entry["stage"] for entry in compiles):
-        for i in reversed([i for i in chosen if compiles[i]["stage"] == stage]):
+        for i in (i for i in ordered if compiles[i]["stage"] == stage):
             entry = compiles[i]
             if entry["kernel"] is not None:
                 entries.append({"kernel": entry["kernel"], "args": entry["args"], "stage": stage,
