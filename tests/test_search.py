@@ -387,3 +387,23 @@ def test_search_quality_measures_the_true_gain_of_the_moves_a_search_leaves_the_
     # paired: a move against itself gains exactly nothing
     own = int(np.flatnonzero(positions[0][1])[0])
     assert gains(0, positions[0], own, own) == (0.0, 0.0)
+
+
+def test_flat_search_opponent_is_the_policy_the_other_seats_play_in_its_rollouts(monkeypatch):
+    # the search's model of its opponents: its own seat plays the rollout policy, every other the opponent's
+    game = load_game("talon")
+    with pytest.raises(ValueError, match="unknown opponent policy"):
+        FlatSearch(game, {}, 4, opponent="nobody")
+    search = FlatSearch(game, {}, 4, opponent="random")
+    seen = []
+    real = game.bot.play_games
+    monkeypatch.setattr(game.bot, "play_games", lambda s, c, policies, o, r: (seen.append(policies.copy()),
+                                                                             real(s, c, policies, o, r))[1])
+    core = positions(game, n=2)
+    rows = np.flatnonzero(~(core.terminated | core.truncated))
+    chosen = search.choose(core, rows)
+    assert all(core.mask[r, a] for r, a in zip(rows, chosen)) and seen
+    random_, scripted = game.bot.POLICIES["random"], game.bot.POLICIES["scripted"]
+    for policies in seen:
+        assert set(np.unique(policies)) <= {random_, scripted}
+        assert ((policies == scripted).sum(axis=1) == 1).all()     # exactly one seat: the searcher's

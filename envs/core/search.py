@@ -162,11 +162,15 @@ class FlatSearch:
     it searches at once): passes of sequential halving, the first of ``simulations`` simulations,
     each next one twice as many, their statistics pooled, while the next pass is expected to end in
     time (it takes about twice the last; the first always runs).  Its moves depend on the machine's
-    speed, so they are not reproducible; a budget in simulations is."""
+    speed, so they are not reproducible; a budget in simulations is.
+    ``opponent``: the built-in policy the other seats play in the rollouts (None: ``rollout``), the
+    search's model of its opponents; the flat search only (the tree search's rollouts value every seat).
+    Talon against random: modelled as random, 91-9-0 in 100 games at 8 simulations; as the scripted bot,
+    94-6-0 (README, Known limits)."""
 
     def __init__(self, game, options: dict | None = None, simulations: int = DEFAULT_SIMULATIONS,
                  rollout: str = "scripted", seed: int = 0, depth: int | None = None, confidence: float = 1.0,
-                 milliseconds: float | None = None):
+                 milliseconds: float | None = None, opponent: str | None = None):
         if not searchable(game):
             raise ValueError(f"{game.NAME}: its players hold hidden information and the game gives no "
                              "determinise() to sample it, so the search would read it")
@@ -190,6 +194,9 @@ class FlatSearch:
         self.options = dict(options or {})
         self.simulations = int(simulations)
         self.rollout = int(game.bot.POLICIES[rollout])
+        if opponent is not None and opponent not in game.bot.POLICIES:
+            raise ValueError(f"unknown opponent policy {opponent!r}: {', '.join(game.bot.POLICIES)}")
+        self.opponent = None if opponent is None else int(game.bot.POLICIES[opponent])
         self.depth = None if not depth else int(depth)
         self.confidence = float(confidence)
         self.milliseconds = None if milliseconds is None else float(milliseconds)
@@ -239,7 +246,9 @@ class FlatSearch:
         active[:n] = True
         core.step(actions, active=active)
         value = core.rewards[rows, players].astype(np.float64)
-        policies = np.full((n, core.num_players), self.rollout, dtype=np.int64)
+        policies = np.full((n, core.num_players), self.rollout if self.opponent is None else self.opponent,
+                           dtype=np.int64)
+        policies[np.arange(n), players] = self.rollout
         results = np.zeros((n, core.num_players), dtype=np.float64)
         states, cfgs, outs = core.kernel_args()
         self.game.bot.play_games(states, cfgs, policies, outs, results)
