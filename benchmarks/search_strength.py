@@ -100,16 +100,27 @@ def main(argv=None) -> int:
     p.add_argument("--expand-after", type=int, default=EXPAND_AFTER,
                    help=f"--bot mcts: simulations through a node before the tree chooses there (default {EXPAND_AFTER})")
     p.add_argument("--root", choices=("halving", "puct"), default="halving", help="--bot mcts: the rule at the root")
+    p.add_argument("--anchor", metavar="BASELINE",
+                   help="--bot mcts, one game: the shipped agent (wargym.baselines) whose most likely move the halving "
+                        "root keeps unless another beats it (TreeSearch's anchor_model); the games are played with "
+                        "its options")
     p.add_argument("--json", help="also write the rows here")
     args = p.parse_args(argv)
     if (args.expand_after, args.root) != (EXPAND_AFTER, "halving"):
         tree_with(root=args.root, expand_after=args.expand_after)
+    anchor_options = {}
+    if args.anchor:
+        from .. import baselines
+        if args.bot != "mcts" or not args.game or len(args.game) != 1:
+            p.error("--anchor needs --bot mcts and one --game")
+        anchor_options = dict(baselines.describe(args.game[0], args.anchor).get("options") or {})
+        tree_with(anchor_model=baselines.load(args.game[0], args.anchor))
     keys = args.game or [k for k in GAME_KEYS if searchable(load_game(k))]
     rows = []
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     for key in keys:
         game = load_game(key)
-        options = {"players": args.players} if args.players else {}
+        options = {**anchor_options, **({"players": args.players} if args.players else {})}
         for budget in args.budgets:
             start = time.perf_counter()
             w, d, l = strength(key, game, options, budget, args.games, args.seed, args.bot)
@@ -118,7 +129,7 @@ def main(argv=None) -> int:
             score = (w + d / 2) / n
             lo, hi = wilson_interval(w, n)
             p50, p90 = latency_ms(game, options, budget, args.positions, args.seed, args.bot)
-            row = {"game": key, **options, "bot": args.bot, **({"root": args.root, "expand_after": args.expand_after} if args.bot == "mcts" else {}),
+            row = {"game": key, **options, "bot": args.bot, **({"anchor": args.anchor} if args.anchor else {}), **({"root": args.root, "expand_after": args.expand_after} if args.bot == "mcts" else {}),
                    "simulations": budget, "rollout_depth": getattr(game, "SEARCH_DEPTH", None), "games": n, "wins": w, "draws": d, "losses": l,
                    "win_rate": w / n, "win_ci95": [lo, hi], "elo_vs_scripted": elo_difference(score) if 0 < score < 1 else None,
                    "arena_seconds": seconds, "move_ms_p50": p50, "move_ms_p90": p90,

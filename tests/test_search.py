@@ -407,3 +407,34 @@ def test_flat_search_opponent_is_the_policy_the_other_seats_play_in_its_rollouts
     for policies in seen:
         assert set(np.unique(policies)) <= {random_, scripted}
         assert ((policies == scripted).sum(axis=1) == 1).all()     # exactly one seat: the searcher's
+
+
+class _LastLegalModel:
+    """A stand-in for a MaskablePPO model: its most likely move is the last legal one."""
+    policy = types.SimpleNamespace(get_distribution=lambda *a, **k: None)
+
+    def __init__(self):
+        self.calls = []
+
+    def predict(self, obs, action_masks, deterministic):
+        self.calls.append((obs.shape, deterministic))
+        return np.array([np.flatnonzero(m)[-1] for m in action_masks]), None
+
+
+def test_tree_search_anchor_model_is_the_move_the_halving_root_keeps_unless_beaten(monkeypatch):
+    # issue 31: the halving root measures every move against the anchor, the model's most likely move,
+    # and keeps it unless another beats it (_decide, here told never to leave it)
+    game = load_game("planetoids")
+    with pytest.raises(ValueError, match="anchor_model must be a MaskablePPO model"):
+        TreeSearch(game, {}, 4, anchor_model=object())
+    with pytest.raises(ValueError, match="anchor_model needs root='halving'"):
+        TreeSearch(game, {}, 4, anchor_model=_LastLegalModel(), root="puct")
+    model = _LastLegalModel()
+    search = TreeSearch(game, {}, 4, anchor_model=model)
+    monkeypatch.setattr(search, "_decide", lambda own, others, stats: int(own))
+    core = positions(game)
+    rows = np.flatnonzero(~(core.terminated | core.truncated))
+    chosen = search.choose(core, rows)
+    assert [int(a) for a in chosen] == [int(np.flatnonzero(core.mask[r])[-1]) for r in rows]
+    # the model read each root's observation of its player to move, and played its most likely move
+    assert model.calls and all(shape[1:] == (core.obs[0].size,) and greedy for shape, greedy in model.calls)

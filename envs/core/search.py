@@ -273,6 +273,10 @@ class FlatSearch:
         self.game.bot.policy_actions(states, cfgs, core.mask[:n], self.rollout, moves)
         return moves
 
+    def _anchor_moves(self, roots, masks: np.ndarray, players: np.ndarray) -> np.ndarray:
+        """The move of each root that the others must beat to be played: the rollout policy's."""
+        return self._rollout_moves(roots, masks, players)
+
     def _lead(self, state, b: int, player: int) -> float:
         """What a rollout cut off before the end is worth to ``player``: its lead in the game's
         scores (``game.scores``: ship points, base points), as a fraction in (-1, 1)."""
@@ -297,7 +301,7 @@ class FlatSearch:
         thought nobody waits for stops taking the cores from those that are awaited."""
         start = time.perf_counter()
         masks, players = self._begin(roots, masks, players, seed, give_up_at)
-        own = self._rollout_moves(roots, masks, players)
+        own = self._anchor_moves(roots, masks, players)
         others = [np.flatnonzero(m)[np.flatnonzero(m) != a] for a, m in zip(own, masks)]
         stats = [np.zeros((3, len(o))) for o in others]    # per other move: n, sum and sum of squares of gains
         budget = self.simulations
@@ -413,17 +417,27 @@ class TreeSearch(FlatSearch):
     over the legal moves is the prior instead (PUCT as in AlphaZero), evaluated for every node of a
     level of the wave in one batch; with ``leaf="value"`` its value head scores the leaves instead of
     a rollout (the value of the player to move there, clipped to [-1, 1]; the others get its
-    opposite shared among them), else the rollout policy plays them out."""
+    opposite shared among them), else the rollout policy plays them out.
+    ``anchor_model``: a MaskablePPO model whose most likely move is, with ``root="halving"``, the move
+    every other root move is measured against and kept unless one beats it clearly (None: the rollout
+    policy's): a search that improves on the network where it finds better, instead of on the
+    scripted bot; the rollouts and the trees stay the rollout policy's (UnionWars: README, Search bot)."""
 
     def __init__(self, game, options: dict | None = None, simulations: int = DEFAULT_SIMULATIONS,
                  rollout: str = "scripted", seed: int = 0, depth: int | None = None,
                  milliseconds: float | None = None, exploration: float = 1.0, prior: float = 0.8,
                  wave: int | None = None, model=None, leaf: str = "rollout", root: str = "halving",
-                 confidence: float = 1.0, expand_after: int = EXPAND_AFTER):
+                 confidence: float = 1.0, expand_after: int = EXPAND_AFTER, anchor_model=None):
         super().__init__(game, options, simulations, rollout=rollout, seed=seed, depth=depth,
                          milliseconds=milliseconds, confidence=confidence)
         if root not in ("halving", "puct"):
             raise ValueError(f"root must be 'halving' or 'puct', got {root!r}")
+        for name, given in (("model", model), ("anchor_model", anchor_model)):
+            if given is not None and not callable(getattr(getattr(given, "policy", None), "get_distribution", None)):
+                raise ValueError(f"{name} must be a MaskablePPO model (wargym-train's, or baselines.load's)")
+        if anchor_model is not None and root != "halving":
+            raise ValueError("anchor_model needs root='halving' (the root that keeps its anchor unless beaten)")
+        self.anchor_model = anchor_model
         if isinstance(expand_after, bool) or not isinstance(expand_after, (int, np.integer)) \
                 or not 1 <= expand_after <= MAX_SIMULATIONS:
             raise ValueError(f"expand_after must be an int in 1..65536, got {expand_after!r}")
@@ -435,8 +449,6 @@ class TreeSearch(FlatSearch):
             raise ValueError(f"leaf must be 'rollout' or 'value', got {leaf!r}")
         if leaf == "value" and model is None:
             raise ValueError("leaf='value' needs a model, whose value head scores the leaves")
-        if model is not None and not callable(getattr(getattr(model, "policy", None), "get_distribution", None)):
-            raise ValueError("model must be a MaskablePPO model (wargym-train's, or baselines.load's)")
         self.model = model
         self.leaf = leaf
         for name, value, low, high in (("exploration", exploration, 0.0, 100.0), ("prior", prior, 0.0, 1.0)):
@@ -480,6 +492,19 @@ class TreeSearch(FlatSearch):
                     break
         return np.array([decisive[r] if decisive[r] >= 0 else self._most_visited(trees[r], masks[r])
                          for r in range(len(trees))], dtype=np.int64)
+
+    def _anchor_moves(self, roots, masks: np.ndarray, players: np.ndarray) -> np.ndarray:
+        """With ``anchor_model``, its most likely legal move in each root, from the observation of its
+        player to move (written from the state, as a restored game's is); else the rollout policy's."""
+        if self.anchor_model is None:
+            return super()._anchor_moves(roots, masks, players)
+        n = roots.batch_size
+        core = self._core(n)
+        rows = np.arange(n)
+        core.state.assign(rows, roots)
+        core.refresh(rows)
+        obs = core.obs[:n].reshape(n, -1)
+        return np.asarray(self.anchor_model.predict(obs, action_masks=masks, deterministic=True)[0], dtype=np.int64)
 
     def visit_targets(self, core: VecGame, rows=None) -> tuple[np.ndarray, np.ndarray]:
         """Expert iteration's labels (Anthony, Tian & Barber 2017; AlphaZero): the searched move of the
