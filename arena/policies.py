@@ -37,8 +37,11 @@ class Policy:
         """Where it comes from, for the report."""
         if self.is_builtin:
             return "built-in"
-        kind = ("Monte Carlo tree search, the scripted bot its prior and rollouts" if self.name.startswith("mcts")
-                else "Monte Carlo policy improvement of the scripted bot")
+        from ..envs.core.search import spec_anchor
+        anchor = spec_anchor(self.name) if self.search is not None else None
+        kind = (f"Monte Carlo tree search anchored on the shipped agent {anchor}, the scripted bot its rollouts"
+                if anchor else "Monte Carlo tree search, the scripted bot its prior and rollouts"
+                if self.name.startswith("mcts") else "Monte Carlo policy improvement of the scripted bot")
         if self.search_ms is not None:
             return f"{kind}, {self.search_ms:g} ms a decision"
         if self.search is not None:
@@ -55,7 +58,9 @@ def parse_policy(spec: str, game) -> Policy:
     or an RLlib checkpoint folder (``wargym-train --backend rllib``);
     ``"baseline:NAME"``: a checkpoint shipped with wargym (``wargym.baselines``);
     ``"search"``, ``"search:SIMULATIONS"`` or ``"search:MILLISECONDSms"``: the flat search bot, and
-    ``"mcts"`` with the same budgets the tree search bot (envs/core/search.py, default 64 simulations)."""
+    ``"mcts"`` with the same budgets the tree search bot (envs/core/search.py, default 64 simulations),
+    ``"mcts:N@BASELINE"`` anchored on a shipped agent (the move its root keeps unless another clearly
+    beats it; the game played with the agent's options)."""
     if is_search_spec(spec):
         simulations, milliseconds = parse_search_budget(spec, game)
         return Policy(spec.strip(), search=simulations, search_ms=milliseconds)
@@ -87,11 +92,12 @@ def parse_search_budget(spec: str, game) -> tuple[int, float | None]:
     """``search``, ``search:N`` (N simulations a decision) or ``search:Nms`` (N milliseconds a
     decision), or the same of ``mcts``: (simulations, milliseconds or None), by ``core.search.parse_budget``.  Refused for
     a game whose hidden cards the search could only read (hidden information and no ``determinise``)."""
-    from ..envs.core.search import parse_budget, searchable
+    from ..envs.core.search import check_anchor, parse_budget, searchable
     if not searchable(game):
         raise ValueError(f"policy {spec!r}: the search bot does not play {game.NAME} (its players hold "
                          "hidden cards the search would read)")
     try:
+        check_anchor(spec, game)
         return parse_budget(spec)
     except ValueError as e:
         raise ValueError(f"policy {e}") from None

@@ -29,11 +29,16 @@ import time
 import numpy as np
 
 
-def latency_ms(game, options, budget, positions, seed=0, bot="search"):
+def bot_spec(bot: str, budget: int, anchor: str | None = None) -> str:
+    """The search bot's spec: ``search:N``, ``mcts:N`` or ``mcts:N@BASELINE``."""
+    return f"{bot}:{budget}" + (f"@{anchor}" if anchor else "")
+
+
+def latency_ms(game, options, budget, positions, seed=0, bot="search", anchor=None):
     """Median and p90 ms of searching one game's move, over positions after random play."""
     from ..envs.core.search import searcher_for
     from ..envs.core.vec import VecGame
-    search = searcher_for(f"{bot}:{budget}", game, options, seed=seed)
+    search = searcher_for(bot_spec(bot, budget, anchor), game, options, seed=seed)
     core = VecGame(game, 1, options, auto_reset=True)
     core.reset(seed)
     rng = np.random.default_rng(seed)
@@ -51,14 +56,14 @@ def latency_ms(game, options, budget, positions, seed=0, bot="search"):
     return float(np.median(times)), float(np.percentile(times, 90))
 
 
-def strength(game_key, game, options, budget, games, seed=0, bot="search"):
+def strength(game_key, game, options, budget, games, seed=0, bot="search", anchor=None):
     """(wins, draws, losses) of the search bot against the scripted bot in every other seat, its own
     seat rotated (alternated with two players): a win is a sole first place, a draw a shared one."""
     from ..arena.matches import arena_options, play_lineup
     from ..arena.policies import parse_policy
     options = arena_options(game_key, options)
     players = int(options.get("players", 2))
-    search, scripted = parse_policy(f"{bot}:{budget}", game), parse_policy("scripted", game)
+    search, scripted = parse_policy(bot_spec(bot, budget, anchor), game), parse_policy("scripted", game)
     counts = np.zeros(3, dtype=np.int64)
     for seat in range(players):
         n = games // players + (seat < games % players)
@@ -79,8 +84,18 @@ def tree_with(**parameters) -> None:
 
     class Tree(search.TreeSearch):
         def __init__(self, *args, **kwargs):
-            super().__init__(*args, **{**parameters, **kwargs})
+            super().__init__(*args, **{**kwargs, **parameters})   # what the command line names wins
+            BUILT.append(self)
     search.TreeSearch = Tree
+
+
+BUILT: list = []    # the tree searches tree_with's class built (their departures from the anchor, reported)
+
+
+def departure_rate(searches) -> float | None:
+    """The share of the halving root's searched decisions where the search left its anchor's move."""
+    decided = sum(s.decided for s in searches)
+    return sum(s.departed for s in searches) / decided if decided else None
 
 
 def main(argv=None) -> int:
@@ -102,19 +117,27 @@ def main(argv=None) -> int:
     p.add_argument("--root", choices=("halving", "puct"), default="halving", help="--bot mcts: the rule at the root")
     p.add_argument("--anchor", metavar="BASELINE",
                    help="--bot mcts, one game: the shipped agent (wargym.baselines) whose most likely move the halving "
-                        "root keeps unless another beats it (TreeSearch's anchor_model); the games are played with "
-                        "its options")
+                        "root keeps unless another clearly beats it (the spec mcts:N@BASELINE); the games are played "
+                        "with its options")
+    p.add_argument("--confidence", type=float,
+                   help="--bot mcts: standard errors a root move's gain over the anchor's must clear (TreeSearch's "
+                        "confidence; default 1, 3 with --anchor: ANCHOR_CONFIDENCE)")
     p.add_argument("--json", help="also write the rows here")
     args = p.parse_args(argv)
-    if (args.expand_after, args.root) != (EXPAND_AFTER, "halving"):
-        tree_with(root=args.root, expand_after=args.expand_after)
+    tree = {"root": args.root, "expand_after": args.expand_after} \
+        if (args.expand_after, args.root) != (EXPAND_AFTER, "halving") else {}
+    if args.confidence is not None:
+        if args.bot != "mcts":
+            p.error("--confidence needs --bot mcts")
+        tree["confidence"] = args.confidence
+    if args.bot == "mcts":     # (every tree search built is counted: its departures from its anchor)
+        tree_with(**tree)
     anchor_options = {}
     if args.anchor:
         from .. import baselines
         if args.bot != "mcts" or not args.game or len(args.game) != 1:
             p.error("--anchor needs --bot mcts and one --game")
         anchor_options = dict(baselines.describe(args.game[0], args.anchor).get("options") or {})
-        tree_with(anchor_model=baselines.load(args.game[0], args.anchor))
     keys = args.game or [k for k in GAME_KEYS if searchable(load_game(k))]
     rows = []
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
@@ -122,21 +145,26 @@ def main(argv=None) -> int:
         game = load_game(key)
         options = {**anchor_options, **({"players": args.players} if args.players else {})}
         for budget in args.budgets:
-            start = time.perf_counter()
-            w, d, l = strength(key, game, options, budget, args.games, args.seed, args.bot)
+            start, built = time.perf_counter(), len(BUILT)
+            w, d, l = strength(key, game, options, budget, args.games, args.seed, args.bot, args.anchor)
             seconds = time.perf_counter() - start
             n = w + d + l
             score = (w + d / 2) / n
             lo, hi = wilson_interval(w, n)
-            p50, p90 = latency_ms(game, options, budget, args.positions, args.seed, args.bot)
-            row = {"game": key, **options, "bot": args.bot, **({"anchor": args.anchor} if args.anchor else {}), **({"root": args.root, "expand_after": args.expand_after} if args.bot == "mcts" else {}),
+            departures = departure_rate(BUILT[built:])
+            p50, p90 = latency_ms(game, options, budget, args.positions, args.seed, args.bot, args.anchor)
+            row = {"game": key, **options, "bot": args.bot, **({"anchor": args.anchor} if args.anchor else {}),
+                   **({"confidence": args.confidence} if args.confidence is not None else {}), **({"root": args.root, "expand_after": args.expand_after} if args.bot == "mcts" else {}),
                    "simulations": budget, "rollout_depth": getattr(game, "SEARCH_DEPTH", None), "games": n, "wins": w, "draws": d, "losses": l,
                    "win_rate": w / n, "win_ci95": [lo, hi], "elo_vs_scripted": elo_difference(score) if 0 < score < 1 else None,
+                   **({"departure_rate": departures} if departures is not None else {}),
                    "arena_seconds": seconds, "move_ms_p50": p50, "move_ms_p90": p90,
                    "load": os.getloadavg()[0]}
             rows.append(row)
             print(f"{key:12s} {args.bot} {budget:5d} sims: {w}-{d}-{l} ({100 * w / n:.1f} % wins, 95 % {100 * lo:.0f}-{100 * hi:.0f}; "
-                  f"Elo {row['elo_vs_scripted'] or float('nan'):+.0f}) in {seconds:.0f} s; one move {p50:.1f} ms (p90 {p90:.1f}); "
+                  f"Elo {row['elo_vs_scripted'] or float('nan'):+.0f}) in {seconds:.0f} s; "
+                  + (f"left its anchor in {100 * departures:.1f} % of searched decisions; " if departures is not None else "")
+                  + f"one move {p50:.1f} ms (p90 {p90:.1f}); "
                   f"load {row['load']:.2f}", flush=True)
     if args.json:
         with open(args.json, "w") as f:

@@ -438,3 +438,45 @@ def test_tree_search_anchor_model_is_the_move_the_halving_root_keeps_unless_beat
     assert [int(a) for a in chosen] == [int(np.flatnonzero(core.mask[r])[-1]) for r in rows]
     # the model read each root's observation of its player to move, and played its most likely move
     assert model.calls and all(shape[1:] == (core.obs[0].size,) and greedy for shape, greedy in model.calls)
+    # every root the halving root searched is counted, none of them left its anchor
+    assert search.decided >= 1 and search.departed == 0
+
+
+def test_anchored_tree_search_spec_is_parsed_and_refused_where_it_cannot_play():
+    # issue 31: "mcts:N@BASELINE", the tree search anchored on a shipped agent
+    from wargym.arena.policies import parse_policy
+    from wargym.envs.core.search import check_anchor, is_tree_spec, parse_budget, spec_anchor
+    game = load_game("union_wars")
+    assert is_search_spec("mcts:16@ppo-pointer") and is_tree_spec("mcts@ppo-pointer")
+    assert parse_budget("mcts:16@ppo-pointer") == (16, None) and spec_anchor("mcts:16@ppo-pointer") == "ppo-pointer"
+    assert spec_anchor("mcts:16") is None
+    with pytest.raises(ValueError, match="only the tree search"):
+        parse_budget("search:16@ppo-pointer")
+    with pytest.raises(ValueError, match="name the shipped agent"):
+        parse_budget("mcts:16@ ")
+    with pytest.raises(ValueError, match="no shipped baseline 'nope'"):
+        check_anchor("mcts:16@nope", game)
+    with pytest.raises(ValueError, match="no shipped baseline 'nope'"):
+        parse_policy("mcts:16@nope", game)
+    policy = parse_policy("mcts:16@ppo-pointer", game)
+    assert policy.search == 16 and "anchored on the shipped agent ppo-pointer" in policy.source
+
+
+def test_anchored_tree_search_plays_the_shipped_agent_with_its_options():
+    # issue 31: the spec loads the shipped agent as the halving root's anchor, its departures at
+    # ANCHOR_CONFIDENCE; refused where the game's options give the agent another observation
+    from wargym import baselines
+    from wargym.envs.core.search import ANCHOR_CONFIDENCE
+    game = load_game("union_wars")
+    options = dict(baselines.describe("union_wars", "ppo-pointer")["options"])
+    with pytest.raises(ValueError, match="plays the game with the options"):
+        searcher_for("mcts:4@ppo-pointer", game, {**options, "exploration_bank": "ask"})
+    search = searcher_for("mcts:4@ppo-pointer", game, options, seed=1)
+    assert isinstance(search, TreeSearch) and search.anchor_model is not None
+    assert search.confidence == ANCHOR_CONFIDENCE
+    core = VecGame(game, 2, options)
+    core.reset(5)
+    chosen = search.choose(core)
+    assert all(core.mask[r, a] for r, a in enumerate(chosen))
+    # what the command line (or a caller) names wins over the spec's default
+    assert searcher_for("mcts:4@ppo-pointer", game, options, confidence=1.5).confidence == 1.5

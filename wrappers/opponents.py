@@ -11,8 +11,8 @@ An opponent is one of:
   (e.g. a loaded ``MaskablePPO``), run on the batch of games waiting for it;
 * any callable ``policy(obs_batch, mask_batch) -> actions``;
 * a search bot, ``"search"``, ``"search:N"`` or ``"search:Nms"`` (envs/core/search.py: N
-  simulations or N milliseconds a decision), or the tree search ``"mcts"`` with the same budgets,
-  which searches the batch of games waiting for it;
+  simulations or N milliseconds a decision), or the tree search ``"mcts"`` with the same budgets
+  (``"mcts:N@BASELINE"``: anchored on a shipped agent), which searches the batch of games waiting for it;
   stronger than the scripted bot, and as slow as its budget makes it (Python-side, like a model);
 * a mixture of built-in policies, ``"random,scripted"``: each game plays one of them for
   the whole run (``mixture_ids``), so that one batch trains against several levels of play at
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..envs.core.search import is_search_spec, parse_budget, searchable
+from ..envs.core.search import check_anchor, is_search_spec, parse_budget, searchable
 
 
 MIXTURE_SEPARATOR = ","
@@ -61,7 +61,8 @@ class Opponent:
         if is_search_spec(spec):
             if not searchable(game):
                 raise ValueError(f"the search bot does not play {game.NAME} (hidden cards it would read)")
-            parse_budget(spec)  # a bad budget raises here, not at the first opponent move
+            parse_budget(spec)  # a bad budget (or anchor) raises here, not at the first opponent move
+            check_anchor(spec, game)
             self.search = self.name = spec.strip()
             return
         if isinstance(spec, str) and spec not in game.bot.POLICIES and spec.endswith(".zip"):
@@ -69,7 +70,7 @@ class Opponent:
         if isinstance(spec, str):
             if spec not in game.bot.POLICIES:
                 raise ValueError(f"unknown built-in opponent {spec!r}; choose from {sorted(game.bot.POLICIES)}, "
-                                 "a search bot (search, search:N, mcts, mcts:N), the path of a saved model (.zip), a model "
+                                 "a search bot (search, search:N, mcts, mcts:N, mcts:N@BASELINE), the path of a saved model (.zip), a model "
                                  "with predict(), "
                                  "or a callable(obs, masks) -> actions")
             self.builtin = game.bot.POLICIES[spec]
