@@ -51,6 +51,7 @@ MODEL_PREFIX = "model:"
 SEARCH_BOT = "search"     # envs/core/search.py (Battle Force's hidden cards sampled, never read): the flat search
 MCTS_BOT = "mcts"         # and the tree search
 SEARCH_BOTS = (SEARCH_BOT, MCTS_BOT)
+ANCHOR_MARK = "@"         # "mcts@<baseline>": the tree search anchored on a shipped agent (envs/core/search.py)
 MAX_SEARCHERS = 16        # searchers kept (one per game, options and budget), the oldest dropped first
 
 
@@ -295,9 +296,12 @@ class Bots:
         lib = _baselines()
         if lib is not None:
             try:
-                out += [MODEL_PREFIX + n for n in lib.available(entry.name)]
+                shipped = lib.available(entry.name)
             except Exception:  # a broken baselines index must not take the built-in bots down
-                pass
+                shipped = []
+            out += [MODEL_PREFIX + n for n in shipped]
+            if searchable(entry.game):   # the tree search anchored on a shipped agent (mcts:N@BASELINE)
+                out += [MCTS_BOT + ANCHOR_MARK + n for n in shipped]
         if self.limits.test_bots:
             out.append(TEST_BOT_SLOW)
         return out
@@ -308,7 +312,7 @@ class Bots:
             bot = Bot(name, "builtin", level, entry.policies[name])
         elif name == TEST_BOT_SLOW and self.limits.test_bots:
             bot = Bot(name, "slow", level)
-        elif name in SEARCH_BOTS and name in self.names(entry):
+        elif (name in SEARCH_BOTS or name.startswith(MCTS_BOT + ANCHOR_MARK)) and name in self.names(entry):
             bot = Bot(name, "search", level, search_budget(level))
         elif name.startswith(MODEL_PREFIX) and name in self.names(entry):
             bot = Bot(name, "model", level)
@@ -327,8 +331,11 @@ class Bots:
                 from ..envs.core.search import FlatSearch, TreeSearch
                 if len(self._searchers) >= MAX_SEARCHERS:
                     self._searchers.pop(next(iter(self._searchers)))
-                kind = TreeSearch if bot.name == MCTS_BOT else FlatSearch
-                self._searchers[key] = (kind(entry.game, options, bot.policy), threading.Lock())
+                if ANCHOR_MARK in bot.name:   # the shipped agent loads here, in the thinker thread
+                    self._searchers[key] = (_anchored_search(entry, options, bot), threading.Lock())
+                else:
+                    kind = TreeSearch if bot.name == MCTS_BOT else FlatSearch
+                    self._searchers[key] = (kind(entry.game, options, bot.policy), threading.Lock())
             return self._searchers[key]
 
     def model(self, entry: GameEntry, bot: Bot):
@@ -433,6 +440,18 @@ def _builtin_action(entry: GameEntry, core, policy: int) -> int:
     if direct is not None:
         return int(direct(core.state.view, core._k, 0, core.mask[0], policy))
     return int(entry.game.bot.policy_actions(core, policy)[0])
+
+
+def _anchored_search(entry: GameEntry, options: dict, bot: Bot):
+    """The tree search anchored on the shipped agent the bot names, at the bot's budget; refused
+    (``bot_unavailable``) where the agent cannot play these options or does not load."""
+    from ..envs.core.search import searcher_for
+    anchor = bot.name.partition(ANCHOR_MARK)[2]
+    try:
+        return searcher_for(f"{MCTS_BOT}:{bot.policy}{ANCHOR_MARK}{anchor}", entry.game, options)
+    except (ValueError, ImportError) as exc:
+        raise ProtocolError("bot_unavailable", f"bot {bot.name}: {exc}; start the match with the options the "
+                                               "agent was trained with", field="bot") from None
 
 
 def _check_fits(model, bot: Bot, obs, mask) -> None:

@@ -8,6 +8,7 @@ import types
 import numpy as np
 import pytest
 
+from wargym.envs.core import search as search_module
 from wargym.serve import session
 from wargym.serve.session import Limits, Server
 
@@ -54,7 +55,8 @@ def test_checkpoints_are_served_by_name_from_the_server_list(stub_baselines):
     model, loaded = stub_baselines
     server = Server()
     info = {g["game"]: g for g in server.handle({"v": 1, "type": "info"})["games"]}
-    assert info["talon_v1"]["bots"] == ["random", "scripted", "search", "mcts", "model:tiny", "model:broken"]
+    assert info["talon_v1"]["bots"] == ["random", "scripted", "search", "mcts", "model:tiny", "model:broken",
+                                        "mcts@tiny", "mcts@broken"]
     reply = ask(server, bot="model:tiny", legal=True)
     assert reply["ok"], reply
     legal_before = ask(server, bot="random", legal=True)  # (the legal list after one move differs)
@@ -176,6 +178,26 @@ def test_the_search_bot_is_served_reproducibly_within_its_time_limit(name):
     reply = server.handle(hidden)
     assert reply["ok"] and not reply["actions"][0].get("fallback"), reply
     assert server.handle(hidden)["actions"] == reply["actions"]
+
+
+def test_the_tree_search_anchored_on_a_shipped_agent_is_served_with_the_agents_options():
+    """Issue 31: "mcts@<baseline>", the tree search whose root keeps the shipped agent's move unless
+    another clearly beats it (envs/core/search.py, mcts:N@BASELINE), the level its budget; refused
+    with the reason where the match's options give the agent another observation."""
+    from wargym import baselines
+    assert session.ANCHOR_MARK == search_module.ANCHOR_MARK
+    server = Server()
+    info = {g["game"]: g for g in server.handle({"v": 1, "type": "info"})["games"]}
+    assert "mcts@ppo-pointer" in info["union_wars_v2"]["bots"]
+    options = dict(baselines.describe("union_wars", "ppo-pointer")["options"])
+    move = {"v": 1, "type": "bot_move", "game": "union_wars_v2", "state": {"seed": 4}, "time_limit_ms": 120_000,
+            "bot": {"name": "mcts@ppo-pointer", "level": 3}}
+    reply = server.handle({**move, "options": options})
+    assert reply["ok"] and not reply["actions"][0].get("fallback"), reply
+    assert server.handle({**move, "options": options})["actions"] == reply["actions"]
+    refused = server.handle({**move, "options": {**options, "exploration_bank": "ask"}})
+    assert refused["error"]["code"] == "bot_unavailable" and "plays the game with the options" in \
+        refused["error"]["message"]
 
 
 def test_options_naming_server_files_are_refused():
