@@ -485,3 +485,19 @@ def test_runs_started_in_the_same_second_get_folders_of_their_own(tmp_path):
     assert [d.name for d in made] == ["talon-ppo-20261201-120000", "talon-ppo-20261201-120000-2",
                                       "talon-ppo-20261201-120000-3"]
     assert all(d.is_dir() for d in made)
+
+
+def test_an_anchored_search_opponent_is_checked_against_the_runs_options(tmp_path):
+    # issue 31: --opponent mcts:N@BASELINE is the tree search anchored on a shipped agent, which reads
+    # the game's observation: refused (argparse's exit 2) unless the run's options are the agent's;
+    # as a teacher of visit targets it is refused (its root keeps its anchor: its visits are no policy)
+    from wargym.training.train import build_parser, check_args
+    ap = build_parser()
+    base = ["--game", "union_wars", "--minutes", "1", "--out", str(tmp_path)]
+    with pytest.raises(SystemExit) as refused:
+        check_args(ap, ap.parse_args([*base, "--opponent", "mcts:4@ppo-pointer"]))
+    assert refused.value.code == 2
+    own = ["--options", json.dumps({"exploration_bank": "own_tests"})]
+    assert check_args(ap, ap.parse_args([*base, *own, "--opponent", "mcts:4@ppo-pointer"]))["exploration_bank"] == "own_tests"
+    with pytest.raises(SystemExit):
+        check_args(ap, ap.parse_args([*base, *own, "--warm-start", "mcts:4@ppo-pointer", "--warm-start-targets", "visits"]))

@@ -113,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
 def check_args(ap, args) -> dict:
     """Everything that can be wrong with the arguments, found before any work is done
     (argparse's one-line error and exit status 2).  Returns the game's options."""
-    from ..envs.core.search import is_search_spec, is_tree_spec, searcher_for
+    from ..envs.core.search import is_search_spec, is_tree_spec, searcher_for, spec_anchor
     from ..wrappers.opponents import is_mixture, mixture_ids
     from ..wrappers.sb3 import load_game
     game = load_game(args.game)
@@ -151,8 +151,8 @@ def check_args(ap, args) -> dict:
             continue
         if is_search_spec(policy):
             try:
-                searcher_for(policy, game)
-            except ValueError as e:
+                searcher_for(policy, game, options)     # (an anchored one: the agent must play these options)
+            except (ValueError, ImportError) as e:
                 ap.error(f"{name} {e}")
             if args.backend == "rllib":
                 ap.error(f"{name} {policy}: the search bot runs in Python, beside the batched core; it is sb3 only")
@@ -161,9 +161,9 @@ def check_args(ap, args) -> dict:
             ap.error(f"{name} {policy!r}: choose from {', '.join(sorted(game.bot.POLICIES))}"
                      + (" or give the path of a saved model (.zip)" if name == "--opponent" else ""))
     if args.warm_start_targets == "visits":
-        if not is_tree_spec(args.warm_start):
+        if not is_tree_spec(args.warm_start) or spec_anchor(args.warm_start):
             ap.error(f"--warm-start-targets visits: the teacher must be the tree search (mcts, mcts:N), "
-                     f"not {args.warm_start!r}")
+                     f"not {args.warm_start!r} (an anchored search's root keeps its anchor: its visits are no policy)")
         if args.backend == "rllib":
             ap.error("--warm-start-targets visits is sb3 only (RLlib's runs have no warm start)")
     if args.init_model is not None and not Path(args.init_model).is_file():
