@@ -93,7 +93,8 @@ BUILT: list = []    # the tree searches tree_with's class built (their departure
 
 
 def departure_rate(searches) -> float | None:
-    """The share of the halving root's searched decisions where the search left its anchor's move."""
+    """The share of the decisions of the halving root (forced moves included; decisive wins not) where
+    the search left its anchor's move."""
     decided = sum(s.decided for s in searches)
     return sum(s.departed for s in searches) / decided if decided else None
 
@@ -163,7 +164,7 @@ def main(argv=None) -> int:
             rows.append(row)
             print(f"{key:12s} {args.bot} {budget:5d} sims: {w}-{d}-{l} ({100 * w / n:.1f} % wins, 95 % {100 * lo:.0f}-{100 * hi:.0f}; "
                   f"Elo {row['elo_vs_scripted'] or float('nan'):+.0f}) in {seconds:.0f} s; "
-                  + (f"left its anchor in {100 * departures:.1f} % of searched decisions; " if departures is not None else "")
+                  + (f"left its anchor in {100 * departures:.1f} % of its root's decisions; " if departures is not None else "")
                   + f"one move {p50:.1f} ms (p90 {p90:.1f}); "
                   f"load {row['load']:.2f}", flush=True)
     if args.json:

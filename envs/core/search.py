@@ -267,7 +267,7 @@ class FlatSearch:
         self.confidence = float(confidence)
         self.milliseconds = None if milliseconds is None else float(milliseconds)
         self.rng = np.random.default_rng(seed)
-        self.decided = self.departed = 0       # roots searched by the halving root, and moves that left its anchor
+        self.decided = self.departed = 0       # roots the halving root decided (forced ones too), and moves that left its anchor
         self._give_up_at: float | None = None
         self._determinise = game.determinise if has_hidden_information(game) else None
         self._cores: dict[int, VecGame] = {}   # simulation batches, by capacity (powers of two)
