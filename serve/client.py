@@ -188,7 +188,9 @@ def warm_up(games) -> None:
     info = {g["game"]: g for g in server.handle({"v": VERSION, "type": "info"})["games"]}
     for game in games:
         for bot in info[game]["bots"]:
-            if not bot.startswith(("model:", "test:")):
+            # (checkpoints, and the searches anchored on them, load models rather than kernels; they
+            # play only their agent's options)
+            if not bot.startswith(("model:", "test:")) and "@" not in bot:
                 reply = server.handle({"v": VERSION, "type": "bot_move", "game": game, "state": {"seed": 0},
                                        "bot": bot, "until": "turn", "observe": True})
                 assert reply["ok"], reply
