@@ -57,6 +57,11 @@ def game_module(key: str) -> str:
     return f"wargym.envs.{key}.game"
 
 
+def game_key(game) -> str:
+    """The key of a loaded ``game`` module (``wargym.envs.talon.game`` -> ``talon``): game_module's inverse."""
+    return game.__name__.split(".")[-2]
+
+
 def current_module(key: str) -> str:
     """The current env module of a game key (``talon`` -> ``talon_v1``)."""
     return next((module for module, (_gym, k, _about) in GAMES.items() if k == key), f"{key}_v0")

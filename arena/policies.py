@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..envs.core.search import is_search_spec
-from ..registration import load_game  # noqa: F401 (arena.policies.load_game: the arena's callers use it)
+from ..registration import game_key, load_game  # noqa: F401 (arena.policies.load_game: the arena's callers use it)
 
 
 def builtin_names(game) -> list[str]:
@@ -68,7 +68,7 @@ def parse_policy(spec: str, game) -> Policy:
         from .. import baselines
         shipped = spec.partition(":")[2].strip()
         try:
-            return Policy(spec, path=baselines.path(game.__name__.split(".")[-2], shipped))
+            return Policy(spec, path=baselines.path(game_key(game), shipped))
         except KeyError as e:
             raise ValueError(e.args[0]) from None
     name, sep, path = spec.partition("=")

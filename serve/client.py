@@ -183,14 +183,14 @@ def warm_up(games) -> None:
     """Compile (or load from Numba's cache) what a server needs for ``games``, in this process: a
     server started afterwards finds everything in the cache instead of compiling while its client
     waits (the first compile of a game takes minutes on a small machine)."""
-    from .session import Server
+    from .session import ANCHOR_MARK, Server
     server = Server()
     info = {g["game"]: g for g in server.handle({"v": VERSION, "type": "info"})["games"]}
     for game in games:
         for bot in info[game]["bots"]:
             # (checkpoints, and the searches anchored on them, load models rather than kernels; they
             # play only their agent's options)
-            if not bot.startswith(("model:", "test:")) and "@" not in bot:
+            if not bot.startswith(("model:", "test:")) and ANCHOR_MARK not in bot:
                 reply = server.handle({"v": VERSION, "type": "bot_move", "game": game, "state": {"seed": 0},
                                        "bot": bot, "until": "turn", "observe": True})
                 assert reply["ok"], reply

@@ -51,7 +51,6 @@ MODEL_PREFIX = "model:"
 SEARCH_BOT = "search"     # envs/core/search.py (Battle Force's hidden cards sampled, never read): the flat search
 MCTS_BOT = "mcts"         # and the tree search
 SEARCH_BOTS = (SEARCH_BOT, MCTS_BOT)
-ANCHOR_MARK = "@"         # "mcts@<baseline>": the tree search anchored on a shipped agent (envs/core/search.py)
 MAX_SEARCHERS = 16        # searchers kept (one per game, options and budget), the oldest dropped first
 
 
@@ -288,7 +287,7 @@ class Bots:
         self._searchers: dict = {}
 
     def names(self, entry: GameEntry) -> list[str]:
-        from ..envs.core.search import searchable
+        from ..envs.core.search import ANCHOR_MARK, searchable
         out = list(entry.policies)
         if searchable(entry.game):
             out += SEARCH_BOTS
@@ -307,6 +306,7 @@ class Bots:
         return out
 
     def resolve(self, entry: GameEntry, spec, where: str) -> Bot:
+        from ..envs.core.search import ANCHOR_MARK
         name, level = (spec, 10) if isinstance(spec, str) else (spec["name"], spec.get("level", 10))
         if name in entry.policies:
             bot = Bot(name, "builtin", level, entry.policies[name])
@@ -328,7 +328,7 @@ class Bots:
         key = (entry.name, json.dumps(options, sort_keys=True, default=str), bot.name, bot.policy)
         with self._models_lock:
             if key not in self._searchers:
-                from ..envs.core.search import FlatSearch, TreeSearch
+                from ..envs.core.search import ANCHOR_MARK, FlatSearch, TreeSearch
                 if len(self._searchers) >= MAX_SEARCHERS:
                     self._searchers.pop(next(iter(self._searchers)))
                 if ANCHOR_MARK in bot.name:   # the shipped agent loads here, in the thinker thread
@@ -445,7 +445,7 @@ def _builtin_action(entry: GameEntry, core, policy: int) -> int:
 def _anchored_search(entry: GameEntry, options: dict, bot: Bot):
     """The tree search anchored on the shipped agent the bot names, at the bot's budget; refused
     (``bot_unavailable``) where the agent cannot play these options or does not load."""
-    from ..envs.core.search import searcher_for
+    from ..envs.core.search import ANCHOR_MARK, searcher_for
     anchor = bot.name.partition(ANCHOR_MARK)[2]
     try:
         return searcher_for(f"{MCTS_BOT}:{bot.policy}{ANCHOR_MARK}{anchor}", entry.game, options)

@@ -8,7 +8,6 @@ import types
 import numpy as np
 import pytest
 
-from wargym.envs.core import search as search_module
 from wargym.serve import session
 from wargym.serve.session import Limits, Server
 
@@ -185,7 +184,6 @@ def test_the_tree_search_anchored_on_a_shipped_agent_is_served_with_the_agents_o
     another clearly beats it (envs/core/search.py, mcts:N@BASELINE), the level its budget; refused
     with the reason where the match's options give the agent another observation."""
     from wargym import baselines
-    assert session.ANCHOR_MARK == search_module.ANCHOR_MARK
     server = Server()
     info = {g["game"]: g for g in server.handle({"v": 1, "type": "info"})["games"]}
     assert "mcts@ppo-pointer" in info["union_wars_v2"]["bots"]
