@@ -104,6 +104,16 @@ def test_run_in_ranges_covers_every_game_once_with_its_thread_struct(n):
     assert len(calls) == (1 if n < SERIAL_BELOW else min(numba.get_num_threads(), n))
 
 
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_run_in_ranges_splits_from_serial_below_where_each_game_is_much_work(n):
+    # the search's rollouts (whole games, milliseconds each) are cut over the threads from 2 games
+    import numba
+    calls = []
+    run_in_ranges(lambda t, lo, hi: calls.append((t, lo, hi)), n, lambda t: (t,), serial_below=2)
+    assert sorted(g for _, lo, hi in calls for g in range(lo, hi)) == list(range(n))
+    assert len(calls) == (1 if n < 2 else min(numba.get_num_threads(), n))
+
+
 def test_run_in_ranges_raises_what_a_range_raised():
     def kernel(lo, hi):
         if lo > 0:

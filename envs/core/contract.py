@@ -84,8 +84,9 @@ class BotDef(Protocol):
     def play_turns(self, states, cfgs, actions, seats, opponents, outs, acc, auto_reset, rotate) -> None:
         """The learner's action, then the opponents until the learner decides again: wrappers.sb3 (LearnerLoop)."""
 
-    def play_games(self, states, cfgs, policies, outs, results) -> None:
-        """Whole games, built-in ``policies[b, seat]``, rewards summed into ``results``: arena, warmup, bench."""
+    def play_games(self, states, cfgs, policies, outs, results, serial_below: int = ...) -> None:
+        """Whole games, built-in ``policies[b, seat]``, rewards summed into ``results``: arena, warmup, bench,
+        search (its rollouts on every thread from ``serial_below`` = 2 games)."""
 
     def policy_actions(self, *args):
         """``(core, policy)`` -> actions, or the kernel ``(states, cfgs, masks, policy, actions)``: wrappers,

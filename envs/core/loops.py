@@ -44,7 +44,7 @@ import numpy as np
 from .kernel import kernel
 from .package_cache import package_digest
 from .sampling import random_action
-from .threads import run_in_ranges
+from .threads import SERIAL_BELOW, run_in_ranges
 
 # Columns of ``acc`` written by play_turns for each game.
 ACC_REWARD, ACC_TERMINATED, ACC_TRUNCATED = 0, 1, 2
@@ -192,10 +192,12 @@ def specialise_loops(game: str, step_game, scripted_action, g_done: int, g_decid
         run_in_ranges(ranges.play_turns, actions.shape[0], lambda t: (
             states[t], cfgs[t], actions, seats, opponents, outs[t], acc, auto_reset, rotate))
 
-    def play_games(states, cfgs, policies, outs, results):
+    def play_games(states, cfgs, policies, outs, results, serial_below=SERIAL_BELOW):
         """Play every game to the end with built-in policy ``policies[b, p]`` in seat ``p``;
-        ``results[b, p]`` adds up each player's rewards."""
-        run_in_ranges(ranges.play_games, policies.shape[0], lambda t: (states[t], cfgs[t], policies, outs[t], results))
+        ``results[b, p]`` adds up each player's rewards.  ``serial_below``: fewer games than this are
+        played in the calling thread (threads.run_in_ranges; the search's rollouts split from 2)."""
+        run_in_ranges(ranges.play_games, policies.shape[0], lambda t: (states[t], cfgs[t], policies, outs[t], results),
+                      serial_below)
 
     def policy_actions_kernel(states, cfgs, masks, policy, actions):
         run_in_ranges(ranges.policy_actions, actions.shape[0], lambda t: (states[t], cfgs[t], masks, policy, actions))

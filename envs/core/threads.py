@@ -92,14 +92,16 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pool_in_child)
 
 
-def run_in_ranges(kernel, n: int, args_of) -> None:
+def run_in_ranges(kernel, n: int, args_of, serial_below: int = SERIAL_BELOW) -> None:
     """``kernel(*args_of(t), lo, hi)`` over games ``0 .. n-1``: in the calling thread below
-    ``SERIAL_BELOW`` games, else cut into one contiguous range per thread (Numba's thread count,
-    ``numba.set_num_threads`` included), ``t`` the range's index (its own kernel structs)."""
+    ``serial_below`` games, else cut into one contiguous range per thread (Numba's thread count,
+    ``numba.set_num_threads`` included), ``t`` the range's index (its own kernel structs).
+    ``serial_below``: where each game is much work (a search's rollouts: whole games of milliseconds
+    each), a few games are worth the threads' wake-up."""
     global _pool
-    if n >= SERIAL_BELOW:
+    if n >= serial_below:
         configure_thread_pool()  # (Numba's thread count is read from its pool, set up as above)
-    chunks = 1 if n < SERIAL_BELOW else max(1, min(numba.get_num_threads(), n))
+    chunks = 1 if n < serial_below else max(1, min(numba.get_num_threads(), n))
     if chunks == 1:
         kernel(*args_of(0), 0, n)
         return
