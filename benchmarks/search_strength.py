@@ -101,7 +101,7 @@ def departure_rate(searches) -> float | None:
 
 def main(argv=None) -> int:
     from ..arena.stats import elo_difference, wilson_interval
-    from ..envs.core.search import EXPAND_AFTER, searchable
+    from ..envs.core.search import ANCHOR_CANDIDATES, EXPAND_AFTER, searchable
     from ..registration import GAME_KEYS, load_game
     p = argparse.ArgumentParser(prog="python -m wargym.benchmarks.search_strength", description=__doc__.split("\n")[0])
     p.add_argument("--game", action="append", help="games (default: every game the search plays)")
@@ -123,6 +123,9 @@ def main(argv=None) -> int:
     p.add_argument("--confidence", type=float,
                    help="--bot mcts: standard errors a root move's gain over the anchor's must clear (TreeSearch's "
                         "confidence; default 1, 3 with --anchor: ANCHOR_CONFIDENCE)")
+    p.add_argument("--candidates", type=int,
+                   help="--anchor: how many of the agent's most likely moves the root compares, its own included "
+                        "(0: every legal move; default ANCHOR_CANDIDATES)")
     p.add_argument("--json", help="also write the rows here")
     args = p.parse_args(argv)
     tree = {"root": args.root, "expand_after": args.expand_after} \
@@ -131,6 +134,10 @@ def main(argv=None) -> int:
         if args.bot != "mcts":
             p.error("--confidence needs --bot mcts")
         tree["confidence"] = args.confidence
+    if args.candidates is not None:
+        if not args.anchor:
+            p.error("--candidates needs --anchor")
+        tree["candidates"] = args.candidates or None
     if args.bot == "mcts":     # (every tree search built is counted: its departures from its anchor)
         tree_with(**tree)
     anchor_options = {}
@@ -155,7 +162,8 @@ def main(argv=None) -> int:
             departures = departure_rate(BUILT[built:])
             p50, p90 = latency_ms(game, options, budget, args.positions, args.seed, args.bot, args.anchor)
             row = {"game": key, **options, "bot": args.bot, **({"anchor": args.anchor} if args.anchor else {}),
-                   **({"confidence": args.confidence} if args.confidence is not None else {}), **({"root": args.root, "expand_after": args.expand_after} if args.bot == "mcts" else {}),
+                   **({"confidence": args.confidence} if args.confidence is not None else {}),
+                   **({"candidates": tree.get("candidates", ANCHOR_CANDIDATES)} if args.anchor else {}), **({"root": args.root, "expand_after": args.expand_after} if args.bot == "mcts" else {}),
                    "simulations": budget, "rollout_depth": getattr(game, "SEARCH_DEPTH", None), "games": n, "wins": w, "draws": d, "losses": l,
                    "win_rate": w / n, "win_ci95": [lo, hi], "elo_vs_scripted": elo_difference(score) if 0 < score < 1 else None,
                    **({"departure_rate": departures} if departures is not None else {}),

@@ -397,8 +397,8 @@ def test_flat_search_opponent_is_the_policy_the_other_seats_play_in_its_rollouts
     search = FlatSearch(game, {}, 4, opponent="random")
     seen = []
     real = game.bot.play_games
-    monkeypatch.setattr(game.bot, "play_games", lambda s, c, policies, o, r: (seen.append(policies.copy()),
-                                                                             real(s, c, policies, o, r))[1])
+    monkeypatch.setattr(game.bot, "play_games", lambda s, c, policies, o, r, *split: (seen.append(policies.copy()),
+                                                                                     real(s, c, policies, o, r, *split))[1])
     core = positions(game, n=2)
     rows = np.flatnonzero(~(core.terminated | core.truncated))
     chosen = search.choose(core, rows)
@@ -410,15 +410,19 @@ def test_flat_search_opponent_is_the_policy_the_other_seats_play_in_its_rollouts
 
 
 class _LastLegalModel:
-    """A stand-in for a MaskablePPO model: its most likely move is the last legal one."""
-    policy = types.SimpleNamespace(get_distribution=lambda *a, **k: None)
+    """A stand-in for a MaskablePPO model: the later a legal move, the likelier (1, 2, 3, ... shares),
+    so that its most likely move is the last legal one and the next likeliest the one before."""
 
     def __init__(self):
         self.calls = []
+        self.policy = types.SimpleNamespace(obs_to_tensor=lambda obs: (obs,), get_distribution=self._distribution)
 
-    def predict(self, obs, action_masks, deterministic):
-        self.calls.append((obs.shape, deterministic))
-        return np.array([np.flatnonzero(m)[-1] for m in action_masks]), None
+    def _distribution(self, obs, action_masks):
+        import torch
+        self.calls.append(obs.shape)
+        weights = np.cumsum(action_masks, axis=1) * action_masks
+        probs = torch.as_tensor(weights / weights.sum(axis=1, keepdims=True))
+        return types.SimpleNamespace(distribution=types.SimpleNamespace(probs=probs))
 
 
 def test_tree_search_anchor_model_is_the_move_the_halving_root_keeps_unless_beaten(monkeypatch):
@@ -437,9 +441,32 @@ def test_tree_search_anchor_model_is_the_move_the_halving_root_keeps_unless_beat
     chosen = search.choose(core, rows)
     assert [int(a) for a in chosen] == [int(np.flatnonzero(core.mask[r])[-1]) for r in rows]
     # the model read each root's observation of its player to move, and played its most likely move
-    assert model.calls and all(shape[1:] == (core.obs[0].size,) and greedy for shape, greedy in model.calls)
+    assert model.calls and all(shape[1:] == (core.obs[0].size,) for shape in model.calls)
     # every root the halving root searched is counted, none of them left its anchor
     assert search.decided >= 1 and search.departed == 0
+
+
+def test_anchored_root_compares_only_the_agents_most_likely_moves():
+    # issue 31: with ``candidates`` the halving root spends its budget on the anchor's k most likely
+    # moves (its own included), not a rollout or two on each of forty
+    game = load_game("planetoids")
+    with pytest.raises(ValueError, match="candidates must be None or an int"):
+        TreeSearch(game, {}, 4, anchor_model=_LastLegalModel(), candidates=0)
+    with pytest.raises(ValueError, match="candidates needs an anchor_model"):
+        TreeSearch(game, {}, 4, candidates=2)
+    core = positions(game)
+    rows = np.flatnonzero(~(core.terminated | core.truncated))
+    rows = rows[core.mask[rows].sum(axis=1) > 2]
+    assert len(rows)
+    for candidates, compared in ((2, lambda legal: legal[-2:-1]), (3, lambda legal: legal[-2:-4:-1]),
+                                 (None, lambda legal: legal[:-1])):
+        search = TreeSearch(game, {}, 4, anchor_model=_LastLegalModel(), candidates=candidates)
+        seen = []
+        search._decide = lambda own, others, stats: (seen.append((int(own), list(others))), int(own))[1]
+        search.choose(core, rows)
+        expected = [(int(legal[-1]), sorted(int(a) for a in compared(legal)))
+                    for legal in (np.flatnonzero(core.mask[r]) for r in rows)]
+        assert [(own, sorted(others)) for own, others in seen] == expected
 
 
 def test_anchored_tree_search_spec_is_parsed_and_refused_where_it_cannot_play():
@@ -466,14 +493,14 @@ def test_anchored_tree_search_plays_the_shipped_agent_with_its_options():
     # issue 31: the spec loads the shipped agent as the halving root's anchor, its departures at
     # ANCHOR_CONFIDENCE; refused where the game's options give the agent another observation
     from wargym import baselines
-    from wargym.envs.core.search import ANCHOR_CONFIDENCE
+    from wargym.envs.core.search import ANCHOR_CANDIDATES, ANCHOR_CONFIDENCE
     game = load_game("union_wars")
     options = dict(baselines.describe("union_wars", "ppo-pointer")["options"])
     with pytest.raises(ValueError, match="plays the game with the options"):
         searcher_for("mcts:4@ppo-pointer", game, {**options, "exploration_bank": "ask"})
     search = searcher_for("mcts:4@ppo-pointer", game, options, seed=1)
     assert isinstance(search, TreeSearch) and search.anchor_model is not None
-    assert search.confidence == ANCHOR_CONFIDENCE
+    assert search.confidence == ANCHOR_CONFIDENCE and search.candidates == ANCHOR_CANDIDATES
     core = VecGame(game, 2, options)
     core.reset(5)
     chosen = search.choose(core)

@@ -75,6 +75,7 @@ import time
 import numpy as np
 
 from .options import MAX_DECISIONS
+from ...registration import game_key
 from .vec import VecGame
 
 
@@ -84,6 +85,9 @@ DEFAULT_SIMULATIONS = 64   # the search bot's budget where none is given (arena 
 ROLLOUT_LIMIT = 20_000
 FIRST_PASS = 4             # with a budget in milliseconds: the simulations of the first pass
 MAX_SIMULATIONS = 1 << 16
+# a batch of rollouts is cut over the threads from this many (threads.run_in_ranges): a rollout is a
+# whole game, milliseconds (UnionWars: 8 rollouts, 99 ms in one thread), the threads' wake-up microseconds
+ROLLOUTS_SPLIT_FROM = 2
 SEARCH = "search"          # the flat search bot's name where a policy is named (arena, opponents, teachers)
 MCTS = "mcts"              # the tree search bot's name
 SEARCH_NAMES = (SEARCH, MCTS)
@@ -98,6 +102,11 @@ DECISIVE_BATCH = 1024      # root moves tried in one batched step
 # on the same seeds (it leaves the network's move in about 2 % of decisions; README, Search bot)
 ANCHOR_CONFIDENCE = 3.0
 ANCHOR_MARK = "@"
+# ... and how many of the agent's most likely moves its root compares (the agent's own included): the
+# agent's policy puts 77 % of its mass on its first move, 96 % on its first three (UnionWars' ppo-pointer);
+# at 16 simulations and 3 candidates UnionWars' move takes 88 ms (median, p90 105), at 4 100 ms (p90 126),
+# at every legal move 98 ms but p90 460 ms (a rollout or two to each of up to 140 deployment spots)
+ANCHOR_CANDIDATES = 3
 EXPAND_AFTER = 4           # the tree search: simulations through a node before its moves are chosen by the tree
 
 
@@ -136,7 +145,7 @@ def check_anchor(spec: str, game) -> str | None:
     if anchor is not None:
         from ... import baselines
         try:
-            baselines.describe(game.__name__.split(".")[-2], anchor)
+            baselines.describe(game_key(game), anchor)
         except KeyError as e:
             raise ValueError(f"{spec!r}: {e.args[0]}") from None
     return anchor
@@ -146,7 +155,7 @@ def anchor_model_for(game, anchor: str, options: dict | None):
     """The shipped agent ``anchor`` of ``game`` as a model (loaded once a process), refused unless it
     plays ``options`` (the observation and actions of the game it was trained on)."""
     from ... import baselines
-    key = game.__name__.split(".")[-2]
+    key = game_key(game)
     trained = dict(baselines.describe(key, anchor).get("options") or {})
     model = _shipped_model(key, anchor)
     core = VecGame(game, 1, options)
@@ -188,7 +197,8 @@ def searcher_for(spec: str, game, options: dict | None = None, seed: int = 0, **
     simulations, milliseconds = parse_budget(spec)
     anchor = check_anchor(spec, game)
     if anchor is not None:
-        tree = {"anchor_model": anchor_model_for(game, anchor, options), "confidence": ANCHOR_CONFIDENCE, **tree}
+        tree = {"anchor_model": anchor_model_for(game, anchor, options), "confidence": ANCHOR_CONFIDENCE,
+                "candidates": ANCHOR_CANDIDATES, **tree}
     if is_tree_spec(spec):
         return TreeSearch(game, options, simulations, seed=seed, milliseconds=milliseconds, **tree)
     if tree:
@@ -318,7 +328,7 @@ class FlatSearch:
         policies[np.arange(n), players] = self.rollout
         results = np.zeros((n, core.num_players), dtype=np.float64)
         states, cfgs, outs = core.kernel_args()
-        self.game.bot.play_games(states, cfgs, policies, outs, results)
+        self.game.bot.play_games(states, cfgs, policies, outs, results, ROLLOUTS_SPLIT_FROM)
         value += results[rows, players]
         # a rollout cut off (depth, ROLLOUT_LIMIT or the game's own max_decisions) is worth its lead
         cut = np.flatnonzero(~self.game.done(st)[:n].astype(bool))
@@ -340,9 +350,11 @@ class FlatSearch:
         self.game.bot.policy_actions(states, cfgs, core.mask[:n], self.rollout, moves)
         return moves
 
-    def _anchor_moves(self, roots, masks: np.ndarray, players: np.ndarray) -> np.ndarray:
-        """The move of each root that the others must beat to be played: the rollout policy's."""
-        return self._rollout_moves(roots, masks, players)
+    def _root_moves(self, roots, masks: np.ndarray, players: np.ndarray) -> tuple[np.ndarray, list]:
+        """Per root, the move the others must beat to be played (the rollout policy's) and the others
+        (every other legal move, in action order)."""
+        own = self._rollout_moves(roots, masks, players)
+        return own, [np.flatnonzero(m)[np.flatnonzero(m) != a] for a, m in zip(own, masks)]
 
     def _lead(self, state, b: int, player: int) -> float:
         """What a rollout cut off before the end is worth to ``player``: its lead in the game's
@@ -368,8 +380,7 @@ class FlatSearch:
         thought nobody waits for stops taking the cores from those that are awaited."""
         start = time.perf_counter()
         masks, players = self._begin(roots, masks, players, seed, give_up_at)
-        own = self._anchor_moves(roots, masks, players)
-        others = [np.flatnonzero(m)[np.flatnonzero(m) != a] for a, m in zip(own, masks)]
+        own, others = self._root_moves(roots, masks, players)
         stats = [np.zeros((3, len(o))) for o in others]    # per other move: n, sum and sum of squares of gains
         budget = self.simulations
         while True:
@@ -452,6 +463,16 @@ class FlatSearch:
         return int(others[pick]) if lower[i] > 0 else int(own)
 
 
+def policy_probabilities(model, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """A MaskablePPO model's probability of each action (0 where ``masks`` forbids it), a row per
+    observation: its policy, as the tree search's prior and the anchor's candidates read it."""
+    import torch
+    policy = model.policy
+    with torch.no_grad():
+        dist = policy.get_distribution(policy.obs_to_tensor(obs)[0], action_masks=np.asarray(masks, dtype=bool))
+        return dist.distribution.probs.cpu().numpy().astype(np.float64)
+
+
 class _Node:
     """A node of the open-loop tree (a sequence of moves from the root): per move, how often it was
     chosen (``n``) and the sum of the values its simulations brought the player who chose it (``w``);
@@ -491,13 +512,17 @@ class TreeSearch(FlatSearch):
     ``anchor_model``: a MaskablePPO model whose most likely move is, with ``root="halving"``, the move
     every other root move is measured against and kept unless one beats it clearly (None: the rollout
     policy's): a search that improves on the network where it finds better, instead of on the
-    scripted bot; the rollouts and the trees stay the rollout policy's (UnionWars: README, Search bot)."""
+    scripted bot; the rollouts and the trees stay the rollout policy's (UnionWars: README, Search bot).
+    ``candidates``: with ``anchor_model``, how many of its most likely moves the root compares (the
+    anchor's own included; None: every legal move), so that the budget goes to the moves the network
+    finds plausible instead of a rollout or two to each of forty (PUCT's prior, as a hard cut)."""
 
     def __init__(self, game, options: dict | None = None, simulations: int = DEFAULT_SIMULATIONS,
                  rollout: str = "scripted", seed: int = 0, depth: int | None = None,
                  milliseconds: float | None = None, exploration: float = 1.0, prior: float = 0.8,
                  wave: int | None = None, model=None, leaf: str = "rollout", root: str = "halving",
-                 confidence: float = 1.0, expand_after: int = EXPAND_AFTER, anchor_model=None):
+                 confidence: float = 1.0, expand_after: int = EXPAND_AFTER, anchor_model=None,
+                 candidates: int | None = None):
         super().__init__(game, options, simulations, rollout=rollout, seed=seed, depth=depth,
                          milliseconds=milliseconds, confidence=confidence)
         if root not in ("halving", "puct"):
@@ -508,6 +533,12 @@ class TreeSearch(FlatSearch):
         if anchor_model is not None and root != "halving":
             raise ValueError("anchor_model needs root='halving' (the root that keeps its anchor unless beaten)")
         self.anchor_model = anchor_model
+        if candidates is not None and (isinstance(candidates, bool) or not isinstance(candidates, (int, np.integer))
+                                       or not 1 <= candidates <= MAX_SIMULATIONS):
+            raise ValueError(f"candidates must be None or an int in 1..65536, got {candidates!r}")
+        if candidates is not None and anchor_model is None:
+            raise ValueError("candidates needs an anchor_model (whose most likely moves they are)")
+        self.candidates = None if candidates is None else int(candidates)
         if isinstance(expand_after, bool) or not isinstance(expand_after, (int, np.integer)) \
                 or not 1 <= expand_after <= MAX_SIMULATIONS:
             raise ValueError(f"expand_after must be an int in 1..65536, got {expand_after!r}")
@@ -563,18 +594,24 @@ class TreeSearch(FlatSearch):
         return np.array([decisive[r] if decisive[r] >= 0 else self._most_visited(trees[r], masks[r])
                          for r in range(len(trees))], dtype=np.int64)
 
-    def _anchor_moves(self, roots, masks: np.ndarray, players: np.ndarray) -> np.ndarray:
-        """With ``anchor_model``, its most likely legal move in each root, from the observation of its
-        player to move (written from the state, as a restored game's is); else the rollout policy's."""
+    def _root_moves(self, roots, masks: np.ndarray, players: np.ndarray) -> tuple[np.ndarray, list]:
+        """With ``anchor_model``: per root, its most likely legal move, from the observation of its
+        player to move (written from the state, as a restored game's is), and the moves to measure
+        against it: with ``candidates``, the next ``candidates - 1`` most likely (those it gives any
+        probability), else every other legal move.  Without: the rollout policy's (FlatSearch)."""
         if self.anchor_model is None:
-            return super()._anchor_moves(roots, masks, players)
+            return super()._root_moves(roots, masks, players)
         n = roots.batch_size
         core = self._core(n)
         rows = np.arange(n)
         core.state.assign(rows, roots)
         core.refresh(rows)
-        obs = core.obs[:n].reshape(n, -1)
-        return np.asarray(self.anchor_model.predict(obs, action_masks=masks, deterministic=True)[0], dtype=np.int64)
+        probs = policy_probabilities(self.anchor_model, core.obs[:n].reshape(n, -1), masks) * masks
+        own = probs.argmax(axis=1)
+        if self.candidates is None:
+            return own, [np.flatnonzero(m)[np.flatnonzero(m) != a] for a, m in zip(own, masks)]
+        likely = np.argsort(-probs, axis=1, kind="stable")[:, 1:self.candidates]
+        return own, [row[(p[row] > 0) & m[row]] for row, p, m in zip(likely, probs, masks)]
 
     def visit_targets(self, core: VecGame, rows=None) -> tuple[np.ndarray, np.ndarray]:
         """Expert iteration's labels (Anthony, Tian & Barber 2017; AlphaZero): the searched move of the
@@ -673,14 +710,12 @@ class TreeSearch(FlatSearch):
         import torch
         policy = self.model.policy
         obs = core.obs[rows].reshape(len(rows), -1)
-        masks = core.mask[rows].astype(bool)
         priors = np.zeros((n, core.num_actions))
         values = np.zeros(n)
+        priors[rows] = policy_probabilities(self.model, obs, core.mask[rows].astype(bool))
         with torch.no_grad():
-            tensor = policy.obs_to_tensor(obs)[0]
-            dist = policy.get_distribution(tensor, action_masks=masks)
-            priors[rows] = dist.distribution.probs.cpu().numpy()
-            values[rows] = np.clip(policy.predict_values(tensor).cpu().numpy().reshape(-1), -1.0, 1.0)
+            values[rows] = np.clip(policy.predict_values(policy.obs_to_tensor(obs)[0]).cpu().numpy().reshape(-1),
+                                   -1.0, 1.0)
         return priors, values
 
     def _select(self, node: _Node, legal: np.ndarray, bot_move: int, priors=None) -> tuple[int, float]:
@@ -808,7 +843,8 @@ class TreeSearch(FlatSearch):
             core.mask[:m] = core.mask[live]
         states, cfgs, outs = core.kernel_args()
         results = np.zeros((m, P), dtype=np.float64)
-        self.game.bot.play_games(states, cfgs, np.full((m, P), self.rollout, dtype=np.int64), outs, results)
+        self.game.bot.play_games(states, cfgs, np.full((m, P), self.rollout, dtype=np.int64), outs, results,
+                                 ROLLOUTS_SPLIT_FROM)
         values[live] += results
         for j in np.flatnonzero(~self.game.done(st)[:m].astype(bool)):   # cut off in the rollout
             values[live[j]] += [self._lead(st, j, p) for p in range(P)]
