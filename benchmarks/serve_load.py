@@ -67,7 +67,7 @@ class Stats:
 
 
 async def run_match(url: str, game: str, bot: str, think_s: float, clock: dict, stats: Stats, seed: int,
-                    ready: asyncio.Event, opened: list) -> None:
+                    ready: asyncio.Event, opened: list, options: dict) -> None:
     """One client: open its match, wait for the start, play until ``clock["stop"]``."""
     from websockets.asyncio.client import connect
     rng = random.Random(seed)
@@ -76,7 +76,8 @@ async def run_match(url: str, game: str, bot: str, think_s: float, clock: dict, 
             async def call(msg):
                 await ws.send(json.dumps({"v": 1, **msg}))
                 return json.loads(await asyncio.wait_for(ws.recv(), 120))
-            reply = await call({"type": "new_match", "game": game, "seed": seed, "bots": {"1": bot}, "legal": True})
+            reply = await call({"type": "new_match", "game": game, "seed": seed, "bots": {"1": bot}, "legal": True,
+                                "options": options})
             if not reply["ok"]:
                 stats.errors.append(json.dumps(reply["error"]))
                 return
@@ -89,7 +90,8 @@ async def run_match(url: str, game: str, bot: str, think_s: float, clock: dict, 
                     stats.games += 1
                     await call({"type": "close", "match": reply["match"]})
                     reply = await call({"type": "new_match", "game": game, "seed": rng.randrange(2 ** 31),
-                                        "bots": {"1": bot}, "legal": True})
+                                        "bots": {"1": bot}, "legal": True,
+                                        "options": options})
                     if not reply["ok"]:
                         stats.errors.append(json.dumps(reply["error"]))
                         return
@@ -134,7 +136,7 @@ async def main_async(args) -> dict:
             async with connect(url) as ws:
                 for _ in range(3):
                     await ws.send(json.dumps({"v": 1, "type": "bot_move", "game": args.game, "state": {"seed": 0},
-                                              "bot": args.bot}))
+                                              "bot": args.bot, "options": args.options}))
                     await asyncio.wait_for(ws.recv(), 300)
         await warm()
         await asyncio.gather(*(warm() for _ in range(4 * args.workers)))
@@ -143,7 +145,7 @@ async def main_async(args) -> dict:
         clock = {"stop": float("inf")}
         t_open = time.monotonic()
         tasks = [asyncio.create_task(run_match(url, args.game, args.bot, args.think_ms / 1000, clock, stats, seed,
-                                               ready, opened)) for seed in range(args.matches)]
+                                               ready, opened, args.options)) for seed in range(args.matches)]
         while len(opened) + len(stats.errors) < args.matches and time.monotonic() - t_open < 300:
             await asyncio.sleep(0.05)
         open_s = time.monotonic() - t_open
@@ -160,7 +162,7 @@ async def main_async(args) -> dict:
         proc.terminate()
         proc.wait(timeout=30)
     return {
-        "game": args.game, "bot": args.bot, "matches": args.matches, "opened": len(opened),
+        "game": args.game, "options": args.options, "bot": args.bot, "matches": args.matches, "opened": len(opened),
         "seconds": round(elapsed, 1), "think_ms": args.think_ms, "workers": args.workers,
         "errors": len(stats.errors), "first_errors": stats.errors[:3],
         "open_all_s": round(open_s, 2), "games_finished": stats.games,
@@ -188,6 +190,9 @@ def main(argv=None) -> int:
     p.add_argument("--bot", default="scripted")
     p.add_argument("--level", type=int, choices=range(1, 11), metavar="1..10",
                    help="the bot's level (the search bots': its budget, 64 simulations at 10, halved per level below)")
+    p.add_argument("--options", type=json.loads, default={}, metavar="JSON",
+                   help='the game\'s options for every match, e.g. \'{"exploration_bank": "own_tests"}\' (the bot '
+                        'mcts@<baseline> plays only its agent\'s)')
     p.add_argument("--workers", type=int, default=4)
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
