@@ -99,7 +99,8 @@ DECISIVE_BATCH = 1024      # root moves tried in one batched step
 # the agent's move must clear.  The gains of a few paired win/loss rollouts are coarse, so a looser
 # bar overrules a move better than the scripted bot's on noise: UnionWars at 16 simulations, 2.0 won
 # 67 of 100 games against the scripted bot, 3.0 won 78, and 149 of 200 where the network alone won 150
-# on the same seeds (it leaves the network's move in about 2 % of decisions; README, Search bot)
+# on the same seeds (it leaves the network's move in about 2 % of decisions; README, Search bot); over the
+# 3 candidates below, 305 of 400 (76.25 %) where the network alone won 299, leaving it in 0.5 %
 ANCHOR_CONFIDENCE = 3.0
 ANCHOR_MARK = "@"
 # ... and how many of the agent's most likely moves its root compares (the agent's own included): the
