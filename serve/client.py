@@ -183,7 +183,8 @@ def warm_up(games) -> None:
     """Compile (or load from Numba's cache) what a server needs for ``games``, in this process: a
     server started afterwards finds everything in the cache instead of compiling while its client
     waits (the first compile of a game takes minutes on a small machine)."""
-    from .session import ANCHOR_MARK, Server
+    from ..envs.core.search import ANCHOR_MARK
+    from .session import Server
     server = Server()
     info = {g["game"]: g for g in server.handle({"v": VERSION, "type": "info"})["games"]}
     for game in games:
